@@ -1,0 +1,84 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// BabyAlbum: a child-safe photo frame for embedded Linux.
+///
+/// Layers, from the inside out:
+/// - `AlbumDomain`: state, actions, the `PublishPhoto` interactor, the view model. Pure Swift, no I/O.
+/// - `PhotoCodec`, `FolderRepository`: libpng decoding and scaling, and the photo folder.
+/// - `DRMDisplay`, `EvdevInput`: the hardware edge (DRM/KMS output, evdev input).
+/// - `BabyAlbumApp`: wires adapters to the domain; `babyalbum`: the `@main` command.
+/// - `C…` targets: thin C modules over libpng, libdrm and libevdev, and the constants Swift cannot import.
+let package = Package(
+    name: "BabyAlbum",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "babyalbum", targets: ["babyalbum"])
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
+    ],
+    targets: [
+        // MARK: Domain (no C, no I/O)
+        .target(name: "AlbumDomain"),
+
+        // MARK: C modules
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .target(name: "CPNGCodec", dependencies: ["CPNG"]),
+        .systemLibrary(
+            name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
+        .target(name: "CDisplayShims", dependencies: ["CDRM"]),
+        .systemLibrary(
+            name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+
+        // MARK: Adapters
+        .target(name: "PhotoCodec", dependencies: ["AlbumDomain", "CPNGCodec"]),
+        .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
+        .target(
+            name: "FolderRepository",
+            dependencies: ["AlbumDomain", "PhotoCodec", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "DRMDisplay",
+            dependencies: [
+                "AlbumDomain", "CDRM", "CDisplayShims", .product(name: "Logging", package: "swift-log"),
+            ]),
+        .target(
+            name: "EvdevInput",
+            dependencies: ["AlbumDomain", "CEvdev", .product(name: "Logging", package: "swift-log")]),
+
+        .target(name: "SystemdNotify"),
+
+        // MARK: Application
+        .target(
+            name: "BabyAlbumApp",
+            dependencies: [
+                "AlbumDomain", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+        .executableTarget(
+            name: "babyalbum",
+            dependencies: [
+                "BabyAlbumApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
+
+        // MARK: Tests
+        .testTarget(
+            name: "AlbumDomainTests",
+            dependencies: ["AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(
+            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain"]),
+        .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "AlbumDomain"]),
+        .testTarget(
+            name: "EvdevInputTests",
+            dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
+        .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

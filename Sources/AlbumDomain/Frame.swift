@@ -1,0 +1,64 @@
+/// Width and height of a frame, in pixels.
+public struct FrameSize: Hashable, Sendable, CustomStringConvertible {
+    /// Pixels per row.
+    public var width: Int
+    /// Rows.
+    public var height: Int
+
+    /// Creates a size; both sides must be positive.
+    public init(width: Int, height: Int) {
+        precondition(width > 0 && height > 0, "a frame needs a positive size")
+        self.width = width
+        self.height = height
+    }
+
+    /// Number of pixels.
+    public var pixelCount: Int { width * height }
+
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// How a photo is fitted to the screen.
+public enum ScaleMode: String, Sendable, CaseIterable {
+    /// Cover the whole screen, centred, cropping what sticks out (a photo frame's default).
+    case fill
+    /// Show the whole photo, centred, with black bars.
+    case fit
+}
+
+/// A picture ready to be shown: `size.width * size.height` pixels in the screen's byte order.
+///
+/// Each pixel is a `UInt32` `0xXXRRGGBB` (DRM's `DRM_FORMAT_XRGB8888`: bytes B, G, R, X in
+/// little-endian memory), rows top to bottom, no padding. Frames are immutable and shared by
+/// reference; two frames are equal when they are the same frame, so comparing states never
+/// compares pixels.
+public struct Frame: Sendable, Equatable {
+    private final class Storage: Sendable {
+        let pixels: [UInt32]
+        init(_ pixels: [UInt32]) { self.pixels = pixels }
+    }
+
+    private let storage: Storage
+
+    /// The frame's size.
+    public let size: FrameSize
+
+    /// Wraps `pixels`, which must hold exactly `size.pixelCount` values.
+    public init(size: FrameSize, pixels: [UInt32]) {
+        precondition(pixels.count == size.pixelCount, "pixel count does not match the frame size")
+        self.size = size
+        self.storage = Storage(pixels)
+    }
+
+    /// The pixels, row by row.
+    public var pixels: [UInt32] { storage.pixels }
+
+    /// A black frame of the given size.
+    public static func black(_ size: FrameSize) -> Frame {
+        Frame(size: size, pixels: [UInt32](repeating: 0, count: size.pixelCount))
+    }
+
+    public static func == (lhs: Frame, rhs: Frame) -> Bool {
+        lhs.storage === rhs.storage
+    }
+}

@@ -1,0 +1,119 @@
+import AlbumDomain
+import DRMDisplay
+import Dispatch
+import EvdevInput
+import FolderRepository
+import Foundation
+import Logging
+import PNGFileView
+import PhotoCodec
+
+/// Why the slideshow ended.
+public enum SlideshowEnd: Equatable, Sendable {
+    /// `--count` photos were shown.
+    case countReached
+    /// The hardware exit button was held.
+    case exitButton(ExitRequest)
+    /// SIGTERM or SIGINT arrived.
+    case signal(Int32)
+}
+
+/// Wires the adapters to the domain and runs until the count, the exit button or a signal:
+/// repository and preparer feed ``PublishPhoto``; its state becomes a ``FrameViewModel`` that
+/// the view draws; the input layer can only ask to exit.
+public enum Slideshow {
+    /// Runs the slideshow described by `configuration`.
+    public static func run(_ configuration: SlideshowConfiguration, logger: Logger) async throws -> SlideshowEnd {
+        let stops = AsyncStream.makeStream(of: SlideshowEnd.self)
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { stops.continuation.yield(.signal($0)) }
+        defer { signals.cancel() }
+
+        let view: any FrameView
+        let frameSize: FrameSize
+        var display: DRMDisplay?
+        var input: InputGuard?
+        switch configuration.output {
+        case .png(let directory):
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            view = PNGFileView(directory: directory, size: configuration.size)
+            frameSize = configuration.size
+        case .drm(let device):
+            let opened = try DRMDisplay.open(device: device, mode: configuration.mode, logger: logger)
+            display = opened
+            view = opened
+            frameSize = opened.size
+            input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
+        }
+        defer {
+            // Teardown in reverse order of setup: input grabs, then the screen.
+            input?.stop()
+            display?.close()
+        }
+        if let input {
+            let sink = stops.continuation
+            Task {
+                for await request in input.exitRequests {
+                    sink.yield(.exitButton(request))
+                    return
+                }
+            }
+        }
+
+        let albumLogger = logger
+        let interactor = PublishPhoto(
+            repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
+            preparer: PNGFramePreparer(size: frameSize, scale: configuration.scale, limits: configuration.limits),
+            clock: ContinuousClock(),
+            interval: configuration.interval,
+            random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64(),
+            presentationLimit: configuration.count,
+            events: { AlbumEventLog.log($0, to: albumLogger) }
+        )
+        let interactorTask = Task { await interactor.run() }
+        let scale = configuration.scale
+        let viewTask = Task {
+            var drawn: FrameViewModel?
+            for await state in interactor.state {
+                let viewModel = FrameViewModel(state: state, scale: scale)
+                guard viewModel != drawn else { continue }
+                try await view.render(viewModel)
+                drawn = viewModel
+            }
+            stops.continuation.yield(.countReached)
+        }
+
+        var end = SlideshowEnd.countReached
+        for await stop in stops.stream {
+            end = stop
+            break
+        }
+        interactorTask.cancel()
+        await interactorTask.value
+        if case .countReached = end {
+            try await viewTask.value
+        } else {
+            viewTask.cancel()
+            _ = await viewTask.result
+        }
+        switch end {
+        case .countReached: logger.info("showed \(configuration.count ?? 0) photos, done")
+        case .exitButton(let request): logger.notice("exit button: \(request) ended the slideshow")
+        case .signal(let number): logger.notice("signal \(number) ended the slideshow")
+        }
+        return end
+    }
+}
+
+/// Writes album events to the log, one line an event.
+enum AlbumEventLog {
+    static func log(_ event: AlbumEvent, to logger: Logger) {
+        switch event {
+        case .photoShown(let photo): logger.info("showing \(photo.id)")
+        case .photoSkipped(let photo, let reason): logger.warning("skipping \(photo.id): \(reason)")
+        case .photoListFailed(let reason): logger.error("\(reason)")
+        case .albumEmpty: logger.warning("the photo folder has no PNG photos; showing a black screen")
+        case .noReadablePhotos(let skipped):
+            logger.error("none of the \(skipped) photos could be read; showing a black screen")
+        }
+    }
+}

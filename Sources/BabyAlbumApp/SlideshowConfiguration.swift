@@ -1,0 +1,52 @@
+import AlbumDomain
+import EvdevInput
+import PhotoCodec
+
+/// Everything `babyalbum` was asked to do, checked and typed.
+public struct SlideshowConfiguration: Sendable {
+    /// Where frames go.
+    public enum Output: Sendable, Equatable {
+        /// The screen, through DRM/KMS: a named card (`/dev/dri/card1`) or the first with a display.
+        case drm(device: String?)
+        /// PNG files in a folder, one a frame.
+        case png(directory: String)
+    }
+
+    /// The photo folder.
+    public var photos: String
+    /// How long each photo stays.
+    public var interval: Duration
+    /// Stop after this many photos; `nil` runs until the exit button.
+    public var count: Int?
+    /// Where frames go.
+    public var output: Output
+    /// Frame size for PNG output.
+    public var size: FrameSize
+    /// Display mode for DRM output; `nil` takes the connector's preferred mode.
+    public var mode: FrameSize?
+    /// How photos are fitted to the screen.
+    public var scale: ScaleMode
+    /// Fixes the photo order.
+    public var seed: UInt64?
+    /// Limits against hostile files.
+    public var limits: PNGLimits
+    /// The hardware exit button.
+    public var exitButton: ExitButtonPolicy
+
+    /// Creates a configuration.
+    public init(
+        photos: String, interval: Duration, count: Int?, output: Output, size: FrameSize, mode: FrameSize?,
+        scale: ScaleMode, seed: UInt64?, limits: PNGLimits, exitButton: ExitButtonPolicy
+    ) {
+        self.photos = photos
+        self.interval = interval
+        self.count = count
+        self.output = output
+        self.size = size
+        self.mode = mode
+        self.scale = scale
+        self.seed = seed
+        self.limits = limits
+        self.exitButton = exitButton
+    }
+}

@@ -1,0 +1,2 @@
+/* libpng, as found by pkg-config (Debian: libpng-dev). */
+#include <png.h>

@@ -1,0 +1,318 @@
+#include "CPNGCodec.h"
+#include "scaler.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "frames are XRGB8888 in little-endian memory (B, G, R, X)"
+#endif
+
+/*
+ * All libpng state of one decode. Everything allocated after setjmp lives here (not in locals),
+ * so the error path can free it after a longjmp.
+ */
+typedef struct {
+    FILE *file;
+    png_structp png;
+    png_infop info;
+    char *message; /* BAPNG_ERROR_MESSAGE_SIZE bytes */
+    uint8_t *row;   /* one decoded row (RGBA or RGB, 8-bit) */
+    uint8_t *rgb;   /* the same row, premultiplied RGB */
+    uint8_t *whole; /* whole image, premultiplied RGB (Adam7 only) */
+    bapng_scaler scaler;
+    int scaler_ready;
+} decode_context;
+
+static void on_error(png_structp png, png_const_charp message) {
+    decode_context *context = png_get_error_ptr(png);
+    snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
+    (void)message; /* benign (for example, a bad CRC in an ancillary chunk, which libpng skips) */
+}
+
+static void context_free(decode_context *context) {
+    if (context->png) png_destroy_read_struct(&context->png, context->info ? &context->info : NULL, NULL);
+    if (context->file) fclose(context->file);
+    if (context->scaler_ready) bapng_scaler_free(&context->scaler);
+    free(context->row);
+    free(context->rgb);
+    free(context->whole);
+    context->file = NULL;
+    context->row = context->rgb = context->whole = NULL;
+    context->scaler_ready = 0;
+}
+
+/* Opens `path`, checks the signature and creates libpng's structs with the limits applied. */
+static int context_open(decode_context *context, const char *path, const bapng_limits *limits) {
+    context->file = fopen(path, "rb");
+    if (!context->file) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "cannot open: %s", strerror(errno));
+        return BAPNG_ERROR_IO;
+    }
+    unsigned char signature[8];
+    size_t got = fread(signature, 1, sizeof signature, context->file);
+    if (got == 0) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "empty file");
+        return BAPNG_ERROR_NOT_PNG;
+    }
+    if (got < sizeof signature || png_sig_cmp(signature, 0, sizeof signature) != 0) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "not a PNG file (bad signature)");
+        return BAPNG_ERROR_NOT_PNG;
+    }
+    context->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, on_error, on_warning);
+    if (!context->png) return BAPNG_ERROR_NO_MEMORY;
+    context->info = png_create_info_struct(context->png);
+    if (!context->info) return BAPNG_ERROR_NO_MEMORY;
+    png_init_io(context->png, context->file);
+    png_set_sig_bytes(context->png, sizeof signature);
+    png_set_user_limits(context->png, PNG_USER_WIDTH_MAX, PNG_USER_HEIGHT_MAX);
+    png_set_chunk_cache_max(context->png, 1000);
+    png_set_chunk_malloc_max(context->png, limits->max_chunk_bytes);
+    return BAPNG_OK;
+}
+
+static void fill_header(decode_context *context, bapng_header *header) {
+    header->width = png_get_image_width(context->png, context->info);
+    header->height = png_get_image_height(context->png, context->info);
+    header->bit_depth = png_get_bit_depth(context->png, context->info);
+    header->color_type = png_get_color_type(context->png, context->info);
+    header->interlaced = png_get_interlace_type(context->png, context->info) != PNG_INTERLACE_NONE;
+}
+
+static int check_pixel_limit(decode_context *context, const bapng_header *header, const bapng_limits *limits) {
+    uint64_t pixels = (uint64_t)header->width * header->height;
+    if (pixels > limits->max_pixels) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE,
+                 "photo is %ux%u (%.1f megapixels), over the limit of %.1f megapixels", header->width,
+                 header->height, (double)pixels / 1e6, (double)limits->max_pixels / 1e6);
+        return BAPNG_ERROR_TOO_LARGE;
+    }
+    return BAPNG_OK;
+}
+
+int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header *header,
+                      char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+    decode_context *context = calloc(1, sizeof *context);
+    if (!context) return BAPNG_ERROR_NO_MEMORY;
+    context->message = error;
+    error[0] = 0;
+    int status = context_open(context, path, limits);
+    if (status == BAPNG_OK) {
+        if (setjmp(png_jmpbuf(context->png))) {
+            status = BAPNG_ERROR_CORRUPT;
+        } else {
+            png_read_info(context->png, context->info);
+            fill_header(context, header);
+            status = check_pixel_limit(context, header, limits);
+        }
+    }
+    context_free(context);
+    free(context);
+    return status;
+}
+
+/* Converts a decoded 8-bit row (3 or 4 channels) to RGB composited over black. */
+static void to_premultiplied_rgb(const uint8_t *in, uint8_t *out, uint32_t width, int channels) {
+    if (channels == 3) {
+        memcpy(out, in, (size_t)width * 3);
+        return;
+    }
+    for (uint32_t x = 0; x < width; x++, in += 4, out += 3) {
+        uint32_t alpha = in[3];
+        out[0] = (uint8_t)((in[0] * alpha + 127) / 255);
+        out[1] = (uint8_t)((in[1] * alpha + 127) / 255);
+        out[2] = (uint8_t)((in[2] * alpha + 127) / 255);
+    }
+}
+
+/* Where the photo goes: the source crop and the destination rectangle. */
+typedef struct {
+    uint32_t src_x, src_y, src_w, src_h;
+    uint32_t dst_x, dst_y, dst_w, dst_h;
+} placement;
+
+static uint32_t rounded_ratio(uint64_t a, uint64_t b, uint64_t c) {
+    uint64_t value = (a * b + c / 2) / c;
+    return value < 1 ? 1 : (uint32_t)value;
+}
+
+static placement place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, bapng_scale_mode scale) {
+    placement p = {0, 0, sw, sh, 0, 0, dw, dh};
+    int source_is_wider = (uint64_t)sw * dh > (uint64_t)sh * dw;
+    if (scale == BAPNG_SCALE_FILL) {
+        if (source_is_wider) {
+            p.src_w = rounded_ratio(sh, dw, dh);
+            if (p.src_w > sw) p.src_w = sw;
+            p.src_x = (sw - p.src_w) / 2;
+        } else {
+            p.src_h = rounded_ratio(sw, dh, dw);
+            if (p.src_h > sh) p.src_h = sh;
+            p.src_y = (sh - p.src_h) / 2;
+        }
+    } else {
+        if (source_is_wider) {
+            p.dst_h = rounded_ratio(sh, dw, sw);
+            if (p.dst_h > dh) p.dst_h = dh;
+            p.dst_y = (dh - p.dst_h) / 2;
+        } else {
+            p.dst_w = rounded_ratio(sw, dh, sh);
+            if (p.dst_w > dw) p.dst_w = dw;
+            p.dst_x = (dw - p.dst_w) / 2;
+        }
+    }
+    return p;
+}
+
+/* Sets the transforms that turn any PNG into 8-bit RGB or RGBA rows; returns the channel count. */
+static int set_transforms(png_structp png, png_infop info) {
+    png_set_expand(png); /* palette to RGB, gray below 8 bits to 8, tRNS to alpha */
+    png_set_scale_16(png);
+    png_set_gray_to_rgb(png);
+    png_read_update_info(png, info);
+    return png_get_channels(png, info);
+}
+
+int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
+                        bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+    decode_context *context = calloc(1, sizeof *context);
+    if (!context) return BAPNG_ERROR_NO_MEMORY;
+    context->message = error;
+    error[0] = 0;
+    int status = context_open(context, path, limits);
+    if (status != BAPNG_OK) {
+        context_free(context);
+        free(context);
+        return status;
+    }
+    if (setjmp(png_jmpbuf(context->png))) {
+        context_free(context);
+        free(context);
+        return BAPNG_ERROR_CORRUPT;
+    }
+    png_read_info(context->png, context->info);
+    fill_header(context, header);
+    status = check_pixel_limit(context, header, limits);
+    if (status != BAPNG_OK) {
+        context_free(context);
+        free(context);
+        return status;
+    }
+    uint32_t width = header->width, height = header->height;
+    int passes = png_set_interlace_handling(context->png);
+    int channels = set_transforms(context->png, context->info);
+    if (channels != 3 && channels != 4) {
+        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "unexpected channel count %d", channels);
+        context_free(context);
+        free(context);
+        return BAPNG_ERROR_CORRUPT;
+    }
+    int whole = passes > 1 || target->whole_image;
+    if (whole && (uint64_t)width * height * channels > limits->max_whole_image_bytes) {
+        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE,
+                 "interlaced photo of %ux%u needs %.0f MB to decode, over the budget of %.0f MB", width, height,
+                 (double)width * height * channels / 1e6, (double)limits->max_whole_image_bytes / 1e6);
+        context_free(context);
+        free(context);
+        return BAPNG_ERROR_TOO_LARGE;
+    }
+
+    placement p = place(width, height, target->width, target->height, target->scale);
+    memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
+    context->row = malloc((size_t)width * channels);
+    context->rgb = malloc((size_t)width * 3);
+    if (whole) context->whole = malloc((size_t)width * height * channels);
+    if (!context->row || !context->rgb || (whole && !context->whole) ||
+        bapng_scaler_init(&context->scaler, p.src_x, p.src_w, p.src_h, target->pixels, target->width, p.dst_x,
+                          p.dst_y, p.dst_w, p.dst_h) != 0) {
+        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "out of memory");
+        context_free(context);
+        free(context);
+        return BAPNG_ERROR_NO_MEMORY;
+    }
+    context->scaler_ready = 1;
+
+    if (whole) {
+        /* Adam7 needs every row for every pass: decode the whole image, then scale it. */
+        size_t stride = (size_t)width * channels;
+        for (int pass = 0; pass < passes; pass++) {
+            for (uint32_t y = 0; y < height; y++) png_read_row(context->png, context->whole + stride * y, NULL);
+        }
+        for (uint32_t y = p.src_y; y < p.src_y + p.src_h; y++) {
+            to_premultiplied_rgb(context->whole + stride * y, context->rgb, width, channels);
+            bapng_scaler_push(&context->scaler, context->rgb);
+        }
+    } else {
+        /* Streaming: scale each row as it arrives; rows outside the crop are read and dropped. */
+        for (uint32_t y = 0; y < height; y++) {
+            png_read_row(context->png, context->row, NULL);
+            if (y < p.src_y || y >= p.src_y + p.src_h) continue;
+            to_premultiplied_rgb(context->row, context->rgb, width, channels);
+            bapng_scaler_push(&context->scaler, context->rgb);
+        }
+    }
+    png_read_end(context->png, NULL);
+    context_free(context);
+    free(context);
+    return BAPNG_OK;
+}
+
+/* Writing: a separate context because the write structs differ. */
+typedef struct {
+    FILE *file;
+    png_structp png;
+    png_infop info;
+    char *message;
+} encode_context;
+
+static void on_write_error(png_structp png, png_const_charp message) {
+    encode_context *context = png_get_error_ptr(png);
+    snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s", message);
+    png_longjmp(png, 1);
+}
+
+int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
+                     int compression_level, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+    encode_context context = {.message = error};
+    error[0] = 0;
+    int status = BAPNG_OK;
+    context.file = fopen(path, "wb");
+    if (!context.file) {
+        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "cannot create: %s", strerror(errno));
+        return BAPNG_ERROR_IO;
+    }
+    context.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_write_error, on_warning);
+    if (context.png) context.info = png_create_info_struct(context.png);
+    if (!context.png || !context.info) {
+        status = BAPNG_ERROR_NO_MEMORY;
+    } else if (setjmp(png_jmpbuf(context.png))) {
+        status = BAPNG_ERROR_IO;
+    } else {
+        png_init_io(context.png, context.file);
+        png_set_compression_level(context.png, compression_level);
+        png_set_IHDR(context.png, context.info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_write_info(context.png, context.info);
+        /* Rows are uint32 0x00RRGGBB: in little-endian memory B, G, R, X. */
+        png_set_bgr(context.png);
+        png_set_filler(context.png, 0, PNG_FILLER_AFTER);
+        for (uint32_t y = 0; y < height; y++) {
+            png_write_row(context.png, (png_const_bytep)(pixels + (size_t)y * width));
+        }
+        png_write_end(context.png, NULL);
+    }
+    if (context.png) png_destroy_write_struct(&context.png, context.info ? &context.info : NULL);
+    if (fclose(context.file) != 0 && status == BAPNG_OK) {
+        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
+        status = BAPNG_ERROR_IO;
+    }
+    return status;
+}

@@ -1,0 +1,93 @@
+#ifndef C_PNG_CODEC_H
+#define C_PNG_CODEC_H
+/*
+ * BabyAlbum's libpng codec.
+ *
+ * Why this is C: libpng's classic API reports errors with setjmp/longjmp, which Swift cannot
+ * host (setjmp is unavailable in Swift and a longjmp across Swift frames corrupts ARC state).
+ * Every libpng call lives here; each function returns 0 on success or a negative
+ * BAPNG_ERROR_* code, with libpng's own message in `error` (never an abort, never a crash).
+ *
+ * Pixels are uint32_t 0x00RRGGBB (DRM_FORMAT_XRGB8888), transparency composited over black,
+ * 16-bit samples reduced by rounding (png_set_scale_16), gAMA ignored (samples as stored).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#define BAPNG_ERROR_MESSAGE_SIZE 256
+
+enum {
+    BAPNG_OK = 0,
+    /** The file cannot be opened or read. */
+    BAPNG_ERROR_IO = -1,
+    /** The file is not a PNG (empty, or the signature is wrong). */
+    BAPNG_ERROR_NOT_PNG = -2,
+    /** libpng reported an error: the file is corrupt or truncated. */
+    BAPNG_ERROR_CORRUPT = -3,
+    /** The photo exceeds a limit (pixel count, memory budget). */
+    BAPNG_ERROR_TOO_LARGE = -4,
+    /** Out of memory. */
+    BAPNG_ERROR_NO_MEMORY = -5,
+};
+
+/** How a photo is fitted to the frame. */
+typedef enum {
+    /** Cover the whole frame, centred, cropped. */
+    BAPNG_SCALE_FILL = 0,
+    /** Show the whole photo, centred, black bars. */
+    BAPNG_SCALE_FIT = 1,
+} bapng_scale_mode;
+
+/** What the IHDR of a PNG says. */
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    /** Non-zero for Adam7. */
+    int interlaced;
+} bapng_header;
+
+/** Limits against hostile files. */
+typedef struct {
+    /** Largest accepted width * height. */
+    uint64_t max_pixels;
+    /** Largest whole-image buffer (bytes) for photos that cannot be streamed (Adam7). */
+    uint64_t max_whole_image_bytes;
+    /** Largest ancillary chunk, compressed or not (libpng's chunk_malloc_max). */
+    uint32_t max_chunk_bytes;
+} bapng_limits;
+
+/** Where a decoded photo is drawn. */
+typedef struct {
+    /** Destination pixels, `width * height`, fully written (black around a fitted photo). */
+    uint32_t *pixels;
+    uint32_t width;
+    uint32_t height;
+    bapng_scale_mode scale;
+    /**
+     * Non-zero forces the whole-image path (decode all rows, then scale) even when the photo
+     * could be streamed; the frames are identical either way.
+     */
+    int whole_image;
+} bapng_target;
+
+/** Reads the header of the PNG at `path`. */
+int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header *header,
+                      char error[BAPNG_ERROR_MESSAGE_SIZE]);
+
+/**
+ * Decodes the PNG at `path` and scales it into `target`.
+ *
+ * Non-interlaced photos are streamed: each row is scaled into the target as libpng delivers
+ * it, so memory is proportional to the target, never to the photo. Adam7 photos are decoded
+ * whole, within `limits->max_whole_image_bytes`.
+ */
+int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
+                        bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]);
+
+/** Writes `pixels` (XRGB8888, `width * height`) to `path` as an 8-bit RGB PNG. */
+int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
+                     int compression_level, char error[BAPNG_ERROR_MESSAGE_SIZE]);
+
+#endif

@@ -1,0 +1,149 @@
+#include "scaler.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* First source index covered by destination index i when n source cells map onto m (n >= m). */
+static uint32_t box_start(uint32_t i, uint32_t n, uint32_t m) { return (uint32_t)(((uint64_t)i * n) / m); }
+
+/* Bilinear sample position: source index and weight (0..256) of the following index. */
+static void bilinear_position(uint32_t i, uint32_t n, uint32_t m, uint32_t *index, uint32_t *weight) {
+    /* centre of destination cell i in source coordinates, in 1/256 units: ((i + 0.5) * n / m - 0.5) */
+    int64_t pos = ((int64_t)(2 * i + 1) * n * 256) / (2 * (int64_t)m) - 128;
+    if (pos < 0) pos = 0;
+    int64_t max = (int64_t)(n - 1) * 256;
+    if (pos > max) pos = max;
+    *index = (uint32_t)(pos >> 8);
+    *weight = (uint32_t)(pos & 255);
+}
+
+int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t src_h, uint32_t *dst,
+                      uint32_t dst_stride, uint32_t dst_x, uint32_t dst_y, uint32_t dst_w, uint32_t dst_h) {
+    memset(s, 0, sizeof *s);
+    s->src_x = src_x;
+    s->src_w = src_w;
+    s->src_h = src_h;
+    s->dst = dst;
+    s->dst_stride = dst_stride;
+    s->dst_x = dst_x;
+    s->dst_y = dst_y;
+    s->dst_w = dst_w;
+    s->dst_h = dst_h;
+    s->horizontal_box = src_w >= dst_w;
+    s->vertical_box = src_h >= dst_h;
+    s->col_start = malloc(sizeof(uint32_t) * dst_w);
+    s->col_end = malloc(sizeof(uint32_t) * dst_w);
+    s->col_weight = malloc(sizeof(uint32_t) * dst_w);
+    s->hrow = malloc(sizeof(uint32_t) * 3 * dst_w);
+    if (s->vertical_box) {
+        s->sums = calloc((size_t)3 * dst_w, sizeof(uint64_t));
+    } else {
+        s->rows[0] = malloc(sizeof(uint32_t) * 3 * dst_w);
+        s->rows[1] = malloc(sizeof(uint32_t) * 3 * dst_w);
+    }
+    if (!s->col_start || !s->col_end || !s->col_weight || !s->hrow ||
+        (s->vertical_box ? !s->sums : (!s->rows[0] || !s->rows[1]))) {
+        bapng_scaler_free(s);
+        return -1;
+    }
+    for (uint32_t i = 0; i < dst_w; i++) {
+        if (s->horizontal_box) {
+            s->col_start[i] = box_start(i, src_w, dst_w);
+            s->col_end[i] = box_start(i + 1, src_w, dst_w);
+            s->col_weight[i] = 0;
+        } else {
+            uint32_t index, weight;
+            bilinear_position(i, src_w, dst_w, &index, &weight);
+            s->col_start[i] = index;
+            s->col_end[i] = index + 1 < src_w ? index + 1 : index;
+            s->col_weight[i] = weight;
+        }
+    }
+    return 0;
+}
+
+void bapng_scaler_free(bapng_scaler *s) {
+    free(s->col_start);
+    free(s->col_end);
+    free(s->col_weight);
+    free(s->hrow);
+    free(s->sums);
+    free(s->rows[0]);
+    free(s->rows[1]);
+    memset(s, 0, sizeof *s);
+}
+
+/* Horizontal stage: one source row to dst_w pixels, each channel in 1/256 units. */
+static void resample_row(const bapng_scaler *s, const uint8_t *rgb_row, uint32_t *out) {
+    const uint8_t *row = rgb_row + (size_t)3 * s->src_x;
+    for (uint32_t i = 0; i < s->dst_w; i++) {
+        if (s->horizontal_box) {
+            uint32_t start = s->col_start[i], end = s->col_end[i], count = end - start;
+            uint64_t r = 0, g = 0, b = 0;
+            const uint8_t *p = row + (size_t)3 * start;
+            for (uint32_t x = 0; x < count; x++, p += 3) {
+                r += p[0];
+                g += p[1];
+                b += p[2];
+            }
+            out[3 * i + 0] = (uint32_t)((r * 256 + count / 2) / count);
+            out[3 * i + 1] = (uint32_t)((g * 256 + count / 2) / count);
+            out[3 * i + 2] = (uint32_t)((b * 256 + count / 2) / count);
+        } else {
+            const uint8_t *a = row + (size_t)3 * s->col_start[i], *b = row + (size_t)3 * s->col_end[i];
+            uint32_t w = s->col_weight[i];
+            for (int c = 0; c < 3; c++) out[3 * i + c] = a[c] * (256 - w) + b[c] * w;
+        }
+    }
+}
+
+static uint32_t pack(uint64_t r, uint64_t g, uint64_t b) {
+    return (uint32_t)(r << 16 | g << 8 | b);
+}
+
+static uint32_t *dst_row(const bapng_scaler *s, uint32_t j) {
+    return s->dst + (size_t)(s->dst_y + j) * s->dst_stride + s->dst_x;
+}
+
+void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
+    uint32_t r = s->pushed++;
+    if (r >= s->src_h || s->next_dst_row >= s->dst_h) return;
+    if (s->vertical_box) {
+        resample_row(s, rgb_row, s->hrow);
+        for (uint32_t k = 0; k < 3 * s->dst_w; k++) s->sums[k] += s->hrow[k];
+        s->rows_in_sum++;
+        uint32_t j = s->next_dst_row;
+        if (r + 1 == box_start(j + 1, s->src_h, s->dst_h)) {
+            uint64_t divisor = (uint64_t)s->rows_in_sum * 256;
+            uint32_t *out = dst_row(s, j);
+            for (uint32_t i = 0; i < s->dst_w; i++) {
+                uint64_t *sum = s->sums + 3 * i;
+                out[i] = pack((sum[0] + divisor / 2) / divisor, (sum[1] + divisor / 2) / divisor,
+                              (sum[2] + divisor / 2) / divisor);
+            }
+            memset(s->sums, 0, sizeof(uint64_t) * 3 * s->dst_w);
+            s->rows_in_sum = 0;
+            s->next_dst_row++;
+        }
+        return;
+    }
+    /* Bilinear: keep the last two resampled rows; emit every destination row they complete. */
+    uint32_t *current = s->rows[r & 1];
+    resample_row(s, rgb_row, current);
+    while (s->next_dst_row < s->dst_h) {
+        uint32_t j = s->next_dst_row, index, weight;
+        bilinear_position(j, s->src_h, s->dst_h, &index, &weight);
+        uint32_t following = index + 1 < s->src_h ? index + 1 : index;
+        if (following > r) break;
+        const uint32_t *a = s->rows[index & 1], *b = s->rows[following & 1];
+        uint32_t *out = dst_row(s, j);
+        for (uint32_t i = 0; i < s->dst_w; i++) {
+            uint64_t c[3];
+            for (int k = 0; k < 3; k++) {
+                c[k] = ((uint64_t)a[3 * i + k] * (256 - weight) + (uint64_t)b[3 * i + k] * weight + 32768) >> 16;
+            }
+            out[i] = pack(c[0], c[1], c[2]);
+        }
+        s->next_dst_row++;
+    }
+}

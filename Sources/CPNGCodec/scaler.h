@@ -1,0 +1,44 @@
+#ifndef BAPNG_SCALER_H
+#define BAPNG_SCALER_H
+/*
+ * A row-streaming resampler: source rows (premultiplied RGB, 3 bytes a pixel) go in top to
+ * bottom, destination rows come out as soon as they are complete. Downscaling averages every
+ * source pixel a destination pixel covers (box/area filter); upscaling is bilinear. Both the
+ * streaming and the whole-image decoder feed it, so their frames are identical.
+ */
+#include <stdint.h>
+
+typedef struct {
+    /* Source crop: columns [src_x, src_x + src_w), rows [0, src_h) of what is pushed. */
+    uint32_t src_x, src_w, src_h;
+    /* Destination rectangle inside a dst_stride-wide frame. */
+    uint32_t dst_x, dst_y, dst_w, dst_h;
+    uint32_t *dst;
+    uint32_t dst_stride;
+
+    /* Horizontal stage: per destination column, first/last source column and weight. */
+    uint32_t *col_start, *col_end; /* box: [start, end) */
+    uint32_t *col_weight;          /* bilinear: weight of col_end (0..256) */
+    int horizontal_box;
+
+    /* Vertical stage. */
+    int vertical_box;
+    uint64_t *sums;     /* box: per destination column and channel */
+    uint32_t *rows[2];  /* bilinear: the two most recent horizontally resampled rows */
+    uint32_t *hrow;     /* the current horizontally resampled row (fixed point, x256) */
+    uint32_t next_dst_row;
+    uint32_t rows_in_sum;
+    uint32_t pushed;
+} bapng_scaler;
+
+/** Prepares the scaler; returns 0 or -1 when out of memory. */
+int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t src_h, uint32_t *dst,
+                      uint32_t dst_stride, uint32_t dst_x, uint32_t dst_y, uint32_t dst_w, uint32_t dst_h);
+
+/** Feeds the next source row (RGB, 3 bytes a pixel, full source width). */
+void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row);
+
+/** Frees the scaler's buffers. */
+void bapng_scaler_free(bapng_scaler *s);
+
+#endif

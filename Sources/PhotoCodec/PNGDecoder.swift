@@ -1,0 +1,98 @@
+import AlbumDomain
+import CPNGCodec
+
+/// Limits that keep hostile or huge files from exhausting memory or time.
+public struct PNGLimits: Sendable, Equatable {
+    /// Largest accepted photo, in pixels (`--max-photo-megapixels`).
+    public var maxPixels: UInt64
+    /// Largest whole-image buffer for photos that cannot be streamed (Adam7 interlaced).
+    public var maxWholeImageBytes: UInt64
+    /// Largest ancillary chunk (text, eXIf, ...), compressed or not.
+    public var maxChunkBytes: UInt32
+
+    /// Creates limits; `maxMegapixels` defaults to 100.
+    public init(maxMegapixels: Double = 100, maxWholeImageBytes: UInt64 = 128 << 20, maxChunkBytes: UInt32 = 1 << 20) {
+        self.maxPixels = UInt64(maxMegapixels * 1_000_000)
+        self.maxWholeImageBytes = maxWholeImageBytes
+        self.maxChunkBytes = maxChunkBytes
+    }
+
+    var c: bapng_limits {
+        bapng_limits(max_pixels: maxPixels, max_whole_image_bytes: maxWholeImageBytes, max_chunk_bytes: maxChunkBytes)
+    }
+}
+
+/// What a PNG's header says.
+public struct PNGHeader: Equatable, Sendable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Bits per sample (1, 2, 4, 8, 16).
+    public let bitDepth: Int
+    /// PNG colour type (0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA).
+    public let colorType: Int
+    /// Whether the image is Adam7 interlaced.
+    public let isInterlaced: Bool
+
+    init(_ header: bapng_header) {
+        width = Int(header.width)
+        height = Int(header.height)
+        bitDepth = Int(header.bit_depth)
+        colorType = Int(header.color_type)
+        isInterlaced = header.interlaced != 0
+    }
+}
+
+/// Decodes PNG files with libpng into frames of XRGB8888 pixels.
+///
+/// Every colour type, bit depth, palette, tRNS and Adam7 is decoded to 8 bits a channel,
+/// transparency composited over black, gAMA ignored. Non-interlaced photos are streamed row by
+/// row straight into the target size, so the full-size photo never exists in memory.
+public enum PNGDecoder {
+    /// Reads the header of `path`, checking it against `limits`.
+    public static func header(of path: String, limits: PNGLimits = PNGLimits()) throws(PNGError) -> PNGHeader {
+        var header = bapng_header()
+        var limitsC = limits.c
+        var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
+        let status = bapng_read_header(path, &limitsC, &header, &message)
+        guard status == Int32(BAPNG_OK) else {
+            throw PNGError(status: status, message: String(cString: message), path: path)
+        }
+        return PNGHeader(header)
+    }
+
+    /// Decodes `path` and scales it to `size` with `scale`.
+    /// - Parameter wholeImage: Decode every row before scaling even when the photo could be
+    ///   streamed (the frame is identical; used to check the streaming path).
+    public static func decode(
+        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false
+    ) throws(PNGError) -> Frame {
+        var pixels = [UInt32](repeating: 0, count: size.pixelCount)
+        var header = bapng_header()
+        var limitsC = limits.c
+        var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
+        let status = pixels.withUnsafeMutableBufferPointer { buffer in
+            var target = bapng_target(
+                pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
+                scale: scale == .fill ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT, whole_image: wholeImage ? 1 : 0)
+            return bapng_decode_scaled(path, &limitsC, &target, &header, &message)
+        }
+        guard status == Int32(BAPNG_OK) else {
+            throw PNGError(status: status, message: String(cString: message), path: path)
+        }
+        return Frame(size: size, pixels: pixels)
+    }
+
+    /// Decodes `path` at its own size.
+    public static func decode(_ path: String, limits: PNGLimits = PNGLimits()) throws(PNGError) -> Frame {
+        let header = try header(of: path, limits: limits)
+        return try decode(path, to: FrameSize(width: header.width, height: header.height), scale: .fit, limits: limits)
+    }
+}
+
+extension String {
+    init(cString buffer: [CChar]) {
+        self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

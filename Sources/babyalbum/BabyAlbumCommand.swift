@@ -1,0 +1,103 @@
+import AlbumDomain
+import ArgumentParser
+import BabyAlbumApp
+import EvdevInput
+import Foundation
+import Logging
+import PhotoCodec
+
+/// `babyalbum`: a child-safe photo frame. Shows the PNG photos of a folder full screen, a
+/// different one every interval, and leaves only by the hardware exit button.
+@main
+struct BabyAlbumCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "babyalbum",
+        abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
+        subcommands: [Show.self],
+        defaultSubcommand: Show.self
+    )
+}
+
+/// The slideshow itself (the default subcommand).
+struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the photos of a folder, a different one every interval (the default).")
+
+    @Option(help: "The folder of PNG photos (subfolders included).")
+    var photos = "Photos"
+
+    @Option(help: "Seconds each photo stays on screen (fractions allowed).")
+    var interval = 15.0
+
+    @Option(help: "Show this many photos, then exit 0 (default: run until the exit button).")
+    var count: Int?
+
+    @Option(help: "Where to draw: drm (the first display), drm:/dev/dri/cardN, or png:DIR (frame-NNNN.png files).")
+    var output = OutputOption.drm(device: nil)
+
+    @Option(help: "Frame size for png output, WxH.")
+    var size = SizeOption(FrameSize(width: 1920, height: 1080))
+
+    @Option(help: "Display mode for drm output, WxH (default: the display's preferred mode).")
+    var mode: SizeOption?
+
+    @Option(help: "fill: cover the screen, cropping (default); fit: whole photo with black bars.")
+    var scale = ScaleMode.fill
+
+    @Option(help: "Seed for the photo order, to make it reproducible.")
+    var seed: UInt64?
+
+    @Option(help: "Skip photos larger than this many megapixels.")
+    var maxPhotoMegapixels = 100.0
+
+    @Option(help: "The exit button's key: a name (KEY_POWER, KEY_HOMEPAGE) or a code (116). Repeatable.")
+    var exitKey: [String] = ["KEY_POWER"]
+
+    @Option(help: "Only this input device may carry the exit button: part of its name, or a /dev/input path.")
+    var exitDevice: String?
+
+    @Option(help: "Seconds the exit button must be held (0 exits on press).")
+    var exitHold = 1.0
+
+    func validate() throws {
+        guard interval.isFinite, interval > 0 else { throw ValidationError("--interval must be a positive number of seconds") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        guard maxPhotoMegapixels.isFinite, maxPhotoMegapixels > 0 else {
+            throw ValidationError("--max-photo-megapixels must be positive")
+        }
+        guard exitHold.isFinite, exitHold >= 0 else { throw ValidationError("--exit-hold must be 0 or more seconds") }
+        for key in exitKey where KeyName.code(for: key) == nil {
+            throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: photos, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw ValidationError("the photo folder '\(photos)' does not exist (use --photos DIR)")
+        }
+    }
+
+    func run() async throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "babyalbum")
+        logger.logLevel = .info
+        let configuration = SlideshowConfiguration(
+            photos: photos,
+            interval: .milliseconds(Int64((interval * 1000).rounded())),
+            count: count,
+            output: output.value,
+            size: size.value,
+            mode: mode?.value,
+            scale: scale,
+            seed: seed,
+            limits: PNGLimits(maxMegapixels: maxPhotoMegapixels),
+            exitButton: ExitButtonPolicy(
+                keyCodes: exitKey.compactMap(KeyName.code(for:)), device: exitDevice,
+                hold: .milliseconds(Int64((exitHold * 1000).rounded())))
+        )
+        do {
+            _ = try await Slideshow.run(configuration, logger: logger)
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,60 @@
+@testable import AlbumDomain
+import Testing
+
+@Suite struct StateFlowTests {
+    @Test func aNewSubscriberGetsTheCurrentValueFirstAndNoRepeats() async {
+        let flow = StateFlow(0)
+        flow.emit(1)
+        var early = flow.makeAsyncIterator()
+        #expect(await early.next() == 1)
+        flow.emit(1)
+        flow.emit(2)
+        #expect(await early.next() == 2, "an equal value is skipped")
+        var late = flow.makeAsyncIterator()
+        #expect(await late.next() == 2, "a late subscriber starts with the current value")
+        flow.finish()
+        #expect(await late.next() == nil)
+    }
+
+    @Test func aSlowSubscriberSeesTheNewestValue() async {
+        let flow = StateFlow(0)
+        var iterator = flow.makeAsyncIterator()
+        #expect(await iterator.next() == 0)
+        flow.emit(1)
+        flow.emit(2)
+        flow.emit(3)
+        #expect(await iterator.next() == 3)
+    }
+}
+
+@Suite struct PhotoShuffleTests {
+    @Test func everyPhotoOncePerRoundNeverTwiceInARow() {
+        var random = SplitMix64(seed: 3)
+        var shuffle = PhotoShuffle()
+        let all = photos("1", "2", "3", "4", "5")
+        shuffle.replacePhotos(with: all, using: &random)
+        var shown: [Photo] = []
+        for _ in 0..<(5 * 200) { shown.append(shuffle.next(using: &random)!) }
+        for round in stride(from: 0, to: shown.count, by: 5) {
+            #expect(Set(shown[round..<round + 5]) == Set(all))
+        }
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
+    }
+
+    @Test func twoPhotosAlternate() {
+        var random = SplitMix64(seed: 9)
+        var shuffle = PhotoShuffle()
+        shuffle.replacePhotos(with: photos("a", "b"), using: &random)
+        let shown = (0..<50).map { _ in shuffle.next(using: &random)!.id }
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
+    }
+
+    @Test func noPhotosMeansNil() {
+        var random = SplitMix64(seed: 1)
+        var shuffle = PhotoShuffle()
+        #expect(shuffle.next(using: &random) == nil)
+        shuffle.replacePhotos(with: photos("a"), using: &random)
+        shuffle.remove(Photo(id: "a"))
+        #expect(shuffle.next(using: &random) == nil)
+    }
+}
