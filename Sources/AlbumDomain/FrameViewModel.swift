@@ -9,7 +9,11 @@ public struct FrameViewModel: Equatable, Sendable {
     public enum Content: Equatable, Sendable {
         /// A photo, already scaled to the screen with `scale`.
         case photo(Photo, frame: Frame, scale: ScaleMode)
-        /// A black screen; `reason` says why, for the log (a child cannot read).
+        /// Nothing to show yet (starting, photos being read): a screen shows black, a file view
+        /// writes nothing.
+        case waiting
+        /// A black screen because there is nothing to show; `reason` says why, for the log (a
+        /// child cannot read).
         case black(reason: String)
     }
 
@@ -23,10 +27,8 @@ public struct FrameViewModel: Equatable, Sendable {
     public init(state: AlbumState, scale: ScaleMode) {
         displayPower = state.displayPower
         switch state.content {
-        case .nothingLoaded:
-            content = .black(reason: "not started")
-        case .loading:
-            content = .black(reason: "loading photos")
+        case .nothingLoaded, .loading:
+            content = .waiting
         case .showing(let shown):
             content = .photo(shown.photo, frame: shown.frame, scale: scale)
         case .noPhotos(.emptyAlbum):

@@ -23,6 +23,8 @@ public actor PNGFileView: FrameView {
     public func render(_ viewModel: FrameViewModel) async throws {
         let frame: Frame
         switch viewModel.content {
+        case .waiting:
+            return
         case .photo(_, let photoFrame, _):
             frame = photoFrame
         case .black:

@@ -1,0 +1,77 @@
+import Foundation
+
+/// Runs the real `babyalbum` executable built next to this test bundle.
+struct BabyAlbumProcess {
+    /// The repository root (for `Photos/` and the PngSuite fixtures).
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    static var executable: String {
+        if let path = ProcessInfo.processInfo.environment["BABYALBUM_BIN"] { return path }
+        // The test bundle lives in .build/<triple>/debug/ next to the executable.
+        let products = Bundle.main.bundleURL.path.hasSuffix(".xctest")
+            ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
+        for candidate in [products.appendingPathComponent("babyalbum").path, CommandLine.arguments[0]] {
+            if FileManager.default.isExecutableFile(atPath: candidate), candidate.hasSuffix("babyalbum") { return candidate }
+        }
+        return products.appendingPathComponent("babyalbum").path
+    }
+
+    let process = Process()
+    private let standardError = Pipe()
+    private let errorData = LockedData()
+
+    init(_ arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = arguments
+        process.standardError = standardError
+        process.standardOutput = FileHandle.nullDevice
+        process.currentDirectoryURL = URL(fileURLWithPath: Self.repository)
+        let data = errorData
+        standardError.fileHandleForReading.readabilityHandler = { handle in data.append(handle.availableData) }
+        try process.run()
+    }
+
+    /// Waits for the process to end (at most `timeout` seconds) and returns its status and log.
+    func finish(timeout: Double = 60) -> (status: Int32, log: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        standardError.fileHandleForReading.readabilityHandler = nil
+        errorData.append(standardError.fileHandleForReading.readDataToEndOfFile())
+        return (process.terminationStatus, log)
+    }
+
+    /// What it logged so far.
+    var log: String { String(decoding: errorData.data, as: UTF8.self) }
+
+    /// Runs `babyalbum arguments` to the end.
+    static func run(_ arguments: [String], timeout: Double = 60) throws -> (status: Int32, log: String) {
+        try BabyAlbumProcess(arguments).finish(timeout: timeout)
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage = Data()
+    var data: Data { lock.withLock { storage } }
+    func append(_ more: Data) { lock.withLock { storage.append(more) } }
+}
+
+/// A temporary folder.
+struct TemporaryFolder {
+    let path = NSTemporaryDirectory() + "babyalbum-e2e-" + UUID().uuidString
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func files() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
