@@ -26,6 +26,8 @@ public protocol FramePreparing: Sendable {
 /// What ``PublishPhoto`` reports along the way, for the log. Emitting these is not I/O; the
 /// application decides where they go.
 public enum AlbumEvent: Equatable, Sendable {
+    /// The interval ran out; the next photo is being published.
+    case intervalElapsed
     /// A photo is now on screen.
     case photoShown(Photo)
     /// A photo could not be prepared and is left out of the rotation.

@@ -98,6 +98,7 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
         case .photoListChanged(let list):
             await photoListChanged(list)
         case .intervalElapsed:
+            events(.intervalElapsed)
             await showNextPhoto()
         case .displayPowerRequested(let power):
             var newState = state.value

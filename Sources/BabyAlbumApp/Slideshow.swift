@@ -37,6 +37,9 @@ public enum Slideshow {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             view = PNGFileView(directory: directory, size: configuration.size)
             frameSize = configuration.size
+        case .memory:
+            view = MemoryFrameView(size: configuration.size)
+            frameSize = configuration.size
         case .drm(let device):
             let opened = try DRMDisplay.open(device: device, mode: configuration.mode, logger: logger)
             display = opened
@@ -60,6 +63,7 @@ public enum Slideshow {
         }
 
         let albumLogger = logger
+        let statistics = PresentationStatistics()
         let interactor = PublishPhoto(
             repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
             preparer: PNGFramePreparer(size: frameSize, scale: configuration.scale, limits: configuration.limits),
@@ -67,7 +71,10 @@ public enum Slideshow {
             interval: configuration.interval,
             random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64(),
             presentationLimit: configuration.count,
-            events: { AlbumEventLog.log($0, to: albumLogger) }
+            events: { event in
+                if event == .intervalElapsed { statistics.intervalElapsed() }
+                AlbumEventLog.log(event, to: albumLogger)
+            }
         )
         let interactorTask = Task { await interactor.run() }
         let scale = configuration.scale
@@ -77,6 +84,7 @@ public enum Slideshow {
                 let viewModel = FrameViewModel(state: state, scale: scale)
                 guard viewModel != drawn else { continue }
                 try await view.render(viewModel)
+                if case .photo = viewModel.content { statistics.photoPresented() }
                 drawn = viewModel
             }
             stops.continuation.yield(.countReached)
@@ -95,6 +103,7 @@ public enum Slideshow {
             viewTask.cancel()
             _ = await viewTask.result
         }
+        if configuration.reportsLatency { logger.notice("\(statistics.summary)") }
         switch end {
         case .countReached: logger.info("showed \(configuration.count ?? 0) photos, done")
         case .exitButton(let request): logger.notice("exit button: \(request) ended the slideshow")
@@ -108,6 +117,7 @@ public enum Slideshow {
 enum AlbumEventLog {
     static func log(_ event: AlbumEvent, to logger: Logger) {
         switch event {
+        case .intervalElapsed: logger.trace("interval elapsed")
         case .photoShown(let photo): logger.info("showing \(photo.id)")
         case .photoSkipped(let photo, let reason): logger.warning("skipping \(photo.id): \(reason)")
         case .photoListFailed(let reason): logger.error("\(reason)")

@@ -10,6 +10,8 @@ public struct SlideshowConfiguration: Sendable {
         case drm(device: String?)
         /// PNG files in a folder, one a frame.
         case png(directory: String)
+        /// A screen-sized buffer in memory that no one sees (for benchmarks).
+        case memory
     }
 
     /// The photo folder.
@@ -32,6 +34,8 @@ public struct SlideshowConfiguration: Sendable {
     public var limits: PNGLimits
     /// The hardware exit button.
     public var exitButton: ExitButtonPolicy
+    /// Log tick-to-presented latencies at the end.
+    public var reportsLatency = false
 
     /// Creates a configuration.
     public init(

@@ -181,88 +181,142 @@ static int set_transforms(png_structp png, png_infop info) {
     return png_get_channels(png, info);
 }
 
+/*
+ * Decoding uses libpng's progressive ("push") reader: BabyAlbum feeds the file in blocks and
+ * libpng calls back with each row. Unlike the pull reader, whose png_read_row inflates every
+ * byte of trailing image data after the last row (a 1 MB file can carry gigabytes of it), the
+ * push reader stops inflating when the image is complete, and BabyAlbum stops feeding.
+ */
+typedef struct {
+    decode_context *context;
+    const bapng_limits *limits;
+    const bapng_target *target;
+    bapng_header *header;
+    int status;
+    int channels;
+    int whole;
+    placement place;
+    uint32_t rows_received;
+    int complete;
+} push_state;
+
+static void push_fail(png_structp png, push_state *state, int status, const char *message) {
+    state->status = status;
+    snprintf(state->context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void on_info(png_structp png, png_infop info) {
+    push_state *state = png_get_progressive_ptr(png);
+    decode_context *context = state->context;
+    fill_header(context, state->header);
+    uint32_t width = state->header->width, height = state->header->height;
+    if (check_pixel_limit(context, state->header, state->limits) != BAPNG_OK) {
+        state->status = BAPNG_ERROR_TOO_LARGE;
+        png_longjmp(png, 1);
+    }
+    int passes = png_set_interlace_handling(png);
+    state->channels = set_transforms(png, info);
+    if (state->channels != 3 && state->channels != 4) push_fail(png, state, BAPNG_ERROR_CORRUPT, "unexpected channel count");
+    state->whole = passes > 1 || state->target->whole_image;
+    if (state->whole && (uint64_t)width * height * state->channels > state->limits->max_whole_image_bytes) {
+        char message[BAPNG_ERROR_MESSAGE_SIZE];
+        snprintf(message, sizeof message, "interlaced photo of %ux%u needs %.0f MB to decode, over the budget of %.0f MB",
+                 width, height, (double)width * height * state->channels / 1e6,
+                 (double)state->limits->max_whole_image_bytes / 1e6);
+        push_fail(png, state, BAPNG_ERROR_TOO_LARGE, message);
+    }
+    const bapng_target *target = state->target;
+    state->place = place(width, height, target->width, target->height, target->scale);
+    context->rgb = malloc((size_t)width * 3);
+    if (state->whole) context->whole = calloc((size_t)width * height, state->channels);
+    if (!context->rgb || (state->whole && !context->whole) ||
+        bapng_scaler_init(&context->scaler, state->place.src_x, state->place.src_w, state->place.src_h, target->pixels,
+                          target->width, state->place.dst_x, state->place.dst_y, state->place.dst_w,
+                          state->place.dst_h) != 0) {
+        push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+    }
+    context->scaler_ready = 1;
+}
+
+static void on_row(png_structp png, png_bytep row, png_uint_32 y, int pass) {
+    (void)pass;
+    push_state *state = png_get_progressive_ptr(png);
+    decode_context *context = state->context;
+    if (row == NULL || y >= state->header->height) return;
+    if (state->whole) {
+        /* Adam7 delivers each row once per pass: combine them into the whole image. */
+        png_progressive_combine_row(png, context->whole + (size_t)y * state->header->width * state->channels, row);
+        return;
+    }
+    const placement *p = &state->place;
+    if (y >= p->src_y && y < p->src_y + p->src_h) {
+        to_premultiplied_rgb(row, context->rgb, state->header->width, state->channels);
+        bapng_scaler_push(&context->scaler, context->rgb);
+    }
+    if (++state->rows_received == state->header->height) state->complete = 1;
+}
+
+static void on_end(png_structp png, png_infop info) {
+    (void)info;
+    push_state *state = png_get_progressive_ptr(png);
+    state->complete = 1;
+}
+
+/* Scales the whole decoded image (the Adam7 path, or when asked to). */
+static void scale_whole(push_state *state) {
+    decode_context *context = state->context;
+    size_t stride = (size_t)state->header->width * state->channels;
+    for (uint32_t y = state->place.src_y; y < state->place.src_y + state->place.src_h; y++) {
+        to_premultiplied_rgb(context->whole + stride * y, context->rgb, state->header->width, state->channels);
+        bapng_scaler_push(&context->scaler, context->rgb);
+    }
+}
+
 int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
                         bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
     decode_context *context = calloc(1, sizeof *context);
-    if (!context) return BAPNG_ERROR_NO_MEMORY;
-    context->message = error;
-    error[0] = 0;
-    int status = context_open(context, path, limits);
-    if (status != BAPNG_OK) {
-        context_free(context);
+    push_state *state = calloc(1, sizeof *state);
+    if (!context || !state) {
         free(context);
-        return status;
-    }
-    if (setjmp(png_jmpbuf(context->png))) {
-        context_free(context);
-        free(context);
-        return BAPNG_ERROR_CORRUPT;
-    }
-    png_read_info(context->png, context->info);
-    fill_header(context, header);
-    status = check_pixel_limit(context, header, limits);
-    if (status != BAPNG_OK) {
-        context_free(context);
-        free(context);
-        return status;
-    }
-    uint32_t width = header->width, height = header->height;
-    int passes = png_set_interlace_handling(context->png);
-    int channels = set_transforms(context->png, context->info);
-    if (channels != 3 && channels != 4) {
-        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "unexpected channel count %d", channels);
-        context_free(context);
-        free(context);
-        return BAPNG_ERROR_CORRUPT;
-    }
-    int whole = passes > 1 || target->whole_image;
-    if (whole && (uint64_t)width * height * channels > limits->max_whole_image_bytes) {
-        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE,
-                 "interlaced photo of %ux%u needs %.0f MB to decode, over the budget of %.0f MB", width, height,
-                 (double)width * height * channels / 1e6, (double)limits->max_whole_image_bytes / 1e6);
-        context_free(context);
-        free(context);
-        return BAPNG_ERROR_TOO_LARGE;
-    }
-
-    placement p = place(width, height, target->width, target->height, target->scale);
-    memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
-    context->row = malloc((size_t)width * channels);
-    context->rgb = malloc((size_t)width * 3);
-    if (whole) context->whole = malloc((size_t)width * height * channels);
-    if (!context->row || !context->rgb || (whole && !context->whole) ||
-        bapng_scaler_init(&context->scaler, p.src_x, p.src_w, p.src_h, target->pixels, target->width, p.dst_x,
-                          p.dst_y, p.dst_w, p.dst_h) != 0) {
-        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "out of memory");
-        context_free(context);
-        free(context);
+        free(state);
         return BAPNG_ERROR_NO_MEMORY;
     }
-    context->scaler_ready = 1;
-
-    if (whole) {
-        /* Adam7 needs every row for every pass: decode the whole image, then scale it. */
-        size_t stride = (size_t)width * channels;
-        for (int pass = 0; pass < passes; pass++) {
-            for (uint32_t y = 0; y < height; y++) png_read_row(context->png, context->whole + stride * y, NULL);
-        }
-        for (uint32_t y = p.src_y; y < p.src_y + p.src_h; y++) {
-            to_premultiplied_rgb(context->whole + stride * y, context->rgb, width, channels);
-            bapng_scaler_push(&context->scaler, context->rgb);
-        }
-    } else {
-        /* Streaming: scale each row as it arrives; rows outside the crop are read and dropped. */
-        for (uint32_t y = 0; y < height; y++) {
-            png_read_row(context->png, context->row, NULL);
-            if (y < p.src_y || y >= p.src_y + p.src_h) continue;
-            to_premultiplied_rgb(context->row, context->rgb, width, channels);
-            bapng_scaler_push(&context->scaler, context->rgb);
+    context->message = error;
+    error[0] = 0;
+    state->context = context;
+    state->limits = limits;
+    state->target = target;
+    state->header = header;
+    int status = context_open(context, path, limits);
+    if (status == BAPNG_OK) {
+        memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
+        context->row = malloc(64 * 1024);
+        if (!context->row || fseek(context->file, 0, SEEK_SET) != 0) status = BAPNG_ERROR_NO_MEMORY;
+    }
+    if (status == BAPNG_OK) {
+        if (setjmp(png_jmpbuf(context->png))) {
+            status = state->status != BAPNG_OK ? state->status : BAPNG_ERROR_CORRUPT;
+        } else {
+            png_set_sig_bytes(context->png, 0);
+            png_set_progressive_read_fn(context->png, state, on_info, on_row, on_end);
+            while (!state->complete) {
+                size_t got = fread(context->row, 1, 64 * 1024, context->file);
+                if (got == 0) break;
+                png_process_data(context->png, context->info, context->row, got);
+            }
+            if (!state->complete) {
+                snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "truncated file: the image data ends early");
+                status = BAPNG_ERROR_CORRUPT;
+            } else if (state->whole) {
+                scale_whole(state);
+            }
         }
     }
-    png_read_end(context->png, NULL);
     context_free(context);
     free(context);
-    return BAPNG_OK;
+    free(state);
+    return status;
 }
 
 /* Writing: a separate context because the write structs differ. */

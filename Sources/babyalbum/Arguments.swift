@@ -19,6 +19,8 @@ struct OutputOption: ExpressibleByArgument {
             value = .drm(device: nil)
         } else if argument.hasPrefix("drm:"), argument.count > 4 {
             value = .drm(device: String(argument.dropFirst(4)))
+        } else if argument == "memory" {
+            value = .memory
         } else if argument.hasPrefix("png:"), argument.count > 4 {
             value = .png(directory: String(argument.dropFirst(4)))
         } else {
@@ -31,6 +33,7 @@ struct OutputOption: ExpressibleByArgument {
         case .drm(nil): "drm"
         case .drm(let device?): "drm:\(device)"
         case .png(let directory): "png:\(directory)"
+        case .memory: "memory"
         }
     }
 }

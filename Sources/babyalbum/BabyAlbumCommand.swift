@@ -13,7 +13,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
-        subcommands: [Show.self],
+        subcommands: [Show.self, BenchmarkDecode.self],
         defaultSubcommand: Show.self
     )
 }
@@ -32,7 +32,8 @@ struct Show: AsyncParsableCommand {
     @Option(help: "Show this many photos, then exit 0 (default: run until the exit button).")
     var count: Int?
 
-    @Option(help: "Where to draw: drm (the first display), drm:/dev/dri/cardN, or png:DIR (frame-NNNN.png files).")
+    @Option(
+        help: "Where to draw: drm (the first display), drm:/dev/dri/cardN, png:DIR (frame-NNNN.png files), or memory (benchmarks).")
     var output = OutputOption.drm(device: nil)
 
     @Option(help: "Frame size for png output, WxH.")
@@ -59,6 +60,9 @@ struct Show: AsyncParsableCommand {
     @Option(help: "Seconds the exit button must be held (0 exits on press).")
     var exitHold = 1.0
 
+    @Flag(help: ArgumentHelp("Log tick-to-presented latency percentiles at exit (benchmarks).", visibility: .hidden))
+    var statistics = false
+
     func validate() throws {
         guard interval.isFinite, interval > 0 else { throw ValidationError("--interval must be a positive number of seconds") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
@@ -79,7 +83,7 @@ struct Show: AsyncParsableCommand {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         var logger = Logger(label: "babyalbum")
         logger.logLevel = .info
-        let configuration = SlideshowConfiguration(
+        var configuration = SlideshowConfiguration(
             photos: photos,
             interval: .milliseconds(Int64((interval * 1000).rounded())),
             count: count,
@@ -93,6 +97,7 @@ struct Show: AsyncParsableCommand {
                 keyCodes: exitKey.compactMap(KeyName.code(for:)), device: exitDevice,
                 hold: .milliseconds(Int64((exitHold * 1000).rounded())))
         )
+        configuration.reportsLatency = statistics
         do {
             _ = try await Slideshow.run(configuration, logger: logger)
         } catch {

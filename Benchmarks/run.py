@@ -1,0 +1,141 @@
+"""BabyAlbum's benchmarks. Run through scripts/bench, which builds what it needs.
+
+usage: run.py BABYALBUM [--runs N] [--idle-seconds S]
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+SIZE = "1920x1080"
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def peak_rss_mb(command):
+    """Peak resident memory of a whole process, from GNU time."""
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
+    return int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def timed_ms(command, runs):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run(command)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def make_photos(work):
+    """A photo-like 12 MP RGB PNG (ImageMagick plasma, 8 bits) and a 48 MP one made from it."""
+    twelve = os.path.join(work, "12mp", "photo-12mp.png")
+    forty_eight = os.path.join(work, "48mp", "photo-48mp.png")
+    for path in (twelve, forty_eight):
+        os.makedirs(os.path.dirname(path))
+    run(["convert", "-seed", "7", "-size", "4000x3000", "plasma:fractal", "-blur", "0x2", "-depth", "8",
+         "-define", "png:color-type=2", twelve])
+    run(["convert", twelve, "-resize", "200%", "-depth", "8", "-define", "png:color-type=2", forty_eight])
+    return twelve, forty_eight
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("babyalbum")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--idle-seconds", type=int, default=60)
+    args = parser.parse_args()
+    babyalbum = os.path.abspath(args.babyalbum)
+    work = tempfile.mkdtemp(prefix="babyalbum-bench-")
+    try:
+        baseline = os.path.join(work, "libpng-simplified")
+        run(["cc", "-O2", "-o", baseline, os.path.join(HERE, "libpng-simplified.c")]
+            + run(["pkg-config", "--cflags", "--libs", "libpng"]).stdout.split())
+        print("generating photos ...", file=sys.stderr)
+        twelve, forty_eight = make_photos(work)
+
+        print("decode and scale ...", file=sys.stderr)
+        decode = {
+            "babyalbum (decode + scale to 1920x1080 fill)":
+                float(run([babyalbum, "benchmark-decode", twelve, "--size", SIZE, "--runs", str(args.runs)]).stdout),
+            "libpng simplified API (decode only, -O2)":
+                float(run([baseline, twelve, str(args.runs)]).stdout),
+            "Pillow ImageOps.fit":
+                float(run(["/usr/bin/python3", os.path.join(HERE, "pillow-fit.py"), twelve, SIZE, str(args.runs)]).stdout),
+            "ImageMagick convert -resize ^ -extent":
+                timed_ms(["convert", twelve, "-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"],
+                         args.runs),
+        }
+
+        print("peak memory ...", file=sys.stderr)
+        memory = {}
+        for label, photo in (("12 MP", twelve), ("48 MP", forty_eight)):
+            out = os.path.join(work, "frames-" + label.replace(" ", ""))
+            memory[label] = {
+                "babyalbum (whole process, --output png:)": peak_rss_mb(
+                    [babyalbum, "--photos", os.path.dirname(photo), "--output", "png:" + out, "--size", SIZE,
+                     "--count", "1"]),
+                "libpng simplified API": peak_rss_mb([baseline, photo, "1"]),
+                "Pillow ImageOps.fit": peak_rss_mb(["/usr/bin/python3", os.path.join(HERE, "pillow-fit.py"), photo, SIZE, "1"]),
+                "ImageMagick convert": peak_rss_mb(
+                    ["convert", photo, "-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"]),
+            }
+
+        print("tick to presented ...", file=sys.stderr)
+        latency = subprocess.run(
+            [babyalbum, "--photos", os.path.join(REPO, "Photos"), "--output", "memory", "--size", SIZE,
+             "--interval", "0.25", "--count", "120", "--statistics"], capture_output=True, text=True, check=True).stderr
+        latency_line = re.search(r"tick to presented: .*", latency).group(0)
+
+        print(f"idle CPU over {args.idle_seconds} s ...", file=sys.stderr)
+        idle = subprocess.Popen([babyalbum, "--photos", os.path.join(REPO, "Photos"), "--output", "memory",
+                                 "--size", SIZE], stderr=subprocess.DEVNULL)
+        time.sleep(5)
+        ticks_per_second = os.sysconf("SC_CLK_TCK")
+
+        def cpu_seconds():
+            fields = open(f"/proc/{idle.pid}/stat").read().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / ticks_per_second
+
+        start_cpu, start = cpu_seconds(), time.monotonic()
+        time.sleep(args.idle_seconds)
+        used, elapsed = cpu_seconds() - start_cpu, time.monotonic() - start
+        idle.terminate()
+        idle.wait()
+
+        cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+        print(f"\nMachine: {cpu_model}, {os.cpu_count()} cores; median of {args.runs} runs\n")
+        base = decode["libpng simplified API (decode only, -O2)"]
+        print("| decode 12 MP RGB PNG -> 1920x1080 | ms | ratio to libpng decode |")
+        print("|---|---:|---:|")
+        for label, ms in decode.items():
+            print(f"| {label} | {ms:.1f} | {ms / base:.2f}x |")
+        ours = decode["babyalbum (decode + scale to 1920x1080 fill)"]
+        print(f"\nPillow / babyalbum: {decode['Pillow ImageOps.fit'] / ours:.2f}x "
+              f"(target >= 1.5x); babyalbum / libpng: {ours / base:.2f}x (target <= 1.10x)\n")
+        print("| peak resident memory, MB | 12 MP | 48 MP | 48 MP ratio to babyalbum |")
+        print("|---|---:|---:|---:|")
+        for label in memory["12 MP"]:
+            a, b = memory["12 MP"][label], memory["48 MP"][label]
+            ratio = b / memory["48 MP"]["babyalbum (whole process, --output png:)"]
+            print(f"| {label} | {a:.1f} | {b:.1f} | {ratio:.2f}x |")
+        print(f"\n{latency_line} (interval 0.25 s, 120 photos, target p99 < 16 ms)")
+        print(f"idle CPU: {used:.2f} s over {elapsed:.0f} s = {100 * used / elapsed:.3f} % (default 15 s interval, "
+              "target < 0.1 %)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
