@@ -23,7 +23,8 @@ typedef struct {
     char *message; /* BAPNG_ERROR_MESSAGE_SIZE bytes */
     uint8_t *row;   /* one decoded row (RGBA or RGB, 8-bit) */
     uint8_t *rgb;   /* the same row, premultiplied RGB */
-    uint8_t *whole; /* whole image, premultiplied RGB (Adam7 only) */
+    uint8_t *whole; /* whole image, decoded rows (Adam7 only) */
+    uint32_t *stored; /* the scaled photo before it is turned upright (eXIf orientation) */
     bapng_scaler scaler;
     int scaler_ready;
 } decode_context;
@@ -46,8 +47,10 @@ static void context_free(decode_context *context) {
     free(context->row);
     free(context->rgb);
     free(context->whole);
+    free(context->stored);
     context->file = NULL;
     context->row = context->rgb = context->whole = NULL;
+    context->stored = NULL;
     context->scaler_ready = 0;
 }
 
@@ -182,6 +185,89 @@ static int set_transforms(png_structp png, png_infop info) {
 }
 
 /*
+ * eXIf orientation. libpng hands over the raw TIFF-structured eXIf chunk; the Orientation tag
+ * (0x0112, IFD0) says how the stored pixels must be turned to be upright.
+ */
+static uint32_t exif_read(const uint8_t *p, int bytes, int big_endian) {
+    uint32_t value = 0;
+    for (int i = 0; i < bytes; i++) value |= (uint32_t)p[big_endian ? i : bytes - 1 - i] << (8 * (bytes - 1 - i));
+    return value;
+}
+
+/* The Orientation tag of a TIFF-structured eXIf payload, or 1. */
+static int exif_orientation(const uint8_t *exif, uint32_t length) {
+    if (length < 8) return 1;
+    int big_endian;
+    if (exif[0] == 'M' && exif[1] == 'M') big_endian = 1;
+    else if (exif[0] == 'I' && exif[1] == 'I') big_endian = 0;
+    else return 1;
+    uint32_t ifd = exif_read(exif + 4, 4, big_endian);
+    if (ifd > length - 2) return 1;
+    uint32_t count = exif_read(exif + ifd, 2, big_endian);
+    for (uint32_t i = 0; i < count; i++) {
+        uint64_t entry = ifd + 2 + 12 * (uint64_t)i;
+        if (entry + 12 > length) break;
+        if (exif_read(exif + entry, 2, big_endian) == 0x0112 && exif_read(exif + entry + 2, 2, big_endian) == 3) {
+            uint32_t value = exif_read(exif + entry + 8, 2, big_endian);
+            return value >= 1 && value <= 8 ? (int)value : 1;
+        }
+    }
+    return 1;
+}
+
+/*
+ * Finds the eXIf chunk before the image data and returns its orientation (1 when there is none).
+ * BabyAlbum walks the chunks itself: Debian 12's libpng 1.6.39 does not hand eXIf to the push
+ * reader, and its pull reader reports the chunk with a length of zero. Leaves the file anywhere.
+ */
+static int file_orientation(FILE *file, uint32_t max_chunk_bytes) {
+    if (fseek(file, 8, SEEK_SET) != 0) return 1;
+    for (int chunks = 0; chunks < 1000; chunks++) {
+        uint8_t head[8];
+        if (fread(head, 1, 8, file) != 8) return 1;
+        uint32_t length = exif_read(head, 4, 1);
+        if (memcmp(head + 4, "IDAT", 4) == 0 || memcmp(head + 4, "IEND", 4) == 0) return 1;
+        if (memcmp(head + 4, "eXIf", 4) == 0) {
+            if (length > max_chunk_bytes) return 1;
+            uint8_t *exif = malloc(length ? length : 1);
+            int orientation = 1;
+            if (exif && fread(exif, 1, length, file) == length) orientation = exif_orientation(exif, length);
+            free(exif);
+            return orientation;
+        }
+        if (length > 0x7FFFFFFF || fseek(file, (long)length + 4, SEEK_CUR) != 0) return 1;
+    }
+    return 1;
+}
+
+/* Orientations 5 to 8 swap width and height. */
+static int orientation_transposes(int orientation) { return orientation >= 5; }
+
+/*
+ * Turns `stored` (the photo scaled as stored, tw x th) upright into `dst` (dw x dh): each
+ * upright pixel (x, y) comes from the stored pixel named by the EXIF orientation.
+ */
+static void apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, uint32_t *dst, uint32_t dw,
+                              uint32_t dh, int orientation) {
+    for (uint32_t y = 0; y < dh; y++) {
+        for (uint32_t x = 0; x < dw; x++) {
+            uint32_t sx, sy;
+            switch (orientation) {
+            case 2: sx = tw - 1 - x; sy = y; break;
+            case 3: sx = tw - 1 - x; sy = th - 1 - y; break;
+            case 4: sx = x; sy = th - 1 - y; break;
+            case 5: sx = y; sy = x; break;
+            case 6: sx = y; sy = th - 1 - x; break;
+            case 7: sx = tw - 1 - y; sy = th - 1 - x; break;
+            case 8: sx = tw - 1 - y; sy = x; break;
+            default: sx = x; sy = y; break;
+            }
+            dst[(size_t)y * dw + x] = stored[(size_t)sy * tw + sx];
+        }
+    }
+}
+
+/*
  * Decoding uses libpng's progressive ("push") reader: BabyAlbum feeds the file in blocks and
  * libpng calls back with each row. Unlike the pull reader, whose png_read_row inflates every
  * byte of trailing image data after the last row (a 1 MB file can carry gigabytes of it), the
@@ -198,6 +284,10 @@ typedef struct {
     placement place;
     uint32_t rows_received;
     int complete;
+    int orientation;
+    /* Where the scaler draws: the target itself, or (for a turned photo) `stored`. */
+    uint32_t *canvas;
+    uint32_t canvas_width, canvas_height;
 } push_state;
 
 static void push_fail(png_structp png, push_state *state, int status, const char *message) {
@@ -227,12 +317,23 @@ static void on_info(png_structp png, png_infop info) {
         push_fail(png, state, BAPNG_ERROR_TOO_LARGE, message);
     }
     const bapng_target *target = state->target;
-    state->place = place(width, height, target->width, target->height, target->scale);
+    /* Scale the photo as stored to the target as the photo sees it, then turn it upright. */
+    int transposed = orientation_transposes(state->orientation);
+    state->canvas_width = transposed ? target->height : target->width;
+    state->canvas_height = transposed ? target->width : target->height;
+    if (state->orientation == 1) {
+        state->canvas = target->pixels;
+    } else {
+        context->stored = calloc((size_t)target->width * target->height, sizeof(uint32_t));
+        if (!context->stored) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+        state->canvas = context->stored;
+    }
+    state->place = place(width, height, state->canvas_width, state->canvas_height, target->scale);
     context->rgb = malloc((size_t)width * 3);
     if (state->whole) context->whole = calloc((size_t)width * height, state->channels);
     if (!context->rgb || (state->whole && !context->whole) ||
-        bapng_scaler_init(&context->scaler, state->place.src_x, state->place.src_w, state->place.src_h, target->pixels,
-                          target->width, state->place.dst_x, state->place.dst_y, state->place.dst_w,
+        bapng_scaler_init(&context->scaler, state->place.src_x, state->place.src_w, state->place.src_h, state->canvas,
+                          state->canvas_width, state->place.dst_x, state->place.dst_y, state->place.dst_w,
                           state->place.dst_h) != 0) {
         push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
     }
@@ -291,8 +392,10 @@ int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapn
     int status = context_open(context, path, limits);
     if (status == BAPNG_OK) {
         memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
+        state->orientation = file_orientation(context->file, limits->max_chunk_bytes);
         context->row = malloc(64 * 1024);
-        if (!context->row || fseek(context->file, 0, SEEK_SET) != 0) status = BAPNG_ERROR_NO_MEMORY;
+        if (!context->row) status = BAPNG_ERROR_NO_MEMORY;
+        else if (fseek(context->file, 0, SEEK_SET) != 0) status = BAPNG_ERROR_IO;
     }
     if (status == BAPNG_OK) {
         if (setjmp(png_jmpbuf(context->png))) {
@@ -308,8 +411,12 @@ int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapn
             if (!state->complete) {
                 snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "truncated file: the image data ends early");
                 status = BAPNG_ERROR_CORRUPT;
-            } else if (state->whole) {
-                scale_whole(state);
+            } else {
+                if (state->whole) scale_whole(state);
+                if (state->orientation != 1) {
+                    apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels,
+                                      target->width, target->height, state->orientation);
+                }
             }
         }
     }
