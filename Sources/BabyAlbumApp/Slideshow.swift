@@ -7,6 +7,7 @@ import Foundation
 import Logging
 import PNGFileView
 import PhotoCodec
+import SystemdNotify
 
 /// Why the slideshow ended.
 public enum SlideshowEnd: Equatable, Sendable {
@@ -64,6 +65,10 @@ public enum Slideshow {
 
         let albumLogger = logger
         let statistics = PresentationStatistics()
+        let notifier = SystemdNotifier.fromEnvironment()
+        let heartbeat = Heartbeat(notifier: notifier, interval: configuration.interval)
+        let heartbeatTask = Task { await heartbeat.run() }
+        defer { heartbeatTask.cancel() }
         let interactor = PublishPhoto(
             repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
             preparer: PNGFramePreparer(size: frameSize, scale: configuration.scale, limits: configuration.limits),
@@ -72,7 +77,10 @@ public enum Slideshow {
             random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64(),
             presentationLimit: configuration.count,
             events: { event in
-                if event == .intervalElapsed { statistics.intervalElapsed() }
+                if event == .intervalElapsed {
+                    statistics.intervalElapsed()
+                    heartbeat.tick()
+                }
                 AlbumEventLog.log(event, to: albumLogger)
             }
         )
@@ -83,8 +91,12 @@ public enum Slideshow {
             for await state in interactor.state {
                 let viewModel = FrameViewModel(state: state, scale: scale)
                 guard viewModel != drawn else { continue }
+                heartbeat.drawingStarted()
                 try await view.render(viewModel)
-                if case .photo = viewModel.content { statistics.photoPresented() }
+                let isPhoto = if case .photo = viewModel.content { true } else { false }
+                heartbeat.drawingFinished(photo: isPhoto)
+                if isPhoto { statistics.photoPresented() }
+                if drawn == nil { try? notifier.ready(status: "showing the album") }
                 drawn = viewModel
             }
             stops.continuation.yield(.countReached)
@@ -95,6 +107,7 @@ public enum Slideshow {
             end = stop
             break
         }
+        try? notifier.stopping()
         interactorTask.cancel()
         await interactorTask.value
         if case .countReached = end {
