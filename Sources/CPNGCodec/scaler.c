@@ -50,7 +50,8 @@ int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t 
         if (s->horizontal_box) {
             s->col_start[i] = box_start(i, src_w, dst_w);
             s->col_end[i] = box_start(i + 1, src_w, dst_w);
-            s->col_weight[i] = 0;
+            uint32_t count = s->col_end[i] - s->col_start[i];
+            s->col_weight[i] = (uint32_t)(((1u << 24) + count / 2) / count);
         } else {
             uint32_t index, weight;
             bilinear_position(i, src_w, dst_w, &index, &weight);
@@ -78,7 +79,7 @@ static void resample_row(const bapng_scaler *s, const uint8_t *rgb_row, uint32_t
     const uint8_t *row = rgb_row + (size_t)3 * s->src_x;
     for (uint32_t i = 0; i < s->dst_w; i++) {
         if (s->horizontal_box) {
-            uint32_t start = s->col_start[i], end = s->col_end[i], count = end - start;
+            uint32_t start = s->col_start[i], count = s->col_end[i] - start;
             uint64_t r = 0, g = 0, b = 0;
             const uint8_t *p = row + (size_t)3 * start;
             for (uint32_t x = 0; x < count; x++, p += 3) {
@@ -86,9 +87,11 @@ static void resample_row(const bapng_scaler *s, const uint8_t *rgb_row, uint32_t
                 g += p[1];
                 b += p[2];
             }
-            out[3 * i + 0] = (uint32_t)((r * 256 + count / 2) / count);
-            out[3 * i + 1] = (uint32_t)((g * 256 + count / 2) / count);
-            out[3 * i + 2] = (uint32_t)((b * 256 + count / 2) / count);
+            /* average x 256, by multiplying with the column's precomputed 2^24 / count */
+            uint64_t scale = s->col_weight[i];
+            out[3 * i + 0] = (uint32_t)((r * scale + 32768) >> 16);
+            out[3 * i + 1] = (uint32_t)((g * scale + 32768) >> 16);
+            out[3 * i + 2] = (uint32_t)((b * scale + 32768) >> 16);
         } else {
             const uint8_t *a = row + (size_t)3 * s->col_start[i], *b = row + (size_t)3 * s->col_end[i];
             uint32_t w = s->col_weight[i];
@@ -114,12 +117,13 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
         s->rows_in_sum++;
         uint32_t j = s->next_dst_row;
         if (r + 1 == box_start(j + 1, s->src_h, s->dst_h)) {
-            uint64_t divisor = (uint64_t)s->rows_in_sum * 256;
+            /* One division a row, not three a pixel: multiply by the reciprocal. */
+            double inverse = 1.0 / ((double)s->rows_in_sum * 256.0);
             uint32_t *out = dst_row(s, j);
             for (uint32_t i = 0; i < s->dst_w; i++) {
                 uint64_t *sum = s->sums + 3 * i;
-                out[i] = pack((sum[0] + divisor / 2) / divisor, (sum[1] + divisor / 2) / divisor,
-                              (sum[2] + divisor / 2) / divisor);
+                out[i] = pack((uint64_t)((double)sum[0] * inverse + 0.5), (uint64_t)((double)sum[1] * inverse + 0.5),
+                              (uint64_t)((double)sum[2] * inverse + 0.5));
             }
             memset(s->sums, 0, sizeof(uint64_t) * 3 * s->dst_w);
             s->rows_in_sum = 0;

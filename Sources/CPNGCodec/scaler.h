@@ -18,7 +18,7 @@ typedef struct {
 
     /* Horizontal stage: per destination column, first/last source column and weight. */
     uint32_t *col_start, *col_end; /* box: [start, end) */
-    uint32_t *col_weight;          /* bilinear: weight of col_end (0..256) */
+    uint32_t *col_weight;          /* bilinear: weight of col_end (0..256); box: 2^24 / count */
     int horizontal_box;
 
     /* Vertical stage. */
