@@ -1,0 +1,148 @@
+import CDRM
+import CDisplayShims
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An open `/dev/dri/cardN` node: owns the file descriptor and answers KMS queries with plain
+/// Swift values (every libdrm object is freed before returning).
+final class DRMDevice {
+    /// The device path.
+    let path: String
+    /// The open file descriptor, or -1 once closed.
+    private(set) var fd: Int32
+
+    /// The KMS object ids of the card (`drmModeGetResources`).
+    struct Resources {
+        var crtcs: [UInt32]
+        var connectors: [UInt32]
+        var encoders: [UInt32]
+
+        /// Has display outputs (weston's `drm_device_is_kms`): render-only nodes have none.
+        var isKMS: Bool { !crtcs.isEmpty && !connectors.isEmpty && !encoders.isEmpty }
+    }
+
+    /// One connector as last probed (`drmModeGetConnector`).
+    struct Connector {
+        var id: UInt32
+        /// Like `HDMI-A-1` or `Virtual-1`.
+        var name: String
+        var isConnected: Bool
+        /// The raw modes, in the driver's order.
+        var modeInfos: [drmModeModeInfo]
+        /// The encoder currently driving it (0 if none) and all that can.
+        var encoder: UInt32
+        var encoders: [UInt32]
+
+        var modes: [DisplayMode] { modeInfos.map(DisplayMode.init(info:)) }
+    }
+
+    /// Opens `path` read-write, close-on-exec, mapping errors to messages a person can act on.
+    init(path: String) throws(DRMError) {
+        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case EACCES, EPERM: throw .permissionDenied(path, errno: code)
+            case ENOENT, ENODEV, ENXIO: throw .noDevice("\(path) does not exist")
+            default: throw .systemCall("open", errno: code, path: path)
+            }
+        }
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close() }
+
+    /// Closes the descriptor (dropping DRM master). Safe to call more than once.
+    func close() {
+        if fd >= 0 {
+            Glibc.close(fd)
+            fd = -1
+        }
+    }
+
+    /// The kernel driver's name (`drmGetVersion`), e.g. `bochs-drm`, `vc4`, `v3d`.
+    var driverName: String? {
+        guard let version = drmGetVersion(fd) else { return nil }
+        defer { drmFreeVersion(version) }
+        guard let name = version.pointee.name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Whether the card supports dumb buffers (`DRM_CAP_DUMB_BUFFER`).
+    var supportsDumbBuffers: Bool {
+        var value: UInt64 = 0
+        return drmGetCap(fd, UInt64(DRM_CAP_DUMB_BUFFER), &value) == 0 && value != 0
+    }
+
+    /// The card's KMS objects, or `nil` for a node without mode setting (render-only).
+    func resources() -> Resources? {
+        guard let res = drmModeGetResources(fd) else { return nil }
+        defer { drmModeFreeResources(res) }
+        let r = res.pointee
+        return Resources(
+            crtcs: Array(UnsafeBufferPointer(start: r.crtcs, count: Int(r.count_crtcs))),
+            connectors: Array(UnsafeBufferPointer(start: r.connectors, count: Int(r.count_connectors))),
+            encoders: Array(UnsafeBufferPointer(start: r.encoders, count: Int(r.count_encoders))))
+    }
+
+    /// Probes connector `id` (this asks the driver to re-detect the display).
+    func connector(_ id: UInt32) -> Connector? {
+        guard let pointer = drmModeGetConnector(fd, id) else { return nil }
+        defer { drmModeFreeConnector(pointer) }
+        let c = pointer.pointee
+        let typeName = drmModeGetConnectorTypeName(c.connector_type).map { String(cString: $0) } ?? "Unknown"
+        return Connector(
+            id: c.connector_id,
+            name: "\(typeName)-\(c.connector_type_id)",
+            isConnected: c.connection == DRM_MODE_CONNECTED,
+            modeInfos: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))),
+            encoder: c.encoder_id,
+            encoders: Array(UnsafeBufferPointer(start: c.encoders, count: Int(c.count_encoders))))
+    }
+
+    /// A CRTC that can drive `connector`: the one it is on now, else the first its encoders allow.
+    func crtc(for connector: Connector, in resources: Resources) -> UInt32? {
+        if connector.encoder != 0, let encoder = drmModeGetEncoder(fd, connector.encoder) {
+            let crtc = encoder.pointee.crtc_id
+            drmModeFreeEncoder(encoder)
+            if crtc != 0 { return crtc }
+        }
+        for id in connector.encoders {
+            guard let encoder = drmModeGetEncoder(fd, id) else { continue }
+            let possible = encoder.pointee.possible_crtcs
+            drmModeFreeEncoder(encoder)
+            for (index, crtc) in resources.crtcs.enumerated() where index < 32 && possible & (1 << UInt32(index)) != 0 {
+                return crtc
+            }
+        }
+        return nil
+    }
+
+    /// The id of the connector property named `name` (e.g. `DPMS`), if it has one.
+    func connectorProperty(_ connector: UInt32, named name: String) -> UInt32? {
+        guard let props = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return nil }
+        defer { drmModeFreeObjectProperties(props) }
+        for index in 0..<Int(props.pointee.count_props) {
+            guard let property = drmModeGetProperty(fd, props.pointee.props[index]) else { continue }
+            defer { drmModeFreeProperty(property) }
+            let propertyName = withUnsafeBytes(of: property.pointee.name) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if propertyName == name { return property.pointee.prop_id }
+        }
+        return nil
+    }
+}
+
+extension DisplayMode {
+    /// The useful fields of a libdrm `drmModeModeInfo`.
+    init(info: drmModeModeInfo) {
+        self.init(
+            width: Int(info.hdisplay), height: Int(info.vdisplay), refreshHz: Int(info.vrefresh),
+            isPreferred: info.type & CDisplayShims_DRM_MODE_TYPE_PREFERRED != 0,
+            isUserDefined: info.type & CDisplayShims_DRM_MODE_TYPE_USERDEF != 0)
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What one `/dev/dri/card*` node offers (for `babyalbum doctor`).
+public struct DRMCardReport: Codable, Sendable, Equatable {
+    /// Like `/dev/dri/card0`.
+    public var path: String
+    /// The kernel driver (`bochs-drm`, `vc4`, `v3d`...), when the node could be opened.
+    public var driver: String?
+    /// Whether the card has display outputs (CRTCs, encoders and connectors); render-only
+    /// nodes such as the Raspberry Pi's `v3d` have none.
+    public var hasKMS: Bool
+    /// Why the node could not be opened or queried, if it could not.
+    public var error: String?
+    /// The `errno` of a failed `open`, if any (13 = EACCES: not in the `video` group).
+    public var openErrno: Int32?
+    /// Its connectors.
+    public var connectors: [DRMConnectorReport]
+    /// Whether BabyAlbum would use this card with `--output drm`.
+    public var isChosen: Bool
+
+    /// Creates a report.
+    public init(
+        path: String, driver: String? = nil, hasKMS: Bool, error: String? = nil, openErrno: Int32? = nil,
+        connectors: [DRMConnectorReport] = [], isChosen: Bool = false
+    ) {
+        self.path = path
+        self.driver = driver
+        self.hasKMS = hasKMS
+        self.error = error
+        self.openErrno = openErrno
+        self.connectors = connectors
+        self.isChosen = isChosen
+    }
+}
+
+/// One connector (an HDMI, DSI, VGA... output) of a card.
+public struct DRMConnectorReport: Codable, Sendable, Equatable {
+    /// The KMS object id.
+    public var id: UInt32
+    /// Like `HDMI-A-1`.
+    public var name: String
+    /// Whether a display is plugged in (and on).
+    public var isConnected: Bool
+    /// The modes it offers.
+    public var modes: [DisplayMode]
+    /// The mode BabyAlbum would pick without `--mode` (preferred mode, else the largest).
+    public var chosenMode: DisplayMode?
+    /// Whether a CRTC can drive it.
+    public var hasCRTC: Bool
+    /// Whether BabyAlbum would draw on this connector.
+    public var isChosen: Bool
+
+    /// Creates a report.
+    public init(
+        id: UInt32, name: String, isConnected: Bool, modes: [DisplayMode], chosenMode: DisplayMode? = nil,
+        hasCRTC: Bool, isChosen: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.isConnected = isConnected
+        self.modes = modes
+        self.chosenMode = chosenMode
+        self.hasCRTC = hasCRTC
+        self.isChosen = isChosen
+    }
+
+    /// Whether BabyAlbum could draw on it.
+    public var isUsable: Bool { isConnected && !modes.isEmpty && hasCRTC }
+}
+
+/// Looks at the DRM devices without changing anything on screen.
+public enum DRMProbe {
+    /// The `/dev/dri/card*` nodes, in number order (`card2` before `card10`).
+    public static func cardPaths(directory: String = "/dev/dri") -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix("card"), Int(name.dropFirst(4)) != nil { names.append(name) }
+        }
+        return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "\(directory)/\($0)" }
+    }
+
+    /// Reports every card, marking the card and connector `--output drm` would use.
+    public static func cards() -> [DRMCardReport] {
+        mark(cardPaths().map { card($0) })
+    }
+
+    /// Reports one card (`isChosen` is set when it has a usable connector).
+    public static func card(_ path: String) -> DRMCardReport {
+        let device: DRMDevice
+        do {
+            device = try DRMDevice(path: path)
+        } catch {
+            return DRMCardReport(path: path, hasKMS: false, error: error.description, openErrno: error.errnoCode)
+        }
+        defer { device.close() }
+        var report = DRMCardReport(path: path, driver: device.driverName, hasKMS: false)
+        guard let resources = device.resources(), resources.isKMS else { return report }
+        report.hasKMS = device.supportsDumbBuffers
+        if !report.hasKMS { report.error = "no dumb buffer support" }
+        for id in resources.connectors {
+            guard let connector = device.connector(id) else { continue }
+            let modes = connector.modes
+            report.connectors.append(
+                DRMConnectorReport(
+                    id: id, name: connector.name, isConnected: connector.isConnected, modes: modes,
+                    chosenMode: ModeChoice.choose(from: modes, requested: nil).map { modes[$0] },
+                    hasCRTC: device.crtc(for: connector, in: resources) != nil))
+        }
+        return mark([report])[0]
+    }
+
+    /// Marks the first usable connector of the first KMS card as chosen (pure).
+    public static func mark(_ cards: [DRMCardReport]) -> [DRMCardReport] {
+        var cards = cards
+        for c in cards.indices {
+            cards[c].isChosen = false
+            for k in cards[c].connectors.indices { cards[c].connectors[k].isChosen = false }
+        }
+        for c in cards.indices where cards[c].hasKMS {
+            if let k = cards[c].connectors.firstIndex(where: \.isUsable) {
+                cards[c].isChosen = true
+                cards[c].connectors[k].isChosen = true
+                return cards
+            }
+        }
+        return cards
+    }
+
+    /// Why none of `cards` can be used (pure): the message for the most useful problem.
+    public static func failure(_ cards: [DRMCardReport]) -> DRMError {
+        if cards.isEmpty { return .noDevice("there is no /dev/dri/card*") }
+        if let denied = cards.first(where: { $0.openErrno == EACCES || $0.openErrno == EPERM }),
+            !cards.contains(where: \.hasKMS)
+        {
+            return .permissionDenied(denied.path)
+        }
+        let kms = cards.filter(\.hasKMS)
+        if kms.isEmpty {
+            let list = cards.map { "\($0.path) (\($0.driver ?? $0.error ?? "?"))" }.joined(separator: ", ")
+            return .noDevice("no card has display outputs: \(list)")
+        }
+        let outputs = kms.flatMap { card in card.connectors.map { "\(card.path) \($0.name)" } }
+        return .noConnectedDisplay("nothing is connected to \(outputs.isEmpty ? "any output" : outputs.joined(separator: ", "))")
+    }
+}

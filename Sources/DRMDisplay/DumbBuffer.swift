@@ -1,0 +1,83 @@
+import AlbumDomain
+import CDRM
+import CDisplayShims
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A dumb scan-out buffer: created with `DRM_IOCTL_MODE_CREATE_DUMB`, registered as a
+/// framebuffer with `drmModeAddFB2` (XRGB8888), mapped with `DRM_IOCTL_MODE_MAP_DUMB` + `mmap`.
+/// ``release()`` undoes this in reverse order (munmap, `drmModeRmFB`, `DESTROY_DUMB`).
+final class DumbBuffer {
+    let fd: Int32
+    let size: FrameSize
+    /// Bytes between rows, as the driver returned it (never assume `width * 4`).
+    let pitch: Int
+    /// The framebuffer id for `drmModeSetCrtc` / `drmModePageFlip`.
+    private(set) var framebuffer: UInt32 = 0
+    private var handle: UInt32 = 0
+    private var mapping: UnsafeMutableRawPointer?
+    private var mappedBytes = 0
+
+    init(fd: Int32, size: FrameSize) throws(SystemCallError) {
+        self.fd = fd
+        self.size = size
+        var create = drm_mode_create_dumb()
+        create.width = UInt32(size.width)
+        create.height = UInt32(size.height)
+        create.bpp = 32
+        try valueOrErrno("DRM_IOCTL_MODE_CREATE_DUMB") { drmIoctl(fd, CDisplayShims_DRM_IOCTL_MODE_CREATE_DUMB, &create) }
+        handle = create.handle
+        pitch = Int(create.pitch)
+        do throws(SystemCallError) {
+            let handles: [UInt32] = [create.handle, 0, 0, 0]
+            let pitches: [UInt32] = [create.pitch, 0, 0, 0]
+            let offsets: [UInt32] = [0, 0, 0, 0]
+            var id: UInt32 = 0
+            try valueOrErrno("drmModeAddFB2") {
+                drmModeAddFB2(
+                    fd, create.width, create.height, CDisplayShims_DRM_FORMAT_XRGB8888, handles, pitches, offsets,
+                    &id, 0)
+            }
+            framebuffer = id
+            var map = drm_mode_map_dumb()
+            map.handle = handle
+            try valueOrErrno("DRM_IOCTL_MODE_MAP_DUMB") { drmIoctl(fd, CDisplayShims_DRM_IOCTL_MODE_MAP_DUMB, &map) }
+            let bytes = Int(create.size)
+            let pointer = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(map.offset))
+            if pointer == MAP_FAILED { throw SystemCallError(call: "mmap", errno: errno) }
+            mapping = pointer
+            mappedBytes = bytes
+        } catch {
+            release()
+            throw error
+        }
+    }
+
+    deinit { release() }
+
+    /// Writes `frame` (black when `nil`) into the buffer, centred if its size differs.
+    func draw(_ frame: Frame?) {
+        guard let mapping else { return }
+        FrameBlit.write(frame, to: mapping, pitch: pitch, screen: size)
+    }
+
+    /// Unmaps, removes the framebuffer and destroys the buffer. Safe to call more than once.
+    func release() {
+        if let mapping {
+            munmap(mapping, mappedBytes)
+            self.mapping = nil
+        }
+        if framebuffer != 0 {
+            drmModeRmFB(fd, framebuffer)
+            framebuffer = 0
+        }
+        if handle != 0 {
+            var destroy = drm_mode_destroy_dumb()
+            destroy.handle = handle
+            _ = drmIoctl(fd, CDisplayShims_DRM_IOCTL_MODE_DESTROY_DUMB, &destroy)
+            handle = 0
+        }
+    }
+}

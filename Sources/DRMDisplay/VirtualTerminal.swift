@@ -1,0 +1,50 @@
+import CDisplayShims
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The virtual terminal shown on the screen, switched to `KD_GRAPHICS` so the kernel console
+/// draws no text or cursor over the photos, and back to its previous mode (`KD_TEXT`) by
+/// ``restore()``, or by the crash handler if the process dies first.
+final class VirtualTerminal {
+    private var fd: Int32
+    private let previousMode: Int32
+
+    /// Opens the foreground VT (`/dev/tty0`, whichever terminal babyalbum was started from) and
+    /// switches it to graphics mode. `nil` (with a warning) when there is no VT to switch.
+    init?(logger: Logger) {
+        let fd = Glibc.open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else {
+            logger.warning("cannot open /dev/tty0 (\(String(cString: strerror(errno)))): console text may show over the photos")
+            return nil
+        }
+        var mode: Int32 = 0
+        if CDisplayShims_kd_get_mode(fd, &mode) < 0 {
+            logger.warning("KDGETMODE on /dev/tty0 failed: \(String(cString: strerror(errno)))")
+            Glibc.close(fd)
+            return nil
+        }
+        if mode != CDisplayShims_KD_TEXT {
+            logger.warning("the console is already in graphics mode: is another display program running?")
+        }
+        self.fd = fd
+        self.previousMode = mode == CDisplayShims_KD_GRAPHICS ? CDisplayShims_KD_TEXT : mode
+        if CDisplayShims_kd_set_mode(fd, CDisplayShims_KD_GRAPHICS) < 0 {
+            logger.warning("KDSETMODE KD_GRAPHICS failed: \(String(cString: strerror(errno)))")
+        }
+        CDisplayShims_arm_console_restore(fd)
+    }
+
+    deinit { restore() }
+
+    /// Puts the console back into text mode. Safe to call more than once.
+    func restore() {
+        guard fd >= 0 else { return }
+        CDisplayShims_arm_console_restore(-1)
+        _ = CDisplayShims_kd_set_mode(fd, previousMode)
+        Glibc.close(fd)
+        fd = -1
+    }
+}

@@ -1,0 +1,469 @@
+"""vmrig: run BabyAlbum on a real Linux kernel in a QEMU virtual machine (Python 3 stdlib only).
+
+The guest is the host's Debian kernel (``/boot/vmlinuz-*``) with a tiny busybox initramfs that
+loads the DRM, virtio, input and 9p modules, mounts the host's root filesystem read-only over
+9p and ``chroot``s into it. So every host path (the freshly built ``babyalbum``, ``Photos/``,
+the host's shared libraries, ``python3``) exists in the guest at the same path. A second,
+writable 9p share (``vm.out``, a host temp dir) is mounted at the same path in the guest and
+carries files back; the guest's ``/tmp``, ``/run`` and ``/var/tmp`` are empty tmpfs (so a
+host file under ``/tmp`` is NOT visible in the guest: put inputs under the repository, e.g.
+``.build-*``, or write them into ``vm.out``). The guest runs as root, with devtmpfs (no udev).
+QEMU runs with TCG (KVM does not work on these machines): a boot takes about 5 s, and guest
+code runs several times slower than on the host.
+
+A spawned program's stdout is a file, so it is block-buffered: ``wait_for_log`` sees printed
+text only after a flush. swift-log's stderr handler is unbuffered, so wait for log lines.
+
+Usage::
+
+    from vmrig import VM, BABYALBUM_BIN, REPO
+
+    with VM(vga="std") as vm:                      # boots, waits for the guest shell
+        status, out = vm.sh("ls /dev/dri")          # run a shell command in the guest
+        proc = vm.spawn(f"{BABYALBUM_BIN} --photos {REPO}/Photos --seed 3")
+        proc.wait_for_log("showing", timeout=60)     # poll its log (stdout+stderr) for text
+        vm.screendump("/tmp/shot.png")               # QMP screendump, PNG, on the host
+        vm.send_key("esc")                           # QMP send-key (qcodes)
+        vm.input_events([{"type": "abs", "data": {"axis": "x", "value": 100}}])
+        vm.device_add("virtio-tablet-pci", id="tab2")  # hotplug a device
+        vm.qmp("query-status")                       # any QMP command
+        proc.signal("TERM"); status = proc.wait(timeout=30)
+        print(proc.log())
+
+Options of ``VM(...)``:
+    vga: ``"std"`` (bochs DRM driver, preferred mode 1280x800), ``"virtio"`` (virtio-gpu) or
+        ``None`` (no display at all).
+    devices: extra ``-device`` strings; default ``virtio-keyboard-pci`` and
+        ``virtio-tablet-pci`` (appear as /dev/input/event*). Pass ``[]`` for none.
+    memory: guest RAM in MiB (default 1024). extra_args: more QEMU arguments.
+    modules: kernel modules to load (dependencies are added and ordered automatically).
+
+``VM.sh(cmd, timeout=60) -> (status, output)`` runs ``cmd`` with ``/bin/sh`` in the guest
+(stdout and stderr merged, as text). ``VM.spawn(cmd) -> GuestProcess`` starts it in the
+background with default signal dispositions; ``GuestProcess`` has ``pid``, ``signal(name)``,
+``wait(timeout) -> exit status`` (128+N when killed by signal N), ``exited()``, ``log()``,
+``wait_for_log(text, timeout)``. ``VM.console`` is everything the serial console printed
+(kernel messages included), handy in failure messages.
+
+Environment: ``BABYALBUM_BIN`` (default ``<repo>/.build/release/babyalbum``), ``VMRIG_KERNEL``
+(default: newest ``/boot/vmlinuz-*``), ``VMRIG_CACHE`` (initramfs cache, default
+``<repo>/.build-vm``), ``VMRIG_VERBOSE=1`` echoes the serial console to stderr.
+Needs the Debian packages ``qemu-system-x86 linux-image-amd64 busybox-static cpio``.
+"""
+
+import glob
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import select
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+BABYALBUM_BIN = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build", "release", "babyalbum"))
+
+#: Modules loaded in the guest by default (their dependencies are added automatically).
+DEFAULT_MODULES = [
+    "virtio_pci", "virtio_blk", "9pnet_virtio", "9p", "bochs", "virtio_gpu",
+    "virtio_input", "evdev", "uinput",
+]
+
+READY = "VMRIG-READY"
+
+
+class VMError(Exception):
+    """The virtual machine failed to boot, died, or a guest command timed out."""
+
+
+def _kernel():
+    kernel = os.environ.get("VMRIG_KERNEL")
+    if kernel:
+        return kernel
+    kernels = sorted(glob.glob("/boot/vmlinuz-*"))
+    if not kernels:
+        raise VMError("no /boot/vmlinuz-*: install linux-image-amd64")
+    return kernels[-1]
+
+
+def _kernel_version(kernel):
+    return os.path.basename(kernel)[len("vmlinuz-"):]
+
+
+def _module_order(version, names):
+    """Module files for `names` and all their dependencies, dependencies first."""
+    order, seen = [], set()
+
+    def path_of(name):
+        out = subprocess.run(["modinfo", "-k", version, "-n", name], capture_output=True, text=True)
+        if out.returncode != 0:
+            return None
+        return out.stdout.strip()
+
+    def visit(name):
+        key = name.replace("-", "_")
+        if key in seen:
+            return
+        seen.add(key)
+        path = path_of(name)
+        if path is None or path.startswith("(builtin)") or not path.startswith("/"):
+            return
+        deps = subprocess.run(["modinfo", "-F", "depends", path], capture_output=True, text=True).stdout.strip()
+        for dep in filter(None, deps.split(",")):
+            visit(dep)
+        order.append(path)
+
+    for name in names:
+        visit(name)
+    return order
+
+
+INIT = r"""#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+echo 1 > /proc/sys/kernel/printk
+for m in $(cat /modules.order); do insmod /modules/$m || echo "vmrig: insmod $m failed"; done
+arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+OUT=$(arg vmrig.out)
+mkdir -p /host
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot /host || { echo "vmrig: cannot mount host root"; poweroff -f; }
+mount -t proc proc /host/proc
+mount -t sysfs sys /host/sys
+mount -t devtmpfs dev /host/dev
+mkdir -p /host/dev/pts /host/dev/shm
+mount -t devpts devpts /host/dev/pts
+mount -t tmpfs tmp /host/dev/shm
+mount -t tmpfs tmp /host/tmp
+mount -t tmpfs run /host/run
+mount -t tmpfs vartmp /host/var/tmp
+mkdir -p /host$OUT
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /host$OUT || { echo "vmrig: cannot mount out"; poweroff -f; }
+# Let udev-less device nodes be found: /dev/dri and /dev/input come from devtmpfs.
+echo "BabyAlbum test VM: console on tty1" > /dev/tty1
+stty -echo
+echo VMRIG-READY
+exec chroot /host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/tmp TERM=dumb /bin/sh
+"""
+
+
+def _build_initramfs(cache_dir, version, modules):
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    order = _module_order(version, modules)
+    key = hashlib.sha256(json.dumps([version, order, INIT, os.path.getsize(busybox)]).encode()).hexdigest()[:16]
+    os.makedirs(cache_dir, exist_ok=True)
+    target = os.path.join(cache_dir, f"initramfs-{version}-{key}.cpio.gz")
+    if os.path.exists(target):
+        return target
+    with tempfile.TemporaryDirectory(prefix="vmrig-initramfs-") as root:
+        for d in ("bin", "proc", "sys", "dev", "modules", "host", "tmp"):
+            os.makedirs(os.path.join(root, d))
+        shutil.copy(busybox, os.path.join(root, "bin", "busybox"))
+        names = []
+        for path in order:
+            name = os.path.basename(path)
+            dest = os.path.join(root, "modules", name)
+            if name.endswith(".xz"):
+                dest = dest[:-3]
+                with open(dest, "wb") as f:
+                    subprocess.run(["xz", "-dc", path], stdout=f, check=True)
+            elif name.endswith(".zst"):
+                dest = dest[:-4]
+                with open(dest, "wb") as f:
+                    subprocess.run(["zstd", "-dc", path], stdout=f, check=True)
+            else:
+                shutil.copy(path, dest)
+            names.append(os.path.basename(dest))
+        with open(os.path.join(root, "modules.order"), "w") as f:
+            f.write("\n".join(names) + "\n")
+        with open(os.path.join(root, "init"), "w") as f:
+            f.write(INIT)
+        os.chmod(os.path.join(root, "init"), 0o755)
+        files = subprocess.run(["find", "."], cwd=root, capture_output=True, check=True).stdout
+        cpio = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files,
+                              capture_output=True, check=True).stdout
+        tmp = target + ".tmp"
+        with open(tmp, "wb") as f:
+            f.write(gzip.compress(cpio, compresslevel=1))
+        os.replace(tmp, target)
+    return target
+
+
+class GuestProcess:
+    """A background process in the guest started by :meth:`VM.spawn`."""
+
+    def __init__(self, vm, pid, log_path, status_path):
+        self.vm, self.pid = vm, pid
+        self.log_path, self.status_path = log_path, status_path
+
+    def log(self):
+        """Its stdout and stderr so far."""
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return f.read()
+        except FileNotFoundError:
+            return ""
+
+    def exited(self):
+        """True once it has exited."""
+        return os.path.exists(self.status_path) and os.path.getsize(self.status_path) > 0
+
+    def signal(self, name="TERM"):
+        """Sends signal `name` (e.g. ``"TERM"``, ``"INT"``) from inside the guest."""
+        status, out = self.vm.sh(f"kill -{name} {self.pid}")
+        if status != 0:
+            raise VMError(f"kill -{name} {self.pid}: {out}")
+
+    def wait(self, timeout=60):
+        """Waits for the exit; returns the status (128+N if killed by signal N)."""
+        deadline = time.monotonic() + timeout
+        while not self.exited():
+            if time.monotonic() > deadline:
+                raise VMError(f"guest process {self.pid} still running after {timeout} s; log:\n{self.log()}")
+            self.vm._check_alive()
+            time.sleep(0.05)
+        with open(self.status_path) as f:
+            return int(f.read().strip())
+
+    def wait_for_log(self, pattern, timeout=60):
+        """Waits until the log matches the regular expression `pattern`; returns the match."""
+        deadline = time.monotonic() + timeout
+        while True:
+            m = re.search(pattern, self.log())
+            if m:
+                return m
+            if self.exited():
+                raise VMError(f"process exited before logging {pattern!r}; log:\n{self.log()}")
+            if time.monotonic() > deadline:
+                raise VMError(f"no {pattern!r} in the log after {timeout} s; log:\n{self.log()}")
+            self.vm._check_alive()
+            time.sleep(0.05)
+
+
+class VM:
+    """A QEMU guest running the host's kernel and root filesystem (see the module docstring)."""
+
+    def __init__(self, vga="std", devices=None, memory=1024, extra_args=(), modules=None,
+                 boot_timeout=120):
+        self.vga = vga
+        self.devices = ["virtio-keyboard-pci", "virtio-tablet-pci"] if devices is None else list(devices)
+        self.memory, self.extra_args = memory, list(extra_args)
+        self.modules = DEFAULT_MODULES if modules is None else modules
+        self.boot_timeout = boot_timeout
+        self.console = ""
+        self.boot_seconds = None
+        self._proc = None
+        self._qmp = None
+        self._qmp_buf = b""
+        self._lock = threading.Lock()
+        self._seq = 0
+
+    # MARK: lifecycle
+
+    def __enter__(self):
+        self.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def start(self):
+        """Builds (or reuses) the initramfs, boots, and waits for the guest shell."""
+        kernel = _kernel()
+        version = _kernel_version(kernel)
+        cache = os.environ.get("VMRIG_CACHE", os.path.join(REPO, ".build-vm"))
+        initrd = _build_initramfs(cache, version, self.modules)
+        self.out = tempfile.mkdtemp(prefix="vmrig-out-")
+        os.chmod(self.out, 0o777)
+        self.qmp_path = os.path.join(self.out, "qmp.sock")
+        args = [
+            "qemu-system-x86_64", "-accel", "tcg", "-m", str(self.memory), "-smp", "1",
+            "-nodefaults", "-no-reboot", "-display", "none",
+            "-serial", "stdio", "-monitor", "none",
+            "-kernel", kernel, "-initrd", initrd,
+            "-append", f"console=tty0 console=ttyS0 panic=-1 quiet loglevel=3 vmrig.out={self.out}",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+            "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+            "-virtfs", f"local,path={self.out},mount_tag=out,security_model=none,multidevs=remap",
+            "-vga", {"std": "std", "virtio": "virtio", None: "none"}[self.vga],
+        ]
+        for device in self.devices:
+            args += ["-device", device]
+        args += self.extra_args
+        started = time.monotonic()
+        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, bufsize=0)
+        self._reader = threading.Thread(target=self._read_console, daemon=True)
+        self._reader.start()
+        deadline = started + self.boot_timeout
+        while READY not in self.console:
+            self._check_alive()
+            if time.monotonic() > deadline:
+                self.stop()
+                raise VMError(f"guest not ready after {self.boot_timeout} s; console:\n{self.console[-4000:]}")
+            time.sleep(0.02)
+        self.boot_seconds = time.monotonic() - started
+        status, out = self.sh("true", timeout=60)
+        if status != 0:
+            raise VMError(f"guest shell not working: {out}")
+
+    def stop(self):
+        """Powers the guest off (kills QEMU) and removes the shared directory."""
+        if self._qmp is not None:
+            try:
+                self._qmp.close()
+            except OSError:
+                pass
+            self._qmp = None
+        if self._proc is not None:
+            if self._proc.poll() is None:
+                self._proc.kill()
+            self._proc.wait()
+            self._proc = None
+        if getattr(self, "out", None):
+            shutil.rmtree(self.out, ignore_errors=True)
+            self.out = None
+
+    def _read_console(self):
+        out = self._proc.stdout
+        while True:
+            chunk = out.read(4096)
+            if not chunk:
+                return
+            text = chunk.decode(errors="replace")
+            with self._lock:
+                self.console += text
+            if os.environ.get("VMRIG_VERBOSE"):
+                sys.stderr.write(text)
+                sys.stderr.flush()
+
+    def _check_alive(self):
+        if self._proc is None or self._proc.poll() is not None:
+            raise VMError(f"QEMU exited; console:\n{self.console[-4000:]}")
+
+    # MARK: guest commands
+
+    def sh(self, cmd, timeout=60):
+        """Runs `cmd` with /bin/sh in the guest; returns (exit status, stdout+stderr text)."""
+        self._check_alive()
+        self._seq += 1
+        n = self._seq
+        script = os.path.join(self.out, f"cmd-{n}.sh")
+        output = os.path.join(self.out, f"cmd-{n}.out")
+        with open(script, "w") as f:
+            f.write(cmd + "\n")
+        marker = f"VMRIG-DONE-{n}-"
+        line = f"/bin/sh {script} >{output} 2>&1 </dev/null; echo {marker[:-1]}\"-$?\"\n"
+        with self._lock:
+            start = len(self.console)
+        self._proc.stdin.write(line.encode())
+        self._proc.stdin.flush()
+        pattern = re.compile(re.escape(marker) + r"(\d+)")
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                m = pattern.search(self.console, start)
+            if m:
+                break
+            self._check_alive()
+            if time.monotonic() > deadline:
+                raise VMError(f"guest command timed out after {timeout} s: {cmd}\nconsole:\n{self.console[-2000:]}")
+            time.sleep(0.01)
+        with open(output, errors="replace") as f:
+            text = f.read()
+        os.unlink(script)
+        os.unlink(output)
+        return int(m.group(1)), text
+
+    def spawn(self, cmd):
+        """Starts the command line `cmd` (``exec``ed by /bin/sh, so ``pid`` is the program's) in the
+        background in the guest, with default signal dispositions; output goes to its log."""
+        self._seq += 1
+        n = self._seq
+        log = os.path.join(self.out, f"proc-{n}.log")
+        status = os.path.join(self.out, f"proc-{n}.status")
+        pidfile = os.path.join(self.out, f"proc-{n}.pid")
+        inner = os.path.join(self.out, f"proc-{n}.sh")
+        with open(inner, "w") as f:
+            f.write(f"env --default-signal /bin/sh -c {_quote('exec ' + cmd)} </dev/null >{log} 2>&1 &\n"
+                    f"echo $! >{pidfile}.tmp; mv {pidfile}.tmp {pidfile}\n"
+                    f"wait $!; echo $? >{status}.tmp; mv {status}.tmp {status}\n")
+        rc, out = self.sh(f"/bin/sh {inner} </dev/null >/dev/null 2>&1 &\n"
+                          f"while [ ! -s {pidfile} ]; do sleep 0.01; done; cat {pidfile}")
+        if rc != 0:
+            raise VMError(f"spawn failed: {out}")
+        return GuestProcess(self, int(out.strip()), log, status)
+
+    # MARK: QMP
+
+    def qmp(self, command, **arguments):
+        """Runs QMP `command` with `arguments` (underscores in names become dashes); returns "return"."""
+        self._check_alive()
+        if self._qmp is None:
+            self._qmp = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            self._qmp.settimeout(60)
+            self._qmp.connect(self.qmp_path)
+            self._qmp_read()  # greeting
+            self._qmp_send({"execute": "qmp_capabilities"})
+        args = {k.replace("_", "-"): v for k, v in arguments.items()}
+        msg = {"execute": command}
+        if args:
+            msg["arguments"] = args
+        return self._qmp_send(msg)
+
+    def _qmp_send(self, msg):
+        self._qmp.sendall(json.dumps(msg).encode() + b"\n")
+        while True:
+            reply = self._qmp_read()
+            if "return" in reply:
+                return reply["return"]
+            if "error" in reply:
+                raise VMError(f"QMP {msg['execute']}: {reply['error'].get('desc', reply['error'])}")
+
+    def _qmp_read(self):
+        while b"\n" not in self._qmp_buf:
+            chunk = self._qmp.recv(65536)
+            if not chunk:
+                raise VMError("QMP connection closed")
+            self._qmp_buf += chunk
+        line, self._qmp_buf = self._qmp_buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def screendump(self, path):
+        """Saves what the guest's display shows as a PNG file at host `path`."""
+        self.qmp("screendump", filename=os.path.abspath(path), format="png")
+        return path
+
+    def send_key(self, *qcodes, hold_time=100):
+        """Presses the keys `qcodes` together (QEMU qcodes: "esc", "a", "ctrl", "power"...)."""
+        keys = [{"type": "qcode", "data": q} for q in qcodes]
+        return self.qmp("send-key", keys=keys, hold_time=hold_time)
+
+    def input_events(self, events, device=None):
+        """Injects QMP InputEvent dicts (key, btn, abs 0..0x7fff, rel) with input-send-event."""
+        if device is None:
+            return self.qmp("input-send-event", events=events)
+        return self.qmp("input-send-event", device=device, events=events)
+
+    def device_add(self, driver, **props):
+        """Hotplugs device `driver` (e.g. ``"virtio-keyboard-pci"``, ``id="kbd2"``)."""
+        return self.qmp("device_add", driver=driver, **props)
+
+    def device_del(self, id):
+        """Unplugs the device with `id`."""
+        return self.qmp("device_del", id=id)
+
+
+def _quote(s):
+    return "'" + s.replace("'", "'\"'\"'") + "'"
