@@ -33,6 +33,11 @@ public enum Slideshow {
         let frameSize: FrameSize
         var display: DRMDisplay?
         var input: InputGuard?
+        defer {
+            // Teardown in reverse order of setup: input grabs, then the screen.
+            input?.stop()
+            display?.close()
+        }
         switch configuration.output {
         case .png(let directory):
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -47,11 +52,6 @@ public enum Slideshow {
             view = opened
             frameSize = opened.size
             input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
-        }
-        defer {
-            // Teardown in reverse order of setup: input grabs, then the screen.
-            input?.stop()
-            display?.close()
         }
         if let input {
             let sink = stops.continuation
