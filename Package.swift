@@ -79,6 +79,7 @@ let package = Package(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(name: "FolderRepositoryTests", dependencies: ["FolderRepository", "AlbumDomain"]),
     ],
     swiftLanguageModes: [.v6]
 )

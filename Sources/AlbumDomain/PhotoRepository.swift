@@ -30,7 +30,10 @@ public enum AlbumEvent: Equatable, Sendable {
     case intervalElapsed
     /// A photo is now on screen.
     case photoShown(Photo)
-    /// A photo could not be prepared and is left out of the rotation.
+    /// A photo could not be prepared; it leaves the rotation for now and is tried once more later
+    /// (it may have been caught half-copied).
+    case photoRetryLater(Photo, reason: String)
+    /// A photo could not be prepared, twice, and is left out of the rotation (until its file changes).
     case photoSkipped(Photo, reason: String)
     /// The photo list cannot be read.
     case photoListFailed(reason: String)

@@ -17,6 +17,7 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
     private let interval: Duration
     private let presentationLimit: Int?
     private let events: @Sendable (AlbumEvent) -> Void
+    private let memory: (any ShuffleMemory)?
     private let actions: AsyncStream<AlbumAction>
     private let actionSink: AsyncStream<AlbumAction>.Continuation
 
@@ -24,6 +25,10 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
     private var shuffle = PhotoShuffle()
     private var listState = PhotoListState.loading
     private var skipped: Set<Photo> = []
+    /// Photos that failed to prepare once and wait out of the rotation for their second try.
+    private var retryLater: Set<Photo> = []
+    /// Photos that failed to prepare once (retried or waiting to be).
+    private var failedOnce: Set<Photo> = []
     private var reportedEmptiness: AlbumState.Content?
     private var prefetched: Prefetch?
     private var timer: Task<Void, Never>?
@@ -44,6 +49,7 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
     ///   - presentationLimit: Stop after this many presentations (the first photo and each tick
     ///     that shows one); `nil` runs until cancelled.
     ///   - events: Receives what happened, for the log.
+    ///   - memory: Where the shuffle round is kept across restarts; `nil` starts a fresh round.
     public init(
         repository: any PhotoRepository,
         preparer: any FramePreparing,
@@ -51,7 +57,8 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
         interval: Duration,
         random: some RandomNumberGenerator & Sendable = SplitMix64(),
         presentationLimit: Int? = nil,
-        events: @escaping @Sendable (AlbumEvent) -> Void = { _ in }
+        events: @escaping @Sendable (AlbumEvent) -> Void = { _ in },
+        memory: (any ShuffleMemory)? = nil
     ) {
         precondition(interval > .zero, "the interval must be positive")
         self.repository = repository
@@ -61,6 +68,7 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
         self.random = random
         self.presentationLimit = presentationLimit
         self.events = events
+        self.memory = memory
         (actions, actionSink) = AsyncStream.makeStream(of: AlbumAction.self)
     }
 
@@ -73,6 +81,7 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
     /// finishes ``state``.
     public func run() async {
         emit(.loading)
+        if let snapshot = memory?.load() { shuffle.restore(snapshot) }
         let repository = self.repository
         let sink = actionSink
         let listFeed = Task {
@@ -99,6 +108,7 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
             await photoListChanged(list)
         case .intervalElapsed:
             events(.intervalElapsed)
+            retryFailedPhotos()
             await showNextPhoto()
         case .displayPowerRequested(let power):
             var newState = state.value
@@ -117,7 +127,13 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
             replaceRotation(with: [])
             if !isShowingPhoto { showEmptiness() }
         case .loaded(let photos):
-            replaceRotation(with: photos.filter { !skipped.contains($0) })
+            // A photo that leaves the list and comes back (the folder repository takes a replaced
+            // file out for one publication) gets a fresh chance.
+            let listed = Set(photos)
+            skipped.formIntersection(listed)
+            failedOnce.formIntersection(listed)
+            retryLater.formIntersection(listed)
+            replaceRotation(with: photos.filter { !skipped.contains($0) && !retryLater.contains($0) })
             if !isShowingPhoto { await showNextPhoto() }
         }
     }
@@ -143,24 +159,45 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
     }
 
     private func showNextPhoto() async {
-        while let (photo, result) = await nextPreparedPhoto() {
+        while true {
+            guard let (photo, result) = await nextPreparedPhoto() else {
+                // Nothing left: the photos waiting for their second try get it now.
+                guard !retryLater.isEmpty else { break }
+                retryFailedPhotos()
+                continue
+            }
             switch result {
             case .success(let frame):
                 if shownPhoto?.photo != photo {
                     emit(.showing(ShownPhoto(photo: photo, frame: frame)))
                     events(.photoShown(photo))
                 }
+                // Saved before the next photo is picked for prefetching: the round as it is on screen.
+                memory?.save(shuffle.snapshot)
                 presentations += 1
                 startTimerIfNeeded()
                 prefetchNextPhoto()
                 return
             case .failure(let error):
-                events(.photoSkipped(photo, reason: String(describing: error)))
-                skipped.insert(photo)
                 shuffle.remove(photo)
+                if failedOnce.insert(photo).inserted {
+                    events(.photoRetryLater(photo, reason: String(describing: error)))
+                    retryLater.insert(photo)
+                } else {
+                    events(.photoSkipped(photo, reason: String(describing: error)))
+                    skipped.insert(photo)
+                }
             }
         }
         showEmptiness()
+    }
+
+    /// Puts the photos that failed once back into the rotation, for their second and last try.
+    private func retryFailedPhotos() {
+        guard !retryLater.isEmpty else { return }
+        retryLater = []
+        guard case .loaded(let photos) = listState else { return }
+        replaceRotation(with: photos.filter { !skipped.contains($0) })
     }
 
     /// The next photo and its frame: the prefetched one when it is still wanted, else a fresh pick.

@@ -69,6 +69,15 @@ public enum Slideshow {
         let heartbeat = Heartbeat(notifier: notifier, interval: configuration.interval)
         let heartbeatTask = Task { await heartbeat.run() }
         defer { heartbeatTask.cancel() }
+        let stateDirectory: String? =
+            switch configuration.stateDirectory {
+            case .automatic:
+                configuration.seed == nil ? FileShuffleMemory.defaultStateDirectory(photos: configuration.photos) : nil
+            case .none: nil
+            case .directory(let directory): directory
+            }
+        let memory = FileShuffleMemory(stateDirectory: stateDirectory, folder: configuration.photos, logger: logger)
+        if let memory { logger.info("keeping the shuffle round in \(memory.file)") }
         let interactor = PublishPhoto(
             repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
             preparer: PNGFramePreparer(size: frameSize, scale: configuration.scale, limits: configuration.limits),
@@ -82,7 +91,8 @@ public enum Slideshow {
                     heartbeat.tick()
                 }
                 AlbumEventLog.log(event, to: albumLogger)
-            }
+            },
+            memory: memory
         )
         let interactorTask = Task { await interactor.run() }
         let scale = configuration.scale
@@ -132,6 +142,7 @@ enum AlbumEventLog {
         switch event {
         case .intervalElapsed: logger.trace("interval elapsed")
         case .photoShown(let photo): logger.info("showing \(photo.id)")
+        case .photoRetryLater(let photo, let reason): logger.notice("will retry \(photo.id) later: \(reason)")
         case .photoSkipped(let photo, let reason): logger.warning("skipping \(photo.id): \(reason)")
         case .photoListFailed(let reason): logger.error("\(reason)")
         case .albumEmpty: logger.warning("the photo folder has no PNG photos; showing a black screen")

@@ -36,6 +36,19 @@ public struct SlideshowConfiguration: Sendable {
     public var exitButton: ExitButtonPolicy
     /// Log tick-to-presented latencies at the end.
     public var reportsLatency = false
+    /// Where the shuffle round is kept across restarts and power cuts.
+    public var stateDirectory = StateDirectory.automatic
+
+    /// Where the shuffle round is kept (`--state-dir`).
+    public enum StateDirectory: Sendable, Equatable {
+        /// `/var/lib/babyalbum` when it is writable, else beside the photos when writable, else
+        /// nowhere; nowhere when a seed fixes the order (a seeded run must repeat exactly).
+        case automatic
+        /// Nowhere: every start begins a fresh round.
+        case none
+        /// This folder.
+        case directory(String)
+    }
 
     /// Creates a configuration.
     public init(

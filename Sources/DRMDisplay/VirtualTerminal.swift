@@ -15,7 +15,7 @@ final class VirtualTerminal {
     /// Opens the foreground VT (`/dev/tty0`, whichever terminal babyalbum was started from) and
     /// switches it to graphics mode. `nil` (with a warning) when there is no VT to switch.
     init?(logger: Logger) {
-        let fd = Glibc.open("/dev/tty0", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        let fd = Glibc.open("/dev/tty0", O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             logger.warning("cannot open /dev/tty0 (\(String(cString: strerror(errno)))): console text may show over the photos")
             return nil

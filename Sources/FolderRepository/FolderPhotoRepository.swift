@@ -1,93 +1,53 @@
 import AlbumDomain
-import Foundation
 import Logging
 
-/// A ``PhotoRepository`` over a folder of PNG files: scans the folder (and its subfolders) in the
-/// background and publishes the list with its loading state.
+/// A ``PhotoRepository`` over a living folder of PNG files: scans it (and its subfolders) in the
+/// background, then follows it with inotify and publishes the photo list whenever the set of
+/// ready photos changes.
 ///
-/// Hidden files and folders (dot-names) and the temporary files of sync tools are skipped. Photo
-/// ids are file paths, in sorted order, so a seed reproduces the same order.
+/// - A photo is published only once it is complete: closed after writing, renamed into place,
+///   or (found by a scan) unchanged for ``FolderWatchTiming/settleTime``.
+/// - A photo whose file is replaced leaves the list for one publication and comes back, so the
+///   interactor drops a stale prepared frame and gives it a new chance if it failed to decode.
+/// - A folder that disappears (a USB stick pulled) is published as `.failed`; it comes back on
+///   its own when the folder does.
+/// - Hidden files and folders (dot-names), sync tools' temporary files and symbolic link loops
+///   are skipped. Photo ids are file paths, in sorted order, so a seed reproduces the same order.
 public struct FolderPhotoRepository: PhotoRepository {
     /// The folder.
     public let folder: String
+    /// When files are trusted, and how the scan is paced.
+    public let timing: FolderWatchTiming
     private let logger: Logger
 
     /// Creates a repository for `folder`.
-    public init(folder: String, logger: Logger = Logger(label: "babyalbum.photos")) {
+    public init(
+        folder: String, logger: Logger = Logger(label: "babyalbum.photos"), timing: FolderWatchTiming = .standard
+    ) {
         self.folder = folder
         self.logger = logger
+        self.timing = timing
     }
 
+    /// Each call starts its own watcher thread; it stops when the stream's consumer goes away.
     public func photoListStates() -> AsyncStream<PhotoListState> {
-        let folder = self.folder
+        let (stream, continuation) = AsyncStream.makeStream(of: PhotoListState.self)
         let logger = self.logger
-        return AsyncStream { continuation in
-            continuation.yield(.loading)
-            let scan = Task.detached {
-                let state = FolderScan.scan(folder)
+        let folder = self.folder
+        do throws(FolderError) {
+            let watcher = try FolderWatcher(folder: folder, timing: timing, logger: logger) { state in
                 switch state {
-                case .loaded(let photos):
-                    logger.info("found \(photos.count) photos in \(folder)")
-                case .failed(let reason):
-                    logger.error("cannot read the photo folder: \(reason)")
-                case .loading:
-                    break
+                case .loaded(let photos): logger.debug("publishing \(photos.count) photos of \(folder)")
+                case .failed, .loading: break
                 }
                 continuation.yield(state)
             }
-            continuation.onTermination = { _ in scan.cancel() }
+            continuation.onTermination = { _ in watcher.stop() }
+        } catch {
+            logger.error("cannot watch the photo folder \(folder): \(error)")
+            continuation.yield(.failed(reason: "cannot watch the photo folder \(folder): \(error)"))
+            continuation.finish()
         }
-    }
-}
-
-/// Lists the photo files of a folder.
-public enum FolderScan {
-    /// Whether a file or folder name is skipped: hidden names and sync tools' temporary files.
-    public static func isIgnored(name: String) -> Bool {
-        name.hasPrefix(".") || name.hasSuffix("~") || name.hasSuffix(".part") || name.hasSuffix(".tmp")
-            || name.hasPrefix(".syncthing.")
-    }
-
-    /// Whether a file name looks like a PNG photo.
-    public static func isPhoto(name: String) -> Bool {
-        !isIgnored(name: name) && name.lowercased().hasSuffix(".png")
-    }
-
-    /// Scans `folder` recursively.
-    public static func scan(_ folder: String) -> PhotoListState {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: folder, isDirectory: &isDirectory) else {
-            return .failed(reason: "the photo folder \(folder) does not exist")
-        }
-        guard isDirectory.boolValue else {
-            return .failed(reason: "\(folder) is not a folder")
-        }
-        guard manager.isReadableFile(atPath: folder), let names = try? manager.contentsOfDirectory(atPath: folder) else {
-            return .failed(reason: "the photo folder \(folder) cannot be read (permission denied?)")
-        }
-        var photos: [Photo] = []
-        var visited: Set<String> = []
-        collect(folder, names: names, into: &photos, visited: &visited)
-        return .loaded(photos.sorted { $0.id < $1.id })
-    }
-
-    private static func collect(_ folder: String, names: [String], into photos: inout [Photo], visited: inout Set<String>) {
-        let manager = FileManager.default
-        // Symlink loops: each real folder is visited once.
-        let real = URL(fileURLWithPath: folder).resolvingSymlinksInPath().path
-        guard visited.insert(real).inserted else { return }
-        for name in names where !isIgnored(name: name) {
-            let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-            var isDirectory: ObjCBool = false
-            guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                if let children = try? manager.contentsOfDirectory(atPath: path) {
-                    collect(path, names: children, into: &photos, visited: &visited)
-                }
-            } else if isPhoto(name: name) {
-                photos.append(Photo(id: path))
-            }
-        }
+        return stream
     }
 }

@@ -13,7 +13,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
-        subcommands: [Show.self, BenchmarkDecode.self],
+        subcommands: [Show.self, Doctor.self, BenchmarkDecode.self],
         defaultSubcommand: Show.self
     )
 }
@@ -60,6 +60,13 @@ struct Show: AsyncParsableCommand {
     @Option(help: "Seconds the exit button must be held (0 exits on press).")
     var exitHold = 1.0
 
+    @Option(
+        help: ArgumentHelp(
+            "Folder that keeps the shuffle round across restarts, or 'none' (default: /var/lib/babyalbum "
+                + "when writable, else a hidden file beside the photos; none with --seed).",
+            valueName: "dir"))
+    var stateDir: String?
+
     @Flag(help: ArgumentHelp("Log tick-to-presented latency percentiles at exit (benchmarks).", visibility: .hidden))
     var statistics = false
 
@@ -72,6 +79,12 @@ struct Show: AsyncParsableCommand {
         guard exitHold.isFinite, exitHold >= 0 else { throw ValidationError("--exit-hold must be 0 or more seconds") }
         for key in exitKey where KeyName.code(for: key) == nil {
             throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
+        }
+        if let stateDir, stateDir != "none" {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: stateDir, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("the state folder '\(stateDir)' does not exist (or use --state-dir none)")
+            }
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: photos, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -98,6 +111,12 @@ struct Show: AsyncParsableCommand {
                 hold: .milliseconds(Int64((exitHold * 1000).rounded())))
         )
         configuration.reportsLatency = statistics
+        configuration.stateDirectory =
+            switch stateDir {
+            case nil: .automatic
+            case "none": .none
+            case let directory?: .directory(directory)
+            }
         do {
             _ = try await Slideshow.run(configuration, logger: logger)
         } catch {

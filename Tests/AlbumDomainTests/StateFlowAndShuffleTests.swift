@@ -49,6 +49,40 @@ import Testing
         #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
     }
 
+    @Test func anUnreadablePickDoesNotLetThePhotoOnScreenComeBackNext() {
+        for seed in UInt64(0)..<200 {
+            var random = SplitMix64(seed: seed)
+            var shuffle = PhotoShuffle()
+            shuffle.replacePhotos(with: photos("a", "b", "broken"), using: &random)
+            var onScreen = shuffle.next(using: &random)!
+            for _ in 0..<30 {
+                var pick = shuffle.next(using: &random)!
+                if pick.id == "broken" {
+                    shuffle.remove(pick)
+                    pick = shuffle.next(using: &random)!
+                }
+                #expect(pick != onScreen, "seed \(seed)")
+                onScreen = pick
+            }
+        }
+    }
+
+    @Test func aPhotoThatLeavesAndComesBackAsTheLastOfItsRoundIsNotRepeated() {
+        var random = SplitMix64(seed: 5)
+        var shuffle = PhotoShuffle()
+        let all = photos("a", "b", "c")
+        shuffle.replacePhotos(with: all, using: &random)
+        let first = shuffle.next(using: &random)!, second = shuffle.next(using: &random)!
+        let third = shuffle.next(using: &random)!
+        // The file of the photo on screen is replaced: it leaves the list and comes back.
+        shuffle.replacePhotos(with: all.filter { $0 != third }, using: &random)
+        shuffle.replacePhotos(with: all, using: &random)
+        #expect(shuffle.remainingInRound == [third])
+        let next = shuffle.next(using: &random)!
+        #expect(next != third)
+        #expect(Set([first, second, third]) == Set(all))
+    }
+
     @Test func noPhotosMeansNil() {
         var random = SplitMix64(seed: 1)
         var shuffle = PhotoShuffle()

@@ -1,0 +1,227 @@
+import AlbumDomain
+import DRMDisplay
+import EvdevInput
+import FolderRepository
+import Foundation
+import PhotoCodec
+
+/// What `babyalbum doctor` checks: the options of the slideshow it stands in for.
+public struct DoctorOptions: Sendable {
+    /// The photo folder.
+    public var photos: String
+    /// Where the slideshow would draw; only `.drm` needs a display and input devices.
+    public var output: SlideshowConfiguration.Output
+    /// The exit button.
+    public var exitButton: ExitButtonPolicy
+    /// Limits against hostile photos, as the slideshow applies them.
+    public var limits: PNGLimits
+    /// Read only PNG headers instead of decoding every photo.
+    public var headersOnly: Bool
+    /// The systemd unit.
+    public var unit: String
+
+    /// Creates options.
+    public init(
+        photos: String, output: SlideshowConfiguration.Output, exitButton: ExitButtonPolicy, limits: PNGLimits,
+        headersOnly: Bool = false, unit: String = "babyalbum.service"
+    ) {
+        self.photos = photos
+        self.output = output
+        self.exitButton = exitButton
+        self.limits = limits
+        self.headersOnly = headersOnly
+        self.unit = unit
+    }
+}
+
+/// Runs the checks of `babyalbum doctor`. Nothing changes on screen: cards are only queried, input
+/// devices are grabbed and released at once.
+public enum DoctorProbes {
+    /// Checks everything and returns the report.
+    public static func run(_ options: DoctorOptions) -> DoctorReport {
+        let service = service(unit: options.unit)
+        return DoctorReport(
+            display: display(options.output),
+            input: input(options, heldByRunningFrame: service.isRunning),
+            photos: photos(options),
+            service: service)
+    }
+
+    /// The DRM cards (only the named one for `--output drm:/dev/dri/cardN`).
+    public static func display(_ output: SlideshowConfiguration.Output) -> DoctorDisplaySection {
+        switch output {
+        case .drm(let device?):
+            return DoctorDisplaySection(required: true, cards: DRMProbe.mark([DRMProbe.card(device)]))
+        case .drm(nil):
+            return DoctorDisplaySection(required: true, cards: DRMProbe.cards())
+        default:
+            // Frames that go to files or memory need no display.
+            return DoctorDisplaySection(required: false, cards: DRMProbe.cards())
+        }
+    }
+
+    /// The input devices and which carries the exit button.
+    public static func input(_ options: DoctorOptions, heldByRunningFrame: Bool) -> DoctorInputSection {
+        let policy = options.exitButton
+        let devices = InputProbe.devices(policy: policy).map { report in
+            DoctorInputDevice(
+                path: report.path, name: report.name, opened: report.opened, grabbable: report.grabbed,
+                exitKeys: report.exitKeys.map { KeyName.name(for: $0) }, error: report.error)
+        }
+        let required: Bool
+        if case .drm = options.output { required = true } else { required = false }
+        return DoctorInputSection(
+            required: required, exitKeys: policy.keyCodes.map { KeyName.name(for: $0) }, exitDevice: policy.device,
+            exitHoldSeconds: Double(policy.hold.components.seconds)
+                + Double(policy.hold.components.attoseconds) / 1e18,
+            devices: devices, heldByRunningFrame: heldByRunningFrame)
+    }
+
+    /// The photo folder: every file the slideshow would pick up (the rules of
+    /// ``FolderScan``: `.png` names, hidden and temporary names ignored, subfolders included,
+    /// symbolic links followed, each folder once), decoded (or only its header read) with the
+    /// slideshow's limits; and every other file with the reason it is left out.
+    public static func photos(_ options: DoctorOptions) -> DoctorPhotoSection {
+        let folder = options.photos
+        var root = stat()
+        guard stat(folder, &root) == 0 else {
+            let reason = errno == ENOENT
+                ? "the photo folder \(folder) does not exist"
+                : "the photo folder \(folder) cannot be read: \(String(cString: strerror(errno)))"
+            return DoctorPhotoSection(folder: folder, valid: 0, skipped: [], headersOnly: options.headersOnly, failure: reason)
+        }
+        guard root.st_mode & S_IFMT == S_IFDIR else {
+            return DoctorPhotoSection(
+                folder: folder, valid: 0, skipped: [], headersOnly: options.headersOnly, failure: "\(folder) is not a folder")
+        }
+        guard (try? FileManager.default.contentsOfDirectory(atPath: folder)) != nil else {
+            return DoctorPhotoSection(
+                folder: folder, valid: 0, skipped: [], headersOnly: options.headersOnly,
+                failure: "the photo folder \(folder) cannot be read (permission denied? run doctor with sudo)")
+        }
+        let found = walk(folder)
+        var skipped = found.skipped
+        var valid = 0
+        for photo in found.photos.sorted() {
+            do throws(PNGError) {
+                if options.headersOnly {
+                    _ = try PNGDecoder.header(of: photo, limits: options.limits)
+                } else {
+                    // Decoding into a small frame reads and checks every row, as the slideshow does.
+                    _ = try PNGDecoder.decode(
+                        photo, to: FrameSize(width: 32, height: 32), scale: .fit, limits: options.limits)
+                }
+                valid += 1
+            } catch {
+                skipped.append(DoctorSkippedFile(path: photo, reason: error.description))
+            }
+        }
+        skipped.sort { $0.path < $1.path }
+        return DoctorPhotoSection(
+            folder: folder, valid: valid, skipped: skipped, headersOnly: options.headersOnly, failure: nil)
+    }
+
+    /// The photo files under `folder`, and the other entries with the reason they are left out.
+    static func walk(_ folder: String) -> (photos: [String], skipped: [DoctorSkippedFile]) {
+        struct Identity: Hashable {
+            let device: UInt
+            let inode: UInt
+        }
+        var photos: [String] = []
+        var skipped: [DoctorSkippedFile] = []
+        var visited: Set<Identity> = []
+        func visit(_ directory: String, _ status: stat) {
+            guard visited.insert(Identity(device: UInt(status.st_dev), inode: UInt(status.st_ino))).inserted else {
+                return  // A symbolic link back to a folder already seen.
+            }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+                skipped.append(DoctorSkippedFile(path: directory, reason: "folder cannot be read"))
+                return
+            }
+            for name in names.sorted() {
+                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+                var entry = stat()
+                if stat(path, &entry) != 0 {
+                    skipped.append(
+                        DoctorSkippedFile(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))"))
+                    continue
+                }
+                let isDirectory = entry.st_mode & S_IFMT == S_IFDIR
+                if FolderScan.isIgnored(name: name) {
+                    skipped.append(
+                        DoctorSkippedFile(
+                            path: path, reason: "hidden or temporary \(isDirectory ? "folder" : "file"): ignored"))
+                } else if isDirectory {
+                    visit(path, entry)
+                } else if entry.st_mode & S_IFMT != S_IFREG {
+                    skipped.append(DoctorSkippedFile(path: path, reason: "not a regular file"))
+                } else if FolderScan.isPhoto(name: name) {
+                    photos.append(path)
+                } else {
+                    skipped.append(DoctorSkippedFile(path: path, reason: "not a PNG photo (only .png files are shown)"))
+                }
+            }
+        }
+        var root = stat()
+        if stat(folder, &root) == 0 { visit(folder, root) }
+        return (photos, skipped)
+    }
+
+    /// The service: unit file, `systemctl is-enabled`/`is-active` (only when systemd is PID 1),
+    /// and the service user's groups.
+    public static func service(unit: String) -> DoctorServiceSection {
+        let systemdRunning = FileManager.default.fileExists(atPath: "/run/systemd/system")
+        let unitFile = ["/etc/systemd/system/", "/usr/local/lib/systemd/system/", "/usr/lib/systemd/system/", "/lib/systemd/system/"]
+            .map { $0 + unit }
+            .first { FileManager.default.fileExists(atPath: $0) }
+        var enabled: String? = nil
+        var active: String? = nil
+        if unitFile != nil {
+            enabled = systemctl(["is-enabled", unit])
+            if systemdRunning { active = systemctl(["is-active", unit]) }
+        }
+        let (exists, missing) = serviceUser("babyalbum", groups: ["video", "input", "tty"])
+        return DoctorServiceSection(
+            unit: unit, systemdRunning: systemdRunning, unitFile: unitFile, enabled: enabled, active: active,
+            userExists: exists, userMissingGroups: missing)
+    }
+
+    /// The first line `systemctl` prints, or `nil` when it cannot run.
+    static func systemctl(_ arguments: [String]) -> String? {
+        guard let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: FileManager.default.isExecutableFile)
+        else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
+        return line?.isEmpty == false ? line : nil
+    }
+
+    /// Whether `name` exists and which of `groups` it is not a member of.
+    static func serviceUser(_ name: String, groups: [String]) -> (exists: Bool, missing: [String]) {
+        guard let user = getpwnam(name) else { return (false, []) }
+        let primary = user.pointee.pw_gid
+        var count: Int32 = 64
+        var ids = [gid_t](repeating: 0, count: Int(count))
+        if getgrouplist(name, primary, &ids, &count) < 0 {
+            ids = [gid_t](repeating: 0, count: Int(count))
+            _ = getgrouplist(name, primary, &ids, &count)
+        }
+        let member = Set(ids.prefix(Int(max(count, 0))))
+        let missing = groups.filter { group in
+            guard let entry = getgrnam(group) else { return true }
+            return !member.contains(entry.pointee.gr_gid)
+        }
+        return (true, missing)
+    }
+}

@@ -1,0 +1,24 @@
+/// Which button ends the slideshow, and how long it must be held.
+public struct ExitButtonPolicy: Sendable, Equatable {
+    /// Accepted key codes (Linux `KEY_*` values).
+    public var keyCodes: [UInt16]
+    /// Only this device may carry the button: a substring of its name, or a `/dev/input/...` path.
+    public var device: String?
+    /// How long the button must be held; zero exits on press.
+    public var hold: Duration
+
+    /// Creates a policy.
+    public init(keyCodes: [UInt16], device: String?, hold: Duration) {
+        self.keyCodes = keyCodes
+        self.device = device
+        self.hold = hold
+    }
+
+    /// The default: `KEY_POWER` (what the Raspberry Pi `gpio-key` overlay sends) from any device, held 1 s.
+    public static let `default` = ExitButtonPolicy(keyCodes: [116], device: nil, hold: .seconds(1))
+
+    /// The key names of ``keyCodes``, for log lines (`KEY_POWER, KEY_HOMEPAGE`).
+    public var keyNames: String {
+        keyCodes.map { KeyName.name(for: $0) }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,119 @@
+import CEvdev
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One evdev device (`/dev/input/eventN`): owns its file descriptor and its `struct libevdev`
+/// (libevdev never owns the descriptor), grabs it with `EVIOCGRAB`, and reads its events.
+/// `deinit` undoes everything in reverse order: ungrab, `libevdev_free`, `close`.
+///
+/// Not thread-safe: used by one thread at a time.
+final class InputDevice {
+    /// The event node (`/dev/input/event3`).
+    let path: String
+    /// The device name (`libevdev_get_name`, e.g. `QEMU Virtio Keyboard`).
+    let name: String
+    /// The device number of the node, to tell a reused `eventN` name from the device we hold.
+    let deviceNumber: UInt64
+    /// The descriptor, for `poll`.
+    let fileDescriptor: Int32
+    private let evdev: OpaquePointer
+    private(set) var isGrabbed = false
+
+    /// How the device appears in logs and ``ExitRequest``s: `name (path)`.
+    var label: String { "\(name) (\(path))" }
+
+    /// Opens the device (`O_RDONLY | O_NONBLOCK | O_CLOEXEC`) and reads its description
+    /// (`libevdev_new_from_fd`).
+    init(path: String) throws(InputError) {
+        let fd = try valueOrErrno("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+        var info = stat()
+        var handle: OpaquePointer?
+        do throws(InputError) {
+            _ = try valueOrErrno("fstat", path: path) { fstat(fd, &info) }
+            try libevdevResult("libevdev_new_from_fd", path: path) { libevdev_new_from_fd(fd, &handle) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard let handle else {
+            close(fd)
+            throw InputError(operation: "libevdev_new_from_fd", path: path, code: ENOMEM)
+        }
+        self.path = path
+        fileDescriptor = fd
+        evdev = handle
+        deviceNumber = UInt64(info.st_rdev)
+        name = libevdev_get_name(handle).map { String(cString: $0) } ?? "unnamed"
+    }
+
+    deinit {
+        ungrab()
+        libevdev_free(evdev)
+        close(fileDescriptor)
+    }
+
+    /// Takes the device for this process alone (`libevdev_grab(LIBEVDEV_GRAB)`, i.e. `EVIOCGRAB`):
+    /// the console, SysRq and every other reader stop seeing its events.
+    func grab() throws(InputError) {
+        try libevdevResult("libevdev_grab", path: path) { libevdev_grab(evdev, LIBEVDEV_GRAB) }
+        isGrabbed = true
+    }
+
+    /// Releases the grab (`libevdev_grab(LIBEVDEV_UNGRAB)`); does nothing if not grabbed.
+    func ungrab() {
+        guard isGrabbed else { return }
+        _ = libevdev_grab(evdev, LIBEVDEV_UNGRAB)
+        isGrabbed = false
+    }
+
+    /// Which of these key codes the device can send (`libevdev_has_event_code(EV_KEY, …)`).
+    func supportedKeys(among codes: [UInt16]) -> [UInt16] {
+        codes.filter { libevdev_has_event_code(evdev, UInt32(EV_KEY), UInt32($0)) != 0 }
+    }
+
+    /// The result of ``readEvents(limit:_:)``.
+    enum ReadOutcome: Equatable {
+        /// Every pending event was read (`-EAGAIN`).
+        case drained
+        /// `limit` events were read; more may be pending (poll will say).
+        case limitReached
+        /// The device is gone or broken (`ENODEV` when unplugged): close it.
+        case failed(InputError)
+    }
+
+    /// Reads pending events the libevdev way: `libevdev_next_event` with `LIBEVDEV_READ_FLAG_NORMAL`;
+    /// after a `SYN_DROPPED` (status `LIBEVDEV_READ_STATUS_SYNC`) it drains the resynced state with
+    /// `LIBEVDEV_READ_FLAG_SYNC` until `-EAGAIN`, then reads normally again. `-EAGAIN` in normal mode
+    /// means no more data. Every event read, including resynced ones, goes to `handle`.
+    /// - Returns: How reading ended, and how many `SYN_DROPPED` resyncs happened.
+    func readEvents(limit: Int = 512, _ handle: (input_event) -> Void) -> (ReadOutcome, resyncs: Int) {
+        var event = input_event()
+        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+        var resyncs = 0
+        for _ in 0..<limit {
+            let status = libevdev_next_event(evdev, flags, &event)
+            switch status {
+            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue):
+                handle(event)
+            case Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
+                if flags == LIBEVDEV_READ_FLAG_NORMAL.rawValue {
+                    resyncs += 1
+                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+                }
+                handle(event)
+            case -EAGAIN:
+                guard flags == LIBEVDEV_READ_FLAG_SYNC.rawValue else { return (.drained, resyncs) }
+                flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
+            case -EINTR:
+                continue
+            default:
+                return (.failed(InputError(operation: "libevdev_next_event", path: path, code: -status)), resyncs)
+            }
+        }
+        return (.limitReached, resyncs)
+    }
+}

@@ -1,0 +1,291 @@
+import CEvdev
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The input thread: owns every grabbed device and the `/dev/input` watcher, and sleeps in `poll(2)`
+/// on them and on a wake-up pipe. It grabs new devices as they appear, closes those that go away,
+/// swallows every event, and forwards only the exit keys of the devices allowed to carry the button.
+///
+/// Thread confinement: the device state is touched by ``start()`` before the thread exists, then only
+/// by the thread, then (after `pthread_join`) by ``stop()``. Only the wake-up pipe is shared.
+final class InputLoop: @unchecked Sendable {
+    /// A grabbed device and the exit keys it may send (empty if it may not carry the button).
+    private struct Grabbed {
+        var device: InputDevice
+        var exitKeys: [UInt16]
+    }
+
+    /// How long a new node may refuse to open (udev still setting its permissions) before we give up.
+    static let settleTime = Duration.seconds(2)
+    /// How often such a node is retried.
+    static let retryInterval = Duration.milliseconds(100)
+
+    private let directory: String
+    private let policy: ExitButtonPolicy
+    private let filter: ExitDeviceFilter
+    private let logger: Logger
+    private let onButton: @Sendable (ButtonEvent) -> Void
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let thread = Mutex<pthread_t?>(nil)
+    private let stopped = Mutex(false)
+
+    // Confined state (see the type's doc comment).
+    private var devices: [Grabbed] = []
+    private var pending: [String: ContinuousClock.Instant] = [:]
+    /// Devices whose last read stopped at its limit: libevdev may hold events that `poll` cannot see.
+    private var backlog: Set<String> = []
+    private var watcher: DeviceDirectoryWatcher?
+
+    /// Creates the loop; nothing is opened until ``start()``.
+    init(
+        directory: String, policy: ExitButtonPolicy, logger: Logger,
+        onButton: @escaping @Sendable (ButtonEvent) -> Void
+    ) throws(InputError) {
+        self.directory = directory
+        self.policy = policy
+        filter = ExitDeviceFilter(policy.device)
+        self.logger = logger
+        self.onButton = onButton
+        var ends: [Int32] = [-1, -1]
+        _ = try valueOrErrno("pipe", path: directory) { pipe(&ends) }
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+        (wakeRead, wakeWrite) = (ends[0], ends[1])
+    }
+
+    deinit {
+        closeAll()
+        close(wakeWrite)
+        close(wakeRead)
+    }
+
+    /// Watches the directory, grabs every device in it, logs the summary, then starts the thread.
+    func start() throws(InputError) {
+        watcher = try DeviceDirectoryWatcher(directory: directory)
+        let names = try DeviceDirectoryWatcher.eventNodes(in: directory)
+        for name in names {
+            do throws(InputError) {
+                try open(path: directory + "/" + name)
+            } catch {
+                logger.error("input: cannot take \(error)")
+            }
+        }
+        logSummary(found: names.count)
+        try spawnThread()
+    }
+
+    /// Wakes the thread, waits for it to release every grab and close every device. Idempotent.
+    func stop() {
+        let wasStopped = stopped.withLock { stopped in
+            defer { stopped = true }
+            return stopped
+        }
+        guard !wasStopped else { return }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+        if let thread = thread.withLock({ $0.take() }) {
+            pthread_join(thread, nil)
+        }
+        closeAll()
+    }
+
+    // MARK: Devices
+
+    private func logSummary(found: Int) {
+        let carriers = devices.filter { !$0.exitKeys.isEmpty }
+        let hold = policy.hold == .zero ? "on press" : "held \(policy.hold.secondsText) s"
+        if devices.count == found {
+            logger.info("input: grabbed \(found) of \(found) input devices; every event is swallowed")
+        } else {
+            let missed = "the events of the other \(found - devices.count) still reach the system"
+            logger.warning("input: grabbed \(devices.count) of \(found) input devices; \(missed) (errors above)")
+        }
+        if carriers.isEmpty {
+            logger.warning(
+                """
+                input: NO grabbed input device carries the exit button (\(policy.keyNames)\
+                \(policy.device.map { " on a device matching '\($0)'" } ?? "")): the frame can only be left \
+                by cutting the power or over SSH. Check --exit-key/--exit-device; `babyalbum doctor` lists \
+                the devices.
+                """)
+        } else {
+            for carrier in carriers {
+                let keys = carrier.exitKeys.map { KeyName.name(for: $0) }.joined(separator: ", ")
+                logger.info("input: exit button \(keys) (\(hold)) on \(carrier.device.label)")
+            }
+        }
+    }
+
+    /// Opens and grabs the device at `path` and adds it to ``devices``.
+    private func open(path: String) throws(InputError) {
+        let device = try InputDevice(path: path)
+        try device.grab()
+        let exitKeys =
+            filter.matches(name: device.name, path: path) ? device.supportedKeys(among: policy.keyCodes) : []
+        devices.append(Grabbed(device: device, exitKeys: exitKeys))
+        logger.debug("input: grabbed \(device.label)")
+    }
+
+    /// Closes the device at `path` (if open), reporting its exit keys released.
+    private func remove(path: String, reason: String) {
+        guard let index = devices.firstIndex(where: { $0.device.path == path }) else { return }
+        let gone = devices.remove(at: index)
+        backlog.remove(path)
+        for key in gone.exitKeys {
+            onButton(ButtonEvent(device: gone.device.label, key: key, isPressed: false))
+        }
+        logger.info("input: closed \(gone.device.label): \(reason)")
+    }
+
+    /// Tries to take a node that just appeared or changed; permission and missing-node errors are
+    /// retried for ``settleTime`` (udev may not have set its permissions yet).
+    private func tryNewNode(path: String, now: ContinuousClock.Instant) {
+        if let open = devices.first(where: { $0.device.path == path }) {
+            var info = stat()
+            guard stat(path, &info) == 0, UInt64(info.st_rdev) != open.device.deviceNumber else { return }
+            remove(path: path, reason: "its node now names another device")
+        }
+        do throws(InputError) {
+            try open(path: path)
+            pending[path] = nil
+            let grabbed = devices[devices.count - 1]
+            let carries = grabbed.exitKeys.isEmpty ? "" : " (it carries the exit button)"
+            logger.info("input: grabbed new input device \(grabbed.device.label)\(carries)")
+        } catch let error where error.isPermissionDenied || error.isGone {
+            let giveUp = pending[path] ?? now.advanced(by: Self.settleTime)
+            if now >= giveUp {
+                pending[path] = nil
+                if !error.isGone { logger.error("input: cannot take new device \(error)") }
+            } else {
+                pending[path] = giveUp
+            }
+        } catch {
+            pending[path] = nil
+            logger.error("input: cannot take new device \(error)")
+        }
+    }
+
+    private func handleDirectoryChanges(now: ContinuousClock.Instant) {
+        guard let watcher else { return }
+        for change in watcher.readChanges() {
+            switch change {
+            case .created(let name), .attributesChanged(let name):
+                guard DeviceDirectoryWatcher.isEventNode(name) else { continue }
+                tryNewNode(path: directory + "/" + name, now: now)
+            case .deleted(let name):
+                pending[directory + "/" + name] = nil
+                remove(path: directory + "/" + name, reason: "removed")
+            case .overflowed:
+                let names = (try? DeviceDirectoryWatcher.eventNodes(in: directory)) ?? []
+                for name in names where !devices.contains(where: { $0.device.path == directory + "/" + name }) {
+                    tryNewNode(path: directory + "/" + name, now: now)
+                }
+            }
+        }
+    }
+
+    private func readDevice(at index: Int) {
+        let grabbed = devices[index]
+        let (outcome, resyncs) = grabbed.device.readEvents { event in
+            guard event.type == UInt16(EV_KEY), event.value != 2, grabbed.exitKeys.contains(event.code) else {
+                return
+            }
+            onButton(ButtonEvent(device: grabbed.device.label, key: event.code, isPressed: event.value != 0))
+        }
+        if resyncs > 0 {
+            logger.info("input: \(grabbed.device.label) overflowed (SYN_DROPPED): resynced its state \(resyncs)x")
+        }
+        if outcome == .limitReached {
+            backlog.insert(grabbed.device.path)
+        } else {
+            backlog.remove(grabbed.device.path)
+        }
+        if case .failed(let error) = outcome {
+            if !error.isGone { logger.error("input: reading \(error)") }
+            remove(path: grabbed.device.path, reason: error.isGone ? "device removed" : "read failed")
+        }
+    }
+
+    private func closeAll() {
+        while let last = devices.popLast() {
+            logger.debug("input: released \(last.device.label)")
+        }
+        pending.removeAll()
+        backlog.removeAll()
+        watcher = nil
+    }
+
+    // MARK: Thread
+
+    private func spawnThread() throws(InputError) {
+        let context = Unmanaged.passRetained(self).toOpaque()
+        var handle = pthread_t()
+        let result = pthread_create(
+            &handle, nil,
+            { raw in
+                let loop = Unmanaged<InputLoop>.fromOpaque(raw!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, context)
+        guard result == 0 else {
+            Unmanaged<InputLoop>.fromOpaque(context).release()
+            throw InputError(operation: "pthread_create", path: directory, code: result)
+        }
+        thread.withLock { $0 = handle }
+    }
+
+    /// The thread body: sleep in `poll` until a device, the watcher or the wake-up pipe is readable
+    /// (or, while a new node is settling, until the next retry).
+    private func run() {
+        while true {
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            if let watcher { fds.append(pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+            let firstDevice = fds.count
+            fds += devices.map { pollfd(fd: $0.device.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+            let timeout = !backlog.isEmpty ? 0 : pending.isEmpty ? -1 : Int32(Self.retryInterval.wholeMilliseconds)
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                logger.error("input: poll failed: \(String(cString: strerror(errno)))")
+                usleep(100_000)
+                continue
+            }
+            if fds[0].revents != 0 { return }
+            let now = ContinuousClock.now
+            // Devices first (indices are only valid until the list changes), newest first.
+            let readable = (firstDevice..<fds.count).map { $0 - firstDevice }.filter {
+                fds[firstDevice + $0].revents != 0 || backlog.contains(devices[$0].device.path)
+            }
+            for index in readable.reversed() { readDevice(at: index) }
+            if firstDevice > 1, fds[1].revents != 0 { handleDirectoryChanges(now: now) }
+            for path in pending.keys.sorted() { tryNewNode(path: path, now: now) }
+        }
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var wholeMilliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+    /// Seconds as a short decimal (`1.0`, `0.25`).
+    var secondsText: String {
+        let ms = wholeMilliseconds
+        var fraction = String(ms % 1000).leftPadded(to: 3)
+        while fraction.count > 1, fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(ms / 1000).\(fraction)"
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

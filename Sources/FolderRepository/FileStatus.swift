@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What the repository remembers of a photo file: enough to tell that it changed.
+struct FileSignature: Equatable, Sendable {
+    /// `st_size`.
+    var size: Int64
+    /// `st_mtim`, in nanoseconds.
+    var modified: Int64
+    /// `st_ino`: a file renamed over the old one is a new inode.
+    var inode: UInt64
+}
+
+/// The parts of `struct stat` the repository uses.
+struct FileStatus: Sendable {
+    /// The file type from `st_mode`.
+    enum Kind: Sendable {
+        case regular, directory, symbolicLink, other
+    }
+
+    var kind: Kind
+    /// `st_dev`.
+    var device: UInt64
+    /// `st_nlink`.
+    var links: UInt64
+    /// Size, modification time and inode.
+    var signature: FileSignature
+
+    /// Whether the last write lies at least `duration` in the past by the wall clock
+    /// (`CLOCK_REALTIME`). A modification time in the future (a board without a real-time
+    /// clock, before it learned the date) never counts as old.
+    func modifiedLongerAgo(than duration: Duration) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let nowNanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        let (seconds, attoseconds) = duration.components
+        let durationNanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return nowNanoseconds - signature.modified >= durationNanoseconds
+    }
+
+    /// The identity of the file system object, for loop detection.
+    var identity: FileIdentity { FileIdentity(device: device, inode: signature.inode) }
+
+    /// `stat(2)` (following symbolic links) or `lstat(2)`.
+    init(path: String, followingLinks: Bool = true) throws(FolderError) {
+        var buffer = stat()
+        if followingLinks {
+            _ = try valueOrErrno("stat", path: path) { stat(path, &buffer) }
+        } else {
+            _ = try valueOrErrno("lstat", path: path) { lstat(path, &buffer) }
+        }
+        switch buffer.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        device = UInt64(buffer.st_dev)
+        links = UInt64(buffer.st_nlink)
+        signature = FileSignature(
+            size: Int64(buffer.st_size),
+            modified: Int64(buffer.st_mtim.tv_sec) * 1_000_000_000 + Int64(buffer.st_mtim.tv_nsec),
+            inode: UInt64(buffer.st_ino))
+    }
+}
+
+/// A file system object's identity: `st_dev` and `st_ino`.
+struct FileIdentity: Hashable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+}
+
+/// Lists a directory's entry names (`opendir`, `readdir`), without `.` and `..`.
+func directoryEntries(_ path: String) throws(FolderError) -> [String] {
+    guard let directory = opendir(path) else {
+        throw FolderError(operation: "opendir", path: path, code: errno)
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
+/// `parent/name`, without doubling the slash.
+func joinPath(_ parent: String, _ name: String) -> String {
+    parent.hasSuffix("/") ? parent + name : parent + "/" + name
+}

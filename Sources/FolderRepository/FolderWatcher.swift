@@ -1,0 +1,118 @@
+import AlbumDomain
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Watches the photo folder on its own thread, which blocks in `poll` on the inotify descriptor
+/// (and a wake-up `eventfd`) and publishes the photo list whenever the set of ready photos changes.
+///
+/// One owner: the watcher owns the thread and the wake-up descriptor; the thread's loop owns the
+/// inotify descriptor. ``stop()`` wakes the thread and joins it; the descriptors close after it.
+final class FolderWatcher: Sendable {
+    private let wakeup: Wakeup
+    private let thread: WatcherThread
+
+    /// Starts watching `folder`; `publish` is called on the watcher thread.
+    init(
+        folder: String, timing: FolderWatchTiming, logger: Logger,
+        publish: @escaping @Sendable (PhotoListState) -> Void
+    ) throws(FolderError) {
+        let loop = WatchLoop(
+            inotify: try Inotify(), folder: folder, timing: timing, logger: logger, publish: publish)
+        let wakeup = try Wakeup()
+        self.wakeup = wakeup
+        thread = try WatcherThread { loop.run(until: wakeup) }
+    }
+
+    /// Stops the thread and waits for it (at most one scan batch).
+    func stop() {
+        wakeup.signal()
+        thread.join()
+    }
+}
+
+/// The watcher thread's loop. Touched by that thread only, hence `@unchecked Sendable`.
+private final class WatchLoop: @unchecked Sendable {
+    private let inotify: Inotify
+    private let index: FolderIndex
+
+    init(
+        inotify: Inotify, folder: String, timing: FolderWatchTiming, logger: Logger,
+        publish: @escaping @Sendable (PhotoListState) -> Void
+    ) {
+        self.inotify = inotify
+        index = FolderIndex(root: folder, inotify: inotify, timing: timing, logger: logger, publish: publish)
+    }
+
+    /// Runs until `wakeup` is signalled.
+    ///
+    /// Besides inotify, it polls `/proc/self/mountinfo` for `POLLPRI` (the mount table changed):
+    /// inotify says nothing when a USB stick is mounted over the photo folder or its parent.
+    func run(until wakeup: Wakeup) {
+        let mounts = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
+        defer { if mounts >= 0 { close(mounts) } }
+        index.start()
+        var descriptors = [
+            pollfd(fd: inotify.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: mounts, events: Int16(POLLPRI), revents: 0),
+        ]
+        while true {
+            index.publishIfChanged()
+            let timeout = index.pollTimeout(now: .now)
+            for slot in descriptors.indices { descriptors[slot].revents = 0 }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if ready < 0, errno != EINTR { return }
+            if descriptors[1].revents != 0 { return }
+            if descriptors[0].revents != 0 { index.handle(inotify.readEvents()) }
+            if descriptors[2].revents != 0 { index.mountTableChanged() }
+            index.processDeadlines(now: .now)
+            index.scanStep()
+        }
+    }
+}
+
+/// A joinable POSIX thread running a closure: the watcher blocks in `poll`, which must not
+/// happen on Swift's cooperative thread pool.
+private final class WatcherThread: Sendable {
+    private final class Box {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+
+    private let thread: pthread_t
+    private let joined = Mutex(false)
+
+    /// Starts `body` on a new thread (`pthread_create`).
+    init(_ body: @escaping @Sendable () -> Void) throws(FolderError) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
+        if result != 0 {
+            Unmanaged<Box>.fromOpaque(box).release()
+            throw FolderError(operation: "pthread_create", path: "folder watcher", code: result)
+        }
+        self.thread = thread
+    }
+
+    /// Waits for the thread to finish (`pthread_join`), once; never from the thread itself.
+    func join() {
+        guard pthread_equal(pthread_self(), thread) == 0 else { return }
+        let first = joined.withLock { joined in
+            defer { joined = true }
+            return !joined
+        }
+        if first { pthread_join(thread, nil) }
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import BabyAlbumApp
+import EvdevInput
+import Foundation
+import PhotoCodec
+
+/// `babyalbum doctor`: checks the display, the input devices and exit button, the photo folder
+/// and the service, prints what it found, and exits 1 when something would stop the frame.
+///
+/// Options not given come from the frame's settings in `/etc/default/babyalbum` (as the service
+/// runs it), else from the slideshow's defaults.
+struct Doctor: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check the display, input devices, exit button, photos and service; exit 1 if the frame would not work.",
+        discussion: """
+            Run it on the frame, e.g. over SSH: sudo babyalbum doctor
+            Options not given are read from the frame's settings in /etc/default/babyalbum.
+            Nothing changes on screen; input devices are grabbed and released at once.
+            """)
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Option(help: "The folder of PNG photos (default: the frame's setting, else Photos).")
+    var photos: String?
+
+    @Option(help: "The output to check: drm, drm:/dev/dri/cardN or png:DIR (default drm).")
+    var output: OutputOption?
+
+    @Option(help: "The exit button's key: a name (KEY_POWER) or a code (116). Repeatable (default KEY_POWER).")
+    var exitKey: [String] = []
+
+    @Option(help: "Only this input device may carry the exit button: part of its name, or a /dev/input path.")
+    var exitDevice: String?
+
+    @Option(help: "Seconds the exit button must be held (default 1).")
+    var exitHold: Double?
+
+    @Option(help: "Skip photos larger than this many megapixels (default 100).")
+    var maxPhotoMegapixels: Double?
+
+    @Flag(help: "Only read each photo's header instead of decoding it (faster, finds fewer broken files).")
+    var quick = false
+
+    @Option(help: "The frame's settings file; ignored when missing.")
+    var config = DoctorConfigFile.defaultPath
+
+    func validate() throws {
+        for key in exitKey where KeyName.code(for: key) == nil {
+            throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
+        }
+        if let exitHold, !(exitHold.isFinite && exitHold >= 0) {
+            throw ValidationError("--exit-hold must be 0 or more seconds")
+        }
+        if let maxPhotoMegapixels, !(maxPhotoMegapixels.isFinite && maxPhotoMegapixels > 0) {
+            throw ValidationError("--max-photo-megapixels must be positive")
+        }
+    }
+
+    func run() async throws {
+        let file = DoctorConfigFile.read(config)
+        let settings = file ?? DoctorConfigFile(contents: "")
+        // Command-line options win over the settings file, which wins over the defaults.
+        let keys = exitKey.isEmpty ? settings.values(of: "--exit-key") : exitKey
+        let codes = keys.compactMap(KeyName.code(for:))
+        let hold = exitHold ?? settings.values(of: "--exit-hold").last.flatMap(Double.init) ?? 1.0
+        let megapixels = maxPhotoMegapixels ?? settings.values(of: "--max-photo-megapixels").last.flatMap(Double.init) ?? 100
+        let outputValue = output?.value
+            ?? settings.values(of: "--output").last.flatMap(OutputOption.init(argument:))?.value
+            ?? .drm(device: nil)
+        let options = DoctorOptions(
+            photos: photos ?? settings.photos ?? "Photos",
+            output: outputValue,
+            exitButton: ExitButtonPolicy(
+                keyCodes: codes.isEmpty ? ExitButtonPolicy.default.keyCodes : codes,
+                device: exitDevice ?? settings.values(of: "--exit-device").last,
+                hold: .milliseconds(Int64((hold * 1000).rounded()))),
+            limits: PNGLimits(maxMegapixels: megapixels),
+            headersOnly: quick)
+
+        let report = DoctorProbes.run(options)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(report)
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            if file != nil { print("Settings from \(config)\n") }
+            print(report.text, terminator: "")
+        }
+        if !report.ok { throw ExitCode.failure }
+    }
+}

@@ -1,0 +1,300 @@
+#!/usr/bin/python3
+"""babyalbum.service under a real systemd, in the QEMU guest of Tests/VM/vmrig.py.
+
+The guest boots the host's Debian userland with systemd as PID 1 (the host root, read-only over
+9p, under a tmpfs overlay), after `deploy/install.sh` ran in it exactly as on a board. udev gives
+the devices Debian's owners and modes, so the service's user, groups and sandbox meet the real
+thing. Then, checked from the host:
+
+1. the service starts, reaches "active (running)" (READY=1 arrived) with its watchdog armed,
+   and the screen shows a photo (the sandbox leaves DRM and the input devices usable);
+   `babyalbum doctor` then reports the service running and finds the display and the button;
+2. a crash (SIGSEGV) is restarted, and a hung one (SIGSTOP) is killed by the watchdog and
+   restarted;
+3. holding the exit button (KEY_POWER from the virtual keyboard) ends it with status 0,
+   it is not restarted, and the login prompt (getty@tty1) comes back on tty1;
+4. deploy/uninstall.sh on the live system undoes it all (the photos stay), and a second run
+   changes nothing.
+
+Usage: Tests/Deploy/systemd_vm.py   (BABYALBUM_BIN selects the binary, as for Tests/VM)
+Exits 0 when every step passed; prints each step. Takes about two minutes (QEMU without KVM).
+BABYALBUM_VM_WITHOUT_NOTIFY=1 is a diagnostic mode for a binary that does not notify systemd yet.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "VM"))
+import vmrig  # noqa: E402
+from PIL import Image  # noqa: E402
+from vmrig import BABYALBUM_BIN, REPO, VM  # noqa: E402
+
+#: The guest's first process: the rig's module loading, then an overlay root prepared by
+#: SETUP (inside it, with chroot) and systemd. @SETUP@ is replaced by the setup script's path.
+INIT = r"""#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+echo 1 > /proc/sys/kernel/printk
+for m in $(cat /modules.order); do insmod /modules/$m || echo "vmrig: insmod $m failed"; done
+arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
+OUT=$(arg vmrig.out)
+mkdir -p /lower /rw /newroot
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot /lower || poweroff -f
+mount -t tmpfs rw /rw
+mkdir -p /rw/upper /rw/work
+mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /newroot || { echo "no overlay"; poweroff -f; }
+mkdir -p /newroot$OUT
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /newroot$OUT || poweroff -f
+mount -t proc proc /newroot/proc
+mount -t sysfs sys /newroot/sys
+mount -t devtmpfs dev /newroot/dev
+chroot /newroot /bin/bash @SETUP@ "$OUT" >/newroot$OUT/setup.log 2>&1 || echo "systemd-vm: setup failed"
+umount /newroot/proc /newroot/sys /newroot/dev
+exec switch_root /newroot /lib/systemd/systemd
+"""
+
+#: Runs in the guest's new root before systemd: a root shell on ttyS0 for VM.sh(), host services
+#: that make no sense in the guest masked, then BabyAlbum installed by deploy/install.sh.
+SETUP = r"""set -eux
+OUT=$1
+cat >/etc/systemd/system/vmrig-shell.service <<'EOF'
+[Unit]
+Description=vmrig test shell on the serial console
+DefaultDependencies=no
+After=systemd-journald.socket
+[Service]
+ExecStart=/bin/sh -c 'stty -echo; echo VMRIG-READY; exec /bin/sh'
+StandardInput=tty
+StandardOutput=tty
+TTYPath=/dev/ttyS0
+Environment=PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb
+[Install]
+WantedBy=sysinit.target
+EOF
+systemctl enable vmrig-shell.service
+for unit in serial-getty@ttyS0.service console-getty.service postgresql.service apparmor.service systemd-timesyncd.service \
+    apt-daily.timer apt-daily-upgrade.timer dpkg-db-backup.timer e2scrub_all.timer fstrim.timer man-db.timer \
+    e2scrub_reap.service remote-fs.target systemd-pstore.service; do
+    systemctl mask "$unit" || true
+done
+bash @REPO@/deploy/install.sh --binary @BIN@ --no-apt --board none --options "--seed 3 --interval 4"
+cp @REPO@/Photos/*.png /var/lib/babyalbum/photos/
+if [ -n "@WITHOUT_NOTIFY@" ]; then
+    # Diagnostic only (BABYALBUM_VM_WITHOUT_NOTIFY=1): for a binary that does not notify yet.
+    mkdir -p /etc/systemd/system/babyalbum.service.d
+    printf '[Service]\nType=simple\nWatchdogSec=0\n' >/etc/systemd/system/babyalbum.service.d/without-notify.conf
+fi
+echo setup-done
+"""
+
+
+#: Diagnostic mode for a binary that does not send READY=1 and WATCHDOG=1 yet: the unit runs as
+#: Type=simple without a watchdog, and the readiness and watchdog checks are skipped.
+WITHOUT_NOTIFY = "1" if os.environ.get("BABYALBUM_VM_WITHOUT_NOTIFY") else ""
+
+
+class Failure(Exception):
+    pass
+
+
+def step(name):
+    print(f"-- {name}", flush=True)
+
+
+def wait_for(vm, command, pattern, timeout, what):
+    """Runs `command` in the guest until its output matches `pattern`; returns the match."""
+    deadline = time.monotonic() + timeout
+    while True:
+        _, output = vm.sh(command, timeout=60)
+        match = re.search(pattern, output)
+        if match:
+            return match
+        if time.monotonic() > deadline:
+            raise Failure(f"{what}: no /{pattern}/ after {timeout} s; last output:\n{output}")
+        time.sleep(1)
+
+
+def show(vm):
+    _, output = vm.sh("systemctl show babyalbum.service -p ActiveState -p SubState -p NRestarts -p MainPID "
+                      "-p ExecMainStatus -p ExecMainCode -p Result -p WatchdogTimestampMonotonic "
+                      "-p StatusText")
+    return dict(line.split("=", 1) for line in output.splitlines() if "=" in line)
+
+
+def expected_frames(work):
+    """Each sample photo as `--output png:` renders it full screen at the bochs mode, 1280x800."""
+    frames = {}
+    for name in sorted(n for n in os.listdir(os.path.join(REPO, "Photos")) if n.endswith(".png")):
+        folder = os.path.join(work, "one-" + name)
+        os.makedirs(folder)
+        os.symlink(os.path.join(REPO, "Photos", name), os.path.join(folder, name))
+        subprocess.run([BABYALBUM_BIN, "--photos", folder, "--output", f"png:{folder}/out", "--size", "1280x800",
+                        "--count", "1"], check=True, capture_output=True, timeout=120)
+        with Image.open(os.path.join(folder, "out", "frame-0001.png")) as image:
+            frames[name] = image.convert("RGB").tobytes()
+    return frames
+
+
+def wait_for_photo_on_screen(vm, frames, path, timeout):
+    """Screen dumps until one equals, pixel for pixel, one of `frames`; returns the photo's name."""
+    deadline = time.monotonic() + timeout
+    while True:
+        vm.screendump(path)
+        with Image.open(path) as image:
+            screen = image.convert("RGB")
+        for name, pixels in frames.items():
+            if screen.size == (1280, 800) and screen.tobytes() == pixels:
+                return name
+        if time.monotonic() > deadline:
+            kept = os.path.join(tempfile.gettempdir(), "babyalbum-systemd-vm-screen.png")
+            screen.save(kept)
+            raise Failure(f"no photo on the screen after {timeout} s (last screen kept in {kept})")
+        time.sleep(0.3)
+
+
+def main():
+    if not os.access(BABYALBUM_BIN, os.X_OK):
+        print(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+        return 1
+    work = tempfile.mkdtemp(prefix="babyalbum-systemd-vm-")
+    os.chmod(work, 0o755)
+    setup = os.path.join(work, "setup.sh")
+    with open(setup, "w") as f:
+        f.write(SETUP.replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN).replace("@WITHOUT_NOTIFY@", WITHOUT_NOTIFY))
+    vmrig.INIT = INIT.replace("@SETUP@", setup)
+    frames = expected_frames(work)
+    started = time.monotonic()
+    late = []
+    vm = VM(vga="std", memory=1024, boot_timeout=300,
+            modules=vmrig.DEFAULT_MODULES + ["overlay"])
+    try:
+        vm.start()
+        print(f"booted systemd in {time.monotonic() - started:.0f} s", flush=True)
+        shot = os.path.join(vm.out, "screen.png")
+
+        step("1. the service starts, sends READY=1, arms the watchdog, and shows a photo")
+        wait_for(vm, "systemctl is-active babyalbum.service", r"^(active|failed)", 180, "babyalbum.service start")
+        state = show(vm)
+        print("   ", state, flush=True)
+        if state.get("ActiveState") != "active" or state.get("SubState") != "running":
+            raise Failure(f"not active (running): {state}\n{vm.sh('journalctl -b -u babyalbum --no-pager | tail -30')[1]}")
+        wait_for(vm, "journalctl -b -u babyalbum.service --no-pager -o cat", r"showing \S+", 60, "a photo shown")
+        _, journal = vm.sh("journalctl -b -u babyalbum.service --no-pager -o cat")
+        warnings = [line for line in journal.splitlines() if " warning " in line or " error " in line]
+        for line in warnings:
+            print(f"    journal: {line}", flush=True)
+        if any("/dev/tty0" in line for line in warnings):
+            # Checked again at the end, so that the other steps still run.
+            late.append("the service user cannot switch the console to graphics mode: " +
+                        next(line for line in warnings if "/dev/tty0" in line))
+        print(f"    on screen, pixel for pixel: {wait_for_photo_on_screen(vm, frames, shot, 30)}", flush=True)
+        if not WITHOUT_NOTIFY and state.get("WatchdogTimestampMonotonic", "0") in ("", "0"):
+            raise Failure(f"the watchdog was never pinged: {state}")
+        _, ids = vm.sh("ps -o user:20=,group:20=,supgrp:60= -p $(systemctl show -p MainPID --value babyalbum.service)")
+        print(f"    runs as: {ids.strip()}", flush=True)
+        if not ids.startswith("babyalbum"):
+            raise Failure(f"not running as babyalbum: {ids}")
+
+        step("1b. `babyalbum doctor` on the running frame: service active, display and button found")
+        status, output = vm.sh("/usr/local/bin/babyalbum doctor --json", timeout=120)
+        try:
+            report = json.loads(output)
+        except ValueError:
+            raise Failure(f"doctor (status {status}) printed no JSON:\n{output}")
+        service, display, inputs = report["service"], report["display"], report["input"]
+        print(f"    doctor: status {status}, service {service.get('enabled')}/{service.get('active')}, "
+              f"display {display.get('chosen')}, exit button on {inputs['exitButtonDevices']}, "
+              f"{report['photos']['valid']} photos, problems {report['problems']}", flush=True)
+        if status != 0 or not report["ok"]:
+            raise Failure(f"doctor found problems on a working frame: {report['problems']}")
+        if (service.get("active"), service.get("enabled"), service["userMissingGroups"]) != ("active", "enabled", []):
+            raise Failure(f"doctor's service section: {service}")
+        if not inputs["heldByRunningFrame"] or not inputs["exitButtonDevices"]:
+            raise Failure(f"doctor's input section: {inputs}")
+        if not (display.get("chosen") or "").startswith("/dev/dri/card0 Virtual-1 1280x800"):
+            raise Failure(f"doctor's display section: {display}")
+
+        step("2. a crash is restarted")
+        vm.sh("systemctl kill -s SEGV babyalbum.service")
+        wait_for(vm, "systemctl show -p NRestarts --value babyalbum.service", r"^[1-9]", 60, "restart after SIGSEGV")
+        wait_for(vm, "systemctl show -p SubState --value babyalbum.service", r"^running", 120, "running again")
+        print("   ", show(vm), flush=True)
+        wait_for(vm, "journalctl -b -u babyalbum.service --no-pager -o cat | grep -c showing", r"^([2-9]|\d\d)",
+                 60, "photos shown after the restart")
+        _, getty = vm.sh("systemctl is-active getty@tty1.service")
+        if getty.strip() != "inactive":
+            raise Failure(f"getty@tty1 is {getty.strip()} after the restart: it would hold tty1")
+
+        if not WITHOUT_NOTIFY:
+            step("2b. a hung slideshow is killed by the watchdog and restarted")
+            restarts = int(show(vm)["NRestarts"])
+            vm.sh("systemctl kill -s STOP babyalbum.service")
+            wait_for(vm, "systemctl show -p NRestarts --value babyalbum.service", rf"^{restarts + 1}", 90,
+                     "restart after the watchdog")
+            wait_for(vm, "journalctl -b -u babyalbum.service --no-pager -o cat", r"[Ww]atchdog timeout", 10,
+                     "the watchdog in the journal")
+            wait_for(vm, "systemctl show -p SubState --value babyalbum.service", r"^running", 120, "running again")
+            print("   ", show(vm), flush=True)
+
+        step("3. the exit button ends it for good and gives tty1 back to the login prompt")
+        restarts = show(vm)["NRestarts"]
+        vm.send_key("power", hold_time=1800)
+        wait_for(vm, "systemctl show -p ActiveState --value babyalbum.service", r"^inactive", 60, "stop on the button")
+        time.sleep(7)  # longer than RestartSec: a restart would have begun
+        state = show(vm)
+        print("   ", state, flush=True)
+        if state.get("ActiveState") != "inactive" or state.get("NRestarts") != restarts:
+            raise Failure(f"restarted after the exit button: {state}")
+        if state.get("ExecMainStatus") != "0":
+            raise Failure(f"the exit button did not exit with status 0: {state}")
+        wait_for(vm, "systemctl is-active getty@tty1.service", r"^active", 60, "getty@tty1 after the exit button")
+        print("    getty@tty1.service: active", flush=True)
+        step("4. install.sh again changes nothing; deploy/uninstall.sh on the live system undoes it all")
+        status, output = vm.sh(f"bash {REPO}/deploy/install.sh --binary {BABYALBUM_BIN} --no-apt --board none "
+                               "--options '--seed 3 --interval 4'", timeout=120)
+        if status != 0 or "install.sh: 0 changes" not in output.splitlines():
+            raise Failure(f"a second live install.sh changed something:\n{output}")
+        status, output = vm.sh(f"bash {REPO}/deploy/uninstall.sh", timeout=120)
+        print("    " + next(line for line in output.splitlines() if line.endswith(" changes")), flush=True)
+        if status != 0:
+            raise Failure(f"uninstall.sh failed:\n{output}")
+        _, after = vm.sh("systemctl is-enabled getty@tty1.service; systemctl is-enabled ctrl-alt-del.target; "
+                         "systemctl cat babyalbum.service >/dev/null 2>&1 && echo unit-left; "
+                         "id babyalbum >/dev/null 2>&1 && echo user-left; ls /var/lib/babyalbum/photos | wc -l")
+        print("    after: " + " ".join(after.split()), flush=True)
+        if after.split()[:2] != ["enabled", "alias"] or "left" in after:
+            raise Failure(f"uninstall left things behind: {after}")
+        status, output = vm.sh(f"bash {REPO}/deploy/uninstall.sh", timeout=120)
+        if status != 0 or "uninstall.sh: 0 changes" not in output.splitlines():
+            raise Failure(f"a second uninstall.sh changed something:\n{output}")
+        if late:
+            raise Failure("; ".join(late))
+        print(f"systemd VM checks passed in {time.monotonic() - started:.0f} s")
+        return 0
+    except (Failure, vmrig.VMError) as error:
+        print(f"FAILED: {error}")
+        if getattr(vm, "out", None) and os.path.exists(os.path.join(vm.out, "setup.log")):
+            with open(os.path.join(vm.out, "setup.log")) as f:
+                print("setup.log (tail):\n" + f.read()[-3000:])
+        try:
+            print(vm.sh("journalctl -b --no-pager -u babyalbum.service | tail -40", timeout=30)[1])
+        except Exception:  # noqa: BLE001 - best effort diagnostics from a guest that may be gone
+            print(vm.console[-3000:])
+        return 1
+    finally:
+        vm.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+import AlbumDomain
+import FolderRepository
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A fresh temporary folder, removed by ``remove()``.
+struct TemporaryFolder {
+    /// The folder holding the test's files (the photo folder is usually `path/photos`).
+    let path: String
+
+    init() throws {
+        var template = Array((NSTemporaryDirectory() + "/babyalbum-folder-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        guard let made else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        path = String(cString: made)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func file(_ relative: String) -> String { path + "/" + relative }
+
+    /// Writes a complete file (`open`, `write`, `close`: one `IN_CLOSE_WRITE`).
+    @discardableResult
+    func write(_ relative: String, bytes: Int = 32, fill: UInt8 = 0x42) throws -> String {
+        let target = file(relative)
+        let directory = (target as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try writeFile(target, bytes: bytes, fill: fill)
+        return target
+    }
+
+    func makeDirectory(_ relative: String) throws {
+        try FileManager.default.createDirectory(atPath: file(relative), withIntermediateDirectories: true)
+    }
+
+    func move(_ from: String, _ to: String) throws {
+        guard rename(file(from), file(to)) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+
+    func delete(_ relative: String) throws {
+        try FileManager.default.removeItem(atPath: file(relative))
+    }
+}
+
+/// Writes a file in place with `open`, `write`, `close` (so inotify sees `IN_CREATE`, `IN_MODIFY`,
+/// `IN_CLOSE_WRITE`; Foundation's `createFile` would write a temporary file and rename it).
+func writeFile(_ path: String, bytes: Int = 32, fill: UInt8 = 0x42) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    defer { close(fd) }
+    let content = [UInt8](repeating: fill, count: bytes)
+    guard write(fd, content, content.count) == content.count else { throw POSIXError(.EIO) }
+}
+
+/// Records what a repository publishes and lets a test wait, with a timeout, for the next state
+/// that matches. States are consumed in order: each wait starts after the previous match.
+actor ListRecorder {
+    private struct Waiter {
+        let id: Int
+        let predicate: @Sendable (PhotoListState) -> Bool
+        let continuation: CheckedContinuation<PhotoListState?, Never>
+    }
+
+    private var states: [PhotoListState] = []
+    private var cursor = 0
+    private var waiters: [Waiter] = []
+    private var nextWaiterID = 0
+    private var consumer: Task<Void, Never>?
+    /// The photo folder, to turn photo ids into names relative to it.
+    nonisolated let folder: String
+
+    init(repository: FolderPhotoRepository) {
+        folder = repository.folder
+        let stream = repository.photoListStates()
+        Task { await self.start(stream) }
+    }
+
+    private func start(_ stream: AsyncStream<PhotoListState>) {
+        consumer = Task { [weak self] in
+            for await state in stream {
+                await self?.receive(state)
+            }
+        }
+    }
+
+    /// Stops consuming: the repository's watcher stops.
+    func stop() {
+        consumer?.cancel()
+        consumer = nil
+    }
+
+    private func receive(_ state: PhotoListState) {
+        states.append(state)
+        for waiter in waiters where waiter.predicate(state) {
+            waiters.removeAll { $0.id == waiter.id }
+            cursor = states.count
+            waiter.continuation.resume(returning: state)
+            return
+        }
+    }
+
+    /// Every state received so far.
+    var all: [PhotoListState] { states }
+
+    /// The next state (after the previous match) for which `predicate` holds, or `nil` after `timeout`.
+    func next(
+        timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (PhotoListState) -> Bool
+    ) async -> PhotoListState? {
+        while cursor < states.count {
+            let state = states[cursor]
+            cursor += 1
+            if predicate(state) { return state }
+        }
+        let id = nextWaiterID
+        nextWaiterID += 1
+        return await withCheckedContinuation { continuation in
+            waiters.append(Waiter(id: id, predicate: predicate, continuation: continuation))
+            Task {
+                try? await Task.sleep(for: timeout)
+                self.expire(id)
+            }
+        }
+    }
+
+    /// The next `.loaded` list whose names (relative to the folder) satisfy `predicate`.
+    func nextList(
+        timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (Set<String>) -> Bool
+    ) async -> Set<String>? {
+        let folder = self.folder
+        let state = await next(timeout: timeout) { state in
+            guard let names = names(of: state, in: folder) else { return false }
+            return predicate(names)
+        }
+        return state.flatMap { names(of: $0, in: folder) }
+    }
+
+    private func expire(_ id: Int) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        let waiter = waiters.remove(at: index)
+        cursor = states.count
+        waiter.continuation.resume(returning: nil)
+    }
+}
+
+/// The photo names of a `.loaded` state, relative to `folder`; `nil` for other states.
+func names(of state: PhotoListState, in folder: String) -> Set<String>? {
+    guard case .loaded(let photos) = state else { return nil }
+    return Set(photos.map { String($0.id.dropFirst(folder.count + 1)) })
+}
+
+/// Whether a state is `.failed`.
+func isFailed(_ state: PhotoListState) -> Bool {
+    if case .failed = state { return true }
+    return false
+}
+
+/// The resident set size of this process, from `/proc/self/status` (`VmRSS`), in kB.
+func residentKilobytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+    return 0
+}
+
+/// The inodes this process watches with inotify, from `/proc/self/fdinfo` (`inotify wd:… ino:…`).
+func watchedInodes() -> Set<UInt64> {
+    var inodes: Set<UInt64> = []
+    guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo") else { return [] }
+    for descriptor in descriptors {
+        guard let info = try? String(contentsOfFile: "/proc/self/fdinfo/" + descriptor, encoding: .utf8) else {
+            continue
+        }
+        for line in info.split(separator: "\n") where line.hasPrefix("inotify ") {
+            for field in line.split(separator: " ") where field.hasPrefix("ino:") {
+                if let inode = UInt64(field.dropFirst(4), radix: 16) { inodes.insert(inode) }
+            }
+        }
+    }
+    return inodes
+}
+
+/// The inode of `path`.
+func inode(of path: String) -> UInt64 {
+    var buffer = stat()
+    return stat(path, &buffer) == 0 ? UInt64(buffer.st_ino) : 0
+}
+
+/// Timing for tests: a short settle time, and files left open are never taken by time alone.
+let testTiming = FolderWatchTiming(
+    settleTime: .milliseconds(50), quietTimeForOpenFiles: .seconds(600), missingFolderRetry: .milliseconds(200))
