@@ -234,8 +234,11 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
         let clock = self.clock
         let interval = self.interval
         let sink = actionSink
+        // The ticks count from the first presentation, not from whenever the timer task gets to
+        // run: a late start must not shift every tick.
+        let origin = clock.now
         timer = Task {
-            var deadline = clock.now
+            var deadline = origin
             while !Task.isCancelled {
                 deadline = deadline.advanced(by: interval)
                 do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }

@@ -25,13 +25,13 @@ import Testing
         #expect(await states.next()?.content == .loading)
         let first = try #require(await states.next()?.shownPhotoID)
 
-        await clock.advance(by: .seconds(14))
+        await clock.advanceWhenTimerSleeps(by: .seconds(14))
         #expect(interactor.state.value.shownPhotoID == first, "nothing changes before the interval ends")
-        await clock.advance(by: .seconds(1))
+        await clock.advanceWhenTimerSleeps(by: .seconds(1))
         let second = try #require(await states.next()?.shownPhotoID)
         #expect(second != first)
 
-        await clock.advance(by: interval)
+        await clock.advanceWhenTimerSleeps(by: interval)
         let third = try #require(await states.next()?.shownPhotoID)
         #expect(third != second)
         #expect(Set([first, second, third]) == ["a", "b", "c"], "one round shows every photo once")
@@ -49,7 +49,7 @@ import Testing
         _ = await states.next()
         var shown = [try #require(await states.next()?.shownPhotoID)]
         for _ in 1..<200 {
-            await clock.advance(by: interval)
+            await clock.advanceWhenTimerSleeps(by: interval)
             shown.append(try #require(await states.next()?.shownPhotoID))
         }
         for (previous, next) in zip(shown, shown.dropFirst()) {
@@ -75,7 +75,7 @@ import Testing
             while let state = await states.next() {
                 if let id = state.shownPhotoID, id != shown.last {
                     shown.append(id)
-                    if shown.count < 12 { await clock.advance(by: interval) }
+                    if shown.count < 12 { await clock.advanceWhenTimerSleeps(by: interval) }
                 }
             }
             await run.value
@@ -94,8 +94,8 @@ import Testing
         let run = Task { await interactor.run() }
         var states = interactor.state.makeAsyncIterator()
         while await states.next()?.shownPhotoID == nil {}
-        await clock.advance(by: interval)
-        await clock.advance(by: interval)
+        await clock.advanceWhenTimerSleeps(by: interval)
+        await clock.advanceWhenTimerSleeps(by: interval)
         await run.value
         #expect(interactor.state.value.shownPhotoID == "only")
         #expect(preparer.preparedPhotos == ["only"], "the photo on screen is not decoded again")
@@ -132,7 +132,7 @@ import Testing
         _ = await states.next()
         #expect(await states.next()?.shownPhotoID == "good")
         for _ in 0..<6 {
-            await clock.advance(by: interval)
+            await clock.advanceWhenTimerSleeps(by: interval)
         }
         await Task.megaYield()
         #expect(interactor.state.value.shownPhotoID == "good", "the only good photo stays")
@@ -170,7 +170,7 @@ import Testing
         await Task.megaYield()
         var shown: [String] = []
         for _ in 0..<6 {
-            await clock.advance(by: interval)
+            await clock.advanceWhenTimerSleeps(by: interval)
             shown.append(try #require(await states.next()?.shownPhotoID))
         }
         #expect(Set(shown) == ["c", "d"], "removed photos are never chosen again: \(shown)")
@@ -201,7 +201,7 @@ import Testing
         let run = Task { await interactor.run() }
         var states = interactor.state.makeAsyncIterator()
         while await states.next()?.shownPhotoID == nil {}
-        await clock.advance(by: interval)
+        await clock.advanceWhenTimerSleeps(by: interval)
         await run.value
         var rest: [AlbumState] = []
         while let state = await states.next() { rest.append(state) }

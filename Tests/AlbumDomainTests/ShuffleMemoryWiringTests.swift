@@ -50,7 +50,7 @@ final class FlakyPreparer: FramePreparing {
             _ = await states.next()
             shownBefore.append(try #require(await states.next()?.shownPhotoID))
             for _ in 0..<2 {
-                await clock.advance(by: interval)
+                await clock.advanceWhenTimerSleeps(by: interval)
                 shownBefore.append(try #require(await states.next()?.shownPhotoID))
             }
             run.cancel()
@@ -71,7 +71,7 @@ final class FlakyPreparer: FramePreparing {
         _ = await states.next()
         var shownAfter = [try #require(await states.next()?.shownPhotoID)]
         for _ in 0..<4 {
-            await clock.advance(by: interval)
+            await clock.advanceWhenTimerSleeps(by: interval)
             shownAfter.append(try #require(await states.next()?.shownPhotoID))
         }
         #expect(Set(shownAfter) == Set(names).subtracting(shownBefore), "no repeats across the restart")
@@ -91,7 +91,7 @@ final class FlakyPreparer: FramePreparing {
         _ = await states.next()
         var shown = [try #require(await states.next()?.shownPhotoID)]
         for _ in 0..<2 {
-            await clock.advance(by: interval)
+            await clock.advanceWhenTimerSleeps(by: interval)
             shown.append(try #require(await states.next()?.shownPhotoID))
         }
         #expect(Set(shown) == ["a", "b", "c"], "every photo shown on its second try: \(shown)")
@@ -112,20 +112,20 @@ final class FlakyPreparer: FramePreparing {
         let run = Task { await interactor.run() }
         _ = await states.next()
         #expect(await states.next()?.shownPhotoID == "good")
-        for _ in 0..<3 { await clock.advance(by: interval) }
-        await Task.megaYield()
-        #expect(log.events.contains(.photoSkipped(Photo(id: "bad"), reason: "Failed()")))
+        let bad = Photo(id: "bad")
+        for _ in 0..<3 { await clock.advanceWhenTimerSleeps(by: interval) }
+        #expect(await log.eventually { $0.contains(.photoSkipped(bad, reason: "Failed()")) })
         // The folder repository publishes a replaced file as gone, then back.
         repository.publish(.loaded(photos("good")))
         repository.publish(.loaded(photos("good", "bad")))
-        await Task.megaYield()
-        var shown: [String?] = []
-        for _ in 0..<4 where !shown.contains("bad") {
-            await clock.advance(by: interval)
-            await Task.megaYield()
-            shown.append(interactor.state.value.shownPhotoID)
+        var ticks = log.events.filter { $0 == .intervalElapsed }.count
+        for _ in 0..<4 where !log.events.contains(.photoShown(bad)) {
+            await clock.advanceWhenTimerSleeps(by: interval)
+            ticks += 1
+            _ = await log.eventually { events in events.filter { $0 == .intervalElapsed }.count >= ticks }
         }
-        #expect(shown.contains("bad"), "shown after its file was replaced: \(shown)")
+        let shown = await log.eventually { $0.contains(.photoShown(bad)) }
+        #expect(shown, "shown after its file was replaced: \(log.events)")
         run.cancel()
         await run.value
     }

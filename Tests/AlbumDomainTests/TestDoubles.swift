@@ -1,5 +1,6 @@
 import AlbumDomain
 import Synchronization
+import Clocks
 
 /// A repository whose photo list the test sets by hand.
 final class ManualRepository: PhotoRepository {
@@ -50,6 +51,16 @@ final class EventLog: Sendable {
     private let storage = Mutex<[AlbumEvent]>([])
     var events: [AlbumEvent] { storage.withLock { $0 } }
     func record(_ event: AlbumEvent) { storage.withLock { $0.append(event) } }
+
+    /// Whether `condition` comes to hold for the events, waiting by yielding to the other tasks
+    /// (never by sleeping for real) a bounded number of times.
+    func eventually(_ condition: ([AlbumEvent]) -> Bool) async -> Bool {
+        for _ in 0..<10_000 {
+            if condition(events) { return true }
+            await Task.detached(priority: .background) { await Task.yield() }.value
+        }
+        return condition(events)
+    }
 }
 
 func photos(_ names: String...) -> [Photo] { names.map(Photo.init(id:)) }
@@ -59,5 +70,20 @@ extension AlbumState {
     var shownPhotoID: String? {
         if case .showing(let shown) = content { return shown.photo.id }
         return nil
+    }
+}
+
+extension TestClock<Duration> {
+    /// Advances the clock once something sleeps on it (the interactor's timer). On a busy
+    /// machine the timer task may reach its `sleep` only after the test moved on; advancing
+    /// before that would move time past a tick nobody waits for yet. Waits by yielding, never
+    /// by sleeping for real, and gives up after a bounded number of yields.
+    func advanceWhenTimerSleeps(by duration: Duration) async {
+        for _ in 0..<1_000 {
+            // `checkSuspension` throws when a sleep is pending.
+            if (try? await checkSuspension()) == nil { break }
+            await Task.detached(priority: .background) { await Task.yield() }.value
+        }
+        await advance(by: duration)
     }
 }
