@@ -7,7 +7,8 @@ the host's shared libraries, ``python3``) exists in the guest at the same path. 
 writable 9p share (``vm.out``, a host temp dir) is mounted at the same path in the guest and
 carries files back; the guest's ``/tmp``, ``/run`` and ``/var/tmp`` are empty tmpfs (so a
 host file under ``/tmp`` is NOT visible in the guest: put inputs under the repository, e.g.
-``.build-*``, or write them into ``vm.out``). The guest runs as root, with devtmpfs (no udev).
+``.build-*``, or write them into ``vm.out``; the repository itself is shared separately and is
+visible at its own path wherever it lies). The guest runs as root, with devtmpfs (no udev).
 QEMU runs with TCG (KVM does not work on these machines): a boot takes about 5 s, and guest
 code runs several times slower than on the host.
 
@@ -149,6 +150,11 @@ mount -t tmpfs run /host/run
 mount -t tmpfs vartmp /host/var/tmp
 mkdir -p /host$OUT
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /host$OUT || { echo "vmrig: cannot mount out"; poweroff -f; }
+# The repository (binary, photos, test scripts) at its own path, also when it lies under one of
+# the tmpfs mounts above (a CI checkout in /tmp).
+REPO=$(arg vmrig.repo)
+mkdir -p /host$REPO 2>/dev/null
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro repo /host$REPO || { echo "vmrig: cannot mount the repository"; poweroff -f; }
 # Let udev-less device nodes be found: /dev/dri and /dev/input come from devtmpfs.
 echo "BabyAlbum test VM: console on tty1" > /dev/tty1
 stty -echo
@@ -292,10 +298,11 @@ class VM:
             "-nodefaults", "-no-reboot", "-display", "none",
             "-serial", "stdio", "-monitor", "none",
             "-kernel", kernel, "-initrd", initrd,
-            "-append", f"console=tty0 console=ttyS0 panic=-1 quiet loglevel=3 vmrig.out={self.out}",
+            "-append", f"console=tty0 console=ttyS0 panic=-1 quiet loglevel=3 vmrig.out={self.out} vmrig.repo={REPO}",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
             "-virtfs", f"local,path={self.out},mount_tag=out,security_model=none,multidevs=remap",
+            "-virtfs", f"local,path={REPO},mount_tag=repo,security_model=none,readonly=on,multidevs=remap",
             "-vga", {"std": "std", "virtio": "virtio", None: "none"}[self.vga],
         ]
         for device in self.devices:
