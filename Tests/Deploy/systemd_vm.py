@@ -55,6 +55,11 @@ mkdir -p /rw/upper /rw/work
 mount -t overlay overlay -o lowerdir=/lower,upperdir=/rw/upper,workdir=/rw/work /newroot || { echo "no overlay"; poweroff -f; }
 mkdir -p /newroot$OUT
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /newroot$OUT || poweroff -f
+# The repository as its own mount: under /tmp, systemd-tmpfiles would empty it at boot, but it
+# does not cross into other file systems.
+REPO=$(arg vmrig.repo)
+mkdir -p /newroot$REPO
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro repo /newroot$REPO || poweroff -f
 mount -t proc proc /newroot/proc
 mount -t sysfs sys /newroot/sys
 mount -t devtmpfs dev /newroot/dev
