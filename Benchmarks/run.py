@@ -114,6 +114,18 @@ def main():
         idle.terminate()
         idle.wait()
 
+        # The same with no tick due: what the process costs between ticks, when it only waits.
+        between_seconds = max(10, args.idle_seconds // 3)
+        print(f"CPU between ticks over {between_seconds} s ...", file=sys.stderr)
+        idle = subprocess.Popen([babyalbum, "--photos", os.path.join(REPO, "Photos"), "--output", "memory",
+                                 "--size", SIZE, "--interval", "3600"], stderr=subprocess.DEVNULL)
+        time.sleep(5)
+        between_start_cpu, between_start = cpu_seconds(), time.monotonic()
+        time.sleep(between_seconds)
+        between_used, between_elapsed = cpu_seconds() - between_start_cpu, time.monotonic() - between_start
+        idle.terminate()
+        idle.wait()
+
         cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
         print(f"\nMachine: {cpu_model}, {os.cpu_count()} cores; median of {args.runs} runs\n")
         base = decode["libpng simplified API (decode only, -O2)"]
@@ -133,6 +145,8 @@ def main():
         print(f"\n{latency_line} (interval 0.25 s, 120 photos, target p99 < 16 ms)")
         print(f"idle CPU: {used:.2f} s over {elapsed:.0f} s = {100 * used / elapsed:.3f} % (default 15 s interval, "
               "target < 0.1 %)")
+        print(f"CPU between ticks: {between_used:.2f} s over {between_elapsed:.0f} s = "
+              f"{100 * between_used / between_elapsed:.3f} % (no photo due: the process only waits)")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -6,6 +6,9 @@ public enum AlbumAction: Equatable, Sendable {
     case intervalElapsed
     /// Someone asked for the display to be lit or blanked (for example, quiet hours began).
     case displayPowerRequested(DisplayPower)
+    /// The photo being prepared in the background for the next tick could not be read, so
+    /// another one can be prepared before the tick instead of at it.
+    case nextPhotoFailed(Photo, reason: String)
 }
 
 /// The single action the input layer sends upward: the hardware exit button was held.

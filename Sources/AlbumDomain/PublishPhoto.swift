@@ -2,8 +2,9 @@
 ///
 /// Once ``run()`` starts, it shows the first photo as soon as the repository has one, then a
 /// different photo every `interval`, chosen by a ``PhotoShuffle``. While a photo is on screen
-/// the next one is prepared in the background, so a tick only swaps frames. Photos that fail to
-/// prepare are reported and left out; the slideshow goes on with the others.
+/// the next one is prepared in the background, so a tick only swaps frames; when it fails,
+/// another is prepared in the background at once. Photos that fail to prepare are retried once
+/// later, then reported and left out; the slideshow goes on with the others.
 ///
 /// Time and randomness are injected: production passes `ContinuousClock` and a ``SplitMix64``,
 /// tests a test clock and a fixed seed.
@@ -110,6 +111,11 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
             events(.intervalElapsed)
             retryFailedPhotos()
             await showNextPhoto()
+        case .nextPhotoFailed(let photo, let reason):
+            guard let prefetched, prefetched.photo == photo else { return }
+            self.prefetched = nil
+            noteFailure(of: photo, reason: reason)
+            prefetchNextPhoto()
         case .displayPowerRequested(let power):
             var newState = state.value
             newState.displayPower = power
@@ -179,17 +185,23 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
                 prefetchNextPhoto()
                 return
             case .failure(let error):
-                shuffle.remove(photo)
-                if failedOnce.insert(photo).inserted {
-                    events(.photoRetryLater(photo, reason: String(describing: error)))
-                    retryLater.insert(photo)
-                } else {
-                    events(.photoSkipped(photo, reason: String(describing: error)))
-                    skipped.insert(photo)
-                }
+                noteFailure(of: photo, reason: String(describing: error))
             }
         }
         showEmptiness()
+    }
+
+    /// Takes a photo that failed to prepare out of the rotation: until its second try the first
+    /// time, for good the second time.
+    private func noteFailure(of photo: Photo, reason: String) {
+        shuffle.remove(photo)
+        if failedOnce.insert(photo).inserted {
+            events(.photoRetryLater(photo, reason: reason))
+            retryLater.insert(photo)
+        } else {
+            events(.photoSkipped(photo, reason: reason))
+            skipped.insert(photo)
+        }
     }
 
     /// Puts the photos that failed once back into the rotation, for their second and last try.
@@ -218,10 +230,18 @@ public actor PublishPhoto<C: Clock> where C.Duration == Duration {
             return
         }
         let preparer = self.preparer
+        let sink = actionSink
         prefetched = Prefetch(
             photo: photo,
             task: Task {
-                do { return .success(try await preparer.prepareFrame(for: photo)) } catch { return .failure(error) }
+                do {
+                    return .success(try await preparer.prepareFrame(for: photo))
+                } catch {
+                    // Reported at once, so another photo is prepared before the tick. A cancelled
+                    // preparation is not a failure of the photo.
+                    if !Task.isCancelled { sink.yield(.nextPhotoFailed(photo, reason: String(describing: error))) }
+                    return .failure(error)
+                }
             })
     }
 

@@ -142,6 +142,39 @@ import Testing
         await run.value
     }
 
+    @Test func aBrokenNextPhotoIsReplacedInTheBackgroundNotAtTheTick() async throws {
+        let preparer = FakePreparer(broken: ["bad1", "bad2", "bad3"])
+        let repository = ManualRepository(.loaded(photos("a", "b", "c", "bad1", "bad2", "bad3")))
+        let log = EventLog()
+        let interactor = makeInteractor(repository, preparer: preparer, seed: 5, log: log)
+        var states = interactor.state.makeAsyncIterator()
+        _ = await states.next()
+        let run = Task { await interactor.run() }
+        _ = await states.next()
+        var shown = [try #require(await states.next()?.shownPhotoID)]
+        for _ in 0..<30 {
+            // Background work (a failed preparation, and the one that replaces it) gets its turn.
+            for _ in 0..<200 { await Task.detached(priority: .background) { await Task.yield() }.value }
+            let preparedBefore = preparer.preparedPhotos.count
+            await clock.advanceWhenTimerSleeps(by: interval)
+            let photo = try #require(await states.next()?.shownPhotoID)
+            let preparedAtTheTick = preparer.preparedPhotos.dropFirst(preparedBefore)
+            #expect(!preparedAtTheTick.contains(photo), "\(photo) was prepared at the tick, not before it")
+            shown.append(photo)
+        }
+        #expect(Set(shown) == ["a", "b", "c"])
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
+        let failures = log.events.filter {
+            switch $0 {
+            case .photoRetryLater, .photoSkipped: true
+            default: false
+            }
+        }
+        #expect(failures.count == 6, "each broken photo failed twice, then was skipped: \(failures)")
+        run.cancel()
+        await run.value
+    }
+
     @Test func anAlbumOfBrokenPhotosShowsBlackAndSaysWhyOnce() async throws {
         let repository = ManualRepository(.loaded(photos("x", "y")))
         let log = EventLog()
