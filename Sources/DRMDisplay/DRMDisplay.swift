@@ -2,6 +2,7 @@ import AlbumDomain
 import CDRM
 import CDisplayShims
 import Logging
+import PosixThread
 
 #if canImport(Glibc)
     import Glibc
@@ -42,7 +43,7 @@ public final class DRMDisplay: FrameView, @unchecked Sendable {
     private let savedConnector: UInt32
     private var terminal: VirtualTerminal?
     private var monitor: UeventMonitor?
-    private var hotplugThread: BackgroundThread?
+    private var hotplugThread: JoinableThread?
     private var flipPending = false
     /// Incremented by the page-flip handler (`drmHandleEvent` calls it with this as user data).
     private let flipEvents = UnsafeMutablePointer<Int>.allocate(capacity: 1)
@@ -292,7 +293,7 @@ public final class DRMDisplay: FrameView, @unchecked Sendable {
             let monitor = try UeventMonitor()
             self.monitor = monitor
             let card = String(device.path.split(separator: "/").last ?? "card0")
-            hotplugThread = try BackgroundThread { [weak self] in
+            hotplugThread = try JoinableThread { [weak self] in
                 while let events = monitor.waitForEvents() {
                     guard events.contains(where: { $0.isDisplayChange(card: card) }) else { continue }
                     guard let self else { return }

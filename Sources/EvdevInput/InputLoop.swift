@@ -1,5 +1,6 @@
 import CEvdev
 import Logging
+import PosixThread
 import Synchronization
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ final class InputLoop: @unchecked Sendable {
     private let onButton: @Sendable (ButtonEvent) -> Void
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Mutex<JoinableThread?>(nil)
     private let stopped = Mutex(false)
 
     // Confined state (see the type's doc comment).
@@ -92,9 +93,7 @@ final class InputLoop: @unchecked Sendable {
         guard !wasStopped else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
-        if let thread = thread.withLock({ $0.take() }) {
-            pthread_join(thread, nil)
-        }
+        thread.withLock { $0.take() }?.join()
         closeAll()
     }
 
@@ -227,20 +226,12 @@ final class InputLoop: @unchecked Sendable {
     // MARK: Thread
 
     private func spawnThread() throws(InputError) {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var handle = pthread_t()
-        let result = pthread_create(
-            &handle, nil,
-            { raw in
-                let loop = Unmanaged<InputLoop>.fromOpaque(raw!).takeRetainedValue()
-                loop.run()
-                return nil
-            }, context)
-        guard result == 0 else {
-            Unmanaged<InputLoop>.fromOpaque(context).release()
-            throw InputError(operation: "pthread_create", path: directory, code: result)
+        do {
+            let started = try JoinableThread { [self] in run() }
+            thread.withLock { $0 = started }
+        } catch {
+            throw InputError(operation: "pthread_create", path: directory, code: error.code)
         }
-        thread.withLock { $0 = handle }
     }
 
     /// The thread body: sleep in `poll` until a device, the watcher or the wake-up pipe is readable

@@ -1,5 +1,6 @@
 import AlbumDomain
 import Logging
+import PosixThread
 import Synchronization
 
 #if canImport(Glibc)
@@ -15,7 +16,7 @@ import Synchronization
 /// inotify descriptor. ``stop()`` wakes the thread and joins it; the descriptors close after it.
 final class FolderWatcher: Sendable {
     private let wakeup: Wakeup
-    private let thread: WatcherThread
+    private let thread: JoinableThread
 
     /// Starts watching `folder`; `publish` is called on the watcher thread.
     init(
@@ -26,7 +27,11 @@ final class FolderWatcher: Sendable {
             inotify: try Inotify(), folder: folder, timing: timing, logger: logger, publish: publish)
         let wakeup = try Wakeup()
         self.wakeup = wakeup
-        thread = try WatcherThread { loop.run(until: wakeup) }
+        do {
+            thread = try JoinableThread { loop.run(until: wakeup) }
+        } catch {
+            throw FolderError(operation: "pthread_create", path: folder, code: error.code)
+        }
     }
 
     /// Stops the thread and waits for it (at most one scan batch).
@@ -74,45 +79,5 @@ private final class WatchLoop: @unchecked Sendable {
             index.processDeadlines(now: .now)
             index.scanStep()
         }
-    }
-}
-
-/// A joinable POSIX thread running a closure: the watcher blocks in `poll`, which must not
-/// happen on Swift's cooperative thread pool.
-private final class WatcherThread: Sendable {
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-
-    private let thread: pthread_t
-    private let joined = Mutex(false)
-
-    /// Starts `body` on a new thread (`pthread_create`).
-    init(_ body: @escaping @Sendable () -> Void) throws(FolderError) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(
-            &thread, nil,
-            { argument in
-                let box = Unmanaged<Box>.fromOpaque(argument!).takeRetainedValue()
-                box.body()
-                return nil
-            }, box)
-        if result != 0 {
-            Unmanaged<Box>.fromOpaque(box).release()
-            throw FolderError(operation: "pthread_create", path: "folder watcher", code: result)
-        }
-        self.thread = thread
-    }
-
-    /// Waits for the thread to finish (`pthread_join`), once; never from the thread itself.
-    func join() {
-        guard pthread_equal(pthread_self(), thread) == 0 else { return }
-        let first = joined.withLock { joined in
-            defer { joined = true }
-            return !joined
-        }
-        if first { pthread_join(thread, nil) }
     }
 }
