@@ -39,18 +39,18 @@ let package = Package(
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
         .target(
             name: "FolderRepository",
-            dependencies: ["AlbumDomain", "PhotoCodec", "PosixThread", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["AlbumDomain", "PhotoCodec", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "DRMDisplay",
             dependencies: [
-                "AlbumDomain", "CDRM", "CDisplayShims", "PosixThread", .product(name: "Logging", package: "swift-log"),
+                "AlbumDomain", "CDRM", "CDisplayShims", "LinuxInterfaces", .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "EvdevInput",
-            dependencies: ["AlbumDomain", "CEvdev", "PosixThread", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["AlbumDomain", "CEvdev", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
 
         .target(name: "SystemdNotify"),
-        .target(name: "PosixThread"),
+        .target(name: "LinuxInterfaces"),
 
         // MARK: Application
         .target(

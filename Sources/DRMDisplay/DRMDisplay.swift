@@ -2,7 +2,7 @@ import AlbumDomain
 import CDRM
 import CDisplayShims
 import Logging
-import PosixThread
+import LinuxInterfaces
 
 #if canImport(Glibc)
     import Glibc

@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -6,7 +8,7 @@
 
 /// Watches a device directory (`/dev/input`) with inotify for nodes that appear (`IN_CREATE`), whose
 /// permissions udev has just set (`IN_ATTRIB`), and that go away (`IN_DELETE`).
-/// Owns the inotify descriptor; `deinit` closes it.
+/// Owns its ``Inotify`` instance.
 final class DeviceDirectoryWatcher {
     /// One thing that happened in the directory.
     enum Change: Equatable {
@@ -22,60 +24,32 @@ final class DeviceDirectoryWatcher {
 
     /// The watched directory.
     let directory: String
+    private let inotify: Inotify
+
     /// The inotify descriptor, for `poll`.
-    let fileDescriptor: Int32
+    var fileDescriptor: Int32 { inotify.fileDescriptor }
 
     /// Starts watching (`inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`, `inotify_add_watch`).
     init(directory: String) throws(InputError) {
-        let fd = try valueOrErrno("inotify_init1", path: directory) {
-            inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        }
-        let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
-        do throws(InputError) {
-            _ = try valueOrErrno("inotify_add_watch", path: directory) { inotify_add_watch(fd, directory, mask) }
+        let inotify: Inotify
+        do {
+            inotify = try Inotify()
+            _ = try inotify.addWatch(directory, mask: [.create, .attributes, .delete, .movedTo, .movedFrom])
         } catch {
-            close(fd)
-            throw error
+            throw InputError(operation: error.operation, path: directory, code: error.code)
         }
+        self.inotify = inotify
         self.directory = directory
-        fileDescriptor = fd
-    }
-
-    deinit {
-        close(fileDescriptor)
     }
 
     /// Reads every pending inotify event (non-blocking), as changes of node names (`event3`).
     func readChanges() -> [Change] {
-        var changes: [Change] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return changes }
-            buffer.withUnsafeBytes { bytes in
-                var offset = 0
-                let headerSize = MemoryLayout<inotify_event>.size
-                while offset + headerSize <= count {
-                    let mask = bytes.loadUnaligned(
-                        fromByteOffset: offset + MemoryLayout.offset(of: \inotify_event.mask)!, as: UInt32.self)
-                    let length = Int(
-                        bytes.loadUnaligned(
-                            fromByteOffset: offset + MemoryLayout.offset(of: \inotify_event.len)!, as: UInt32.self))
-                    let nameBytes = bytes[(offset + headerSize)..<min(offset + headerSize + length, count)]
-                    let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                    offset += headerSize + length
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                        changes.append(.overflowed)
-                    } else if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
-                        changes.append(.created(name))
-                    } else if mask & UInt32(IN_DELETE | IN_MOVED_FROM) != 0 {
-                        changes.append(.deleted(name))
-                    } else if mask & UInt32(IN_ATTRIB) != 0 {
-                        changes.append(.attributesChanged(name))
-                    }
-                }
-            }
+        inotify.readEvents().compactMap { event in
+            if event.mask.contains(.overflow) { return .overflowed }
+            if !event.mask.isDisjoint(with: [.create, .movedTo]) { return .created(event.name) }
+            if !event.mask.isDisjoint(with: [.delete, .movedFrom]) { return .deleted(event.name) }
+            if event.mask.contains(.attributes) { return .attributesChanged(event.name) }
+            return nil
         }
     }
 

@@ -1,6 +1,6 @@
 import CEvdev
 import Logging
-import PosixThread
+import LinuxInterfaces
 import Synchronization
 
 #if canImport(Glibc)

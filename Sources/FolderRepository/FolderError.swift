@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -42,5 +44,12 @@ func valueOrErrno<I: FixedWidthInteger>(
         let code = errno
         if retryOnInterrupt, code == EINTR { continue }
         throw FolderError(operation: operation, path: path, code: code)
+    }
+}
+
+extension FolderError {
+    /// The folder repository's error for a failed call of the shared kernel interfaces.
+    init(_ failure: SystemCallFailure) {
+        self.init(operation: failure.operation, path: failure.path, code: failure.code)
     }
 }

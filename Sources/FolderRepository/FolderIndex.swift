@@ -1,4 +1,5 @@
 import AlbumDomain
+import LinuxInterfaces
 import Logging
 
 #if canImport(Glibc)
@@ -411,7 +412,7 @@ final class FolderIndex {
             return nil
         }
         let watch: Inotify.Watch
-        do throws(FolderError) {
+        do throws(SystemCallFailure) {
             watch = try inotify.addWatch(path, mask: Self.directoryMask)
         } catch {
             if error.code == ENOSPC {

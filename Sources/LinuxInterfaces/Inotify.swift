@@ -6,63 +6,69 @@
 
 /// An inotify instance (`inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`). Owns the descriptor;
 /// `deinit` closes it.
-final class Inotify {
+public final class Inotify {
     /// A watch descriptor, as `inotify_add_watch` returns it.
-    struct Watch: Hashable, Sendable, CustomStringConvertible {
+    public struct Watch: Hashable, Sendable, CustomStringConvertible {
         /// The C `int wd`.
-        var rawValue: Int32
-        var description: String { "wd\(rawValue)" }
+        public var rawValue: Int32
+        public var description: String { "wd\(rawValue)" }
     }
 
     /// Event bits (`uint32_t mask` of `struct inotify_event`, and the watch mask).
-    struct Mask: OptionSet, Sendable {
-        var rawValue: UInt32
+    public struct Mask: OptionSet, Sendable {
+        public var rawValue: UInt32
+
+        /// Creates a mask from its bits.
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// `IN_MODIFY`
-        static let modify = Mask(rawValue: UInt32(IN_MODIFY))
+        public static let modify = Mask(rawValue: UInt32(IN_MODIFY))
         /// `IN_ATTRIB`
-        static let attributes = Mask(rawValue: UInt32(IN_ATTRIB))
+        public static let attributes = Mask(rawValue: UInt32(IN_ATTRIB))
         /// `IN_CLOSE_WRITE`
-        static let closeWrite = Mask(rawValue: UInt32(IN_CLOSE_WRITE))
+        public static let closeWrite = Mask(rawValue: UInt32(IN_CLOSE_WRITE))
         /// `IN_MOVED_FROM`
-        static let movedFrom = Mask(rawValue: UInt32(IN_MOVED_FROM))
+        public static let movedFrom = Mask(rawValue: UInt32(IN_MOVED_FROM))
         /// `IN_MOVED_TO`
-        static let movedTo = Mask(rawValue: UInt32(IN_MOVED_TO))
+        public static let movedTo = Mask(rawValue: UInt32(IN_MOVED_TO))
         /// `IN_CREATE`
-        static let create = Mask(rawValue: UInt32(IN_CREATE))
+        public static let create = Mask(rawValue: UInt32(IN_CREATE))
         /// `IN_DELETE`
-        static let delete = Mask(rawValue: UInt32(IN_DELETE))
+        public static let delete = Mask(rawValue: UInt32(IN_DELETE))
         /// `IN_DELETE_SELF`
-        static let deleteSelf = Mask(rawValue: UInt32(IN_DELETE_SELF))
+        public static let deleteSelf = Mask(rawValue: UInt32(IN_DELETE_SELF))
         /// `IN_MOVE_SELF`
-        static let moveSelf = Mask(rawValue: UInt32(IN_MOVE_SELF))
+        public static let moveSelf = Mask(rawValue: UInt32(IN_MOVE_SELF))
         /// `IN_UNMOUNT`: the file system holding the watched object was unmounted.
-        static let unmount = Mask(rawValue: UInt32(IN_UNMOUNT))
+        public static let unmount = Mask(rawValue: UInt32(IN_UNMOUNT))
         /// `IN_Q_OVERFLOW`: events were lost.
-        static let overflow = Mask(rawValue: UInt32(IN_Q_OVERFLOW))
+        public static let overflow = Mask(rawValue: UInt32(IN_Q_OVERFLOW))
         /// `IN_IGNORED`: the watch is gone.
-        static let ignored = Mask(rawValue: UInt32(IN_IGNORED))
+        public static let ignored = Mask(rawValue: UInt32(IN_IGNORED))
         /// `IN_ISDIR`: the event's subject is a directory.
-        static let isDirectory = Mask(rawValue: UInt32(IN_ISDIR))
+        public static let isDirectory = Mask(rawValue: UInt32(IN_ISDIR))
         /// `IN_ONLYDIR`: watch only if the path is a directory.
-        static let onlyDirectory = Mask(rawValue: UInt32(IN_ONLYDIR))
+        public static let onlyDirectory = Mask(rawValue: UInt32(IN_ONLYDIR))
     }
 
     /// One `struct inotify_event`.
-    struct Event: Sendable {
-        var watch: Watch
-        var mask: Mask
-        var cookie: UInt32
+    public struct Event: Sendable {
+        /// `wd`: the watch the event belongs to.
+        public var watch: Watch
+        /// `mask`: what happened.
+        public var mask: Mask
+        /// `cookie`: pairs `IN_MOVED_FROM` with `IN_MOVED_TO`.
+        public var cookie: UInt32
         /// The entry's name within the watched directory; empty for events on the directory itself.
-        var name: String
+        public var name: String
     }
 
     /// The descriptor, for `poll`.
-    let fileDescriptor: Int32
+    public let fileDescriptor: Int32
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
-    init() throws(FolderError) {
+    public init() throws(SystemCallFailure) {
         fileDescriptor = try valueOrErrno("inotify_init1", path: "inotify") {
             inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         }
@@ -73,7 +79,7 @@ final class Inotify {
     }
 
     /// `inotify_add_watch`. Watching an object already watched returns its existing watch.
-    func addWatch(_ path: String, mask: Mask) throws(FolderError) -> Watch {
+    public func addWatch(_ path: String, mask: Mask) throws(SystemCallFailure) -> Watch {
         Watch(
             rawValue: try valueOrErrno("inotify_add_watch", path: path) {
                 inotify_add_watch(fileDescriptor, path, mask.rawValue)
@@ -81,12 +87,12 @@ final class Inotify {
     }
 
     /// `inotify_rm_watch`; a watch the kernel already dropped is fine.
-    func removeWatch(_ watch: Watch) {
+    public func removeWatch(_ watch: Watch) {
         _ = inotify_rm_watch(fileDescriptor, watch.rawValue)
     }
 
     /// Reads every pending event without blocking (`read` until `EAGAIN`).
-    func readEvents() -> [Event] {
+    public func readEvents() -> [Event] {
         var events: [Event] = []
         let fd = fileDescriptor
         while true {
@@ -117,30 +123,28 @@ final class Inotify {
     }
 }
 
-/// A self-pipe (`pipe`, both ends `FD_CLOEXEC`) that wakes the watcher thread out of `poll` when
-/// it must stop (Glibc's module exports neither `eventfd` nor `pipe2`). Owns both ends.
-final class Wakeup: Sendable {
-    /// The read end, for `poll`.
-    let fileDescriptor: Int32
-    private let writeEnd: Int32
+/// A failed system call: which call, on which path, and the `errno`. Each layer turns it into
+/// its own error, with its own advice (`FolderError`, `InputError`).
+public struct SystemCallFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The C call that failed (`inotify_add_watch`…).
+    public var operation: String
+    /// The file or folder concerned.
+    public var path: String
+    /// The C `errno` value.
+    public var code: Int32
 
-    /// Creates the pipe.
-    init() throws(FolderError) {
-        var ends: [Int32] = [-1, -1]
-        _ = try valueOrErrno("pipe", path: "wake-up pipe") { pipe(&ends) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        fileDescriptor = ends[0]
-        writeEnd = ends[1]
-    }
+    public var description: String { "\(path): \(operation): \(String(cString: strerror(code)))" }
+}
 
-    deinit {
-        close(writeEnd)
-        close(fileDescriptor)
-    }
-
-    /// Makes the read end readable.
-    func signal() {
-        var byte: UInt8 = 1
-        _ = write(writeEnd, &byte, 1)
+/// Runs a C call that returns -1 and sets `errno` on failure, retrying `EINTR`.
+func valueOrErrno<I: FixedWidthInteger>(
+    _ operation: String, path: String, _ body: () -> I
+) throws(SystemCallFailure) -> I {
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let code = errno
+        if code == EINTR { continue }
+        throw SystemCallFailure(operation: operation, path: path, code: code)
     }
 }
