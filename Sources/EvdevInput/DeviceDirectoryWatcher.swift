@@ -55,18 +55,9 @@ final class DeviceDirectoryWatcher {
 
     /// The `eventN` nodes now in the directory, in numeric order.
     static func eventNodes(in directory: String) throws(InputError) -> [String] {
-        guard let dir = opendir(directory) else {
-            throw InputError(operation: "opendir", path: directory, code: errno)
-        }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if isEventNode(name) { names.append(name) }
-        }
-        return names.sorted { (eventNumber($0) ?? 0) < (eventNumber($1) ?? 0) }
+        let names: [String]
+        do { names = try directoryEntries(directory) } catch { throw InputError(error) }
+        return names.filter(isEventNode).sorted { (eventNumber($0) ?? 0) < (eventNumber($1) ?? 0) }
     }
 
     /// Whether a node name is an evdev node (`event` followed by digits).

@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -18,6 +20,11 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         self.operation = operation
         self.path = path
         self.code = code
+    }
+
+    /// The input layer's error for a failed call of the shared kernel interfaces.
+    init(_ failure: SystemCallFailure) {
+        self.init(operation: failure.operation, path: failure.path, code: failure.code)
     }
 
     /// Whether the caller lacks permission (`EACCES`, `EPERM`).
@@ -42,17 +49,14 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Runs a C call that returns -1 and sets `errno` on failure, retrying `EINTR`.
-/// The single point where `errno` becomes an ``InputError``.
+/// ``LinuxInterfaces/valueOrErrno(_:path:retryOnInterrupt:_:)``, failing with an ``InputError``.
 func valueOrErrno<I: FixedWidthInteger>(
     _ operation: String, path: String, retryOnInterrupt: Bool = true, _ body: () -> I
 ) throws(InputError) -> I {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = errno
-        if retryOnInterrupt, code == EINTR { continue }
-        throw InputError(operation: operation, path: path, code: code)
+    do {
+        return try LinuxInterfaces.valueOrErrno(operation, path: path, retryOnInterrupt: retryOnInterrupt, body)
+    } catch {
+        throw InputError(error)
     }
 }
 

@@ -1,4 +1,5 @@
 import AlbumDomain
+import LinuxInterfaces
 import Logging
 import Synchronization
 

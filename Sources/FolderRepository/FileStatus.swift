@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -71,22 +73,6 @@ struct FileStatus: Sendable {
 struct FileIdentity: Hashable, Sendable {
     var device: UInt64
     var inode: UInt64
-}
-
-/// Lists a directory's entry names (`opendir`, `readdir`), without `.` and `..`.
-func directoryEntries(_ path: String) throws(FolderError) -> [String] {
-    guard let directory = opendir(path) else {
-        throw FolderError(operation: "opendir", path: path, code: errno)
-    }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
 }
 
 /// `parent/name`, without doubling the slash.

@@ -1,6 +1,6 @@
 import AlbumDomain
-import Logging
 import LinuxInterfaces
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -23,9 +23,7 @@ final class FolderWatcher: Sendable {
         folder: String, timing: FolderWatchTiming, logger: Logger,
         publish: @escaping @Sendable (PhotoListState) -> Void
     ) throws(FolderError) {
-        let inotify: Inotify
-        do { inotify = try Inotify() } catch { throw FolderError(error) }
-        let loop = WatchLoop(inotify: inotify, folder: folder, timing: timing, logger: logger, publish: publish)
+        let loop = WatchLoop(inotify: try Inotify(), folder: folder, timing: timing, logger: logger, publish: publish)
         let wakeup = try Wakeup()
         self.wakeup = wakeup
         do {

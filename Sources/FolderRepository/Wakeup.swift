@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)

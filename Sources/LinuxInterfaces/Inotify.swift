@@ -122,29 +122,3 @@ public final class Inotify {
         }
     }
 }
-
-/// A failed system call: which call, on which path, and the `errno`. Each layer turns it into
-/// its own error, with its own advice (`FolderError`, `InputError`).
-public struct SystemCallFailure: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The C call that failed (`inotify_add_watch`…).
-    public var operation: String
-    /// The file or folder concerned.
-    public var path: String
-    /// The C `errno` value.
-    public var code: Int32
-
-    public var description: String { "\(path): \(operation): \(String(cString: strerror(code)))" }
-}
-
-/// Runs a C call that returns -1 and sets `errno` on failure, retrying `EINTR`.
-func valueOrErrno<I: FixedWidthInteger>(
-    _ operation: String, path: String, _ body: () -> I
-) throws(SystemCallFailure) -> I {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let code = errno
-        if code == EINTR { continue }
-        throw SystemCallFailure(operation: operation, path: path, code: code)
-    }
-}

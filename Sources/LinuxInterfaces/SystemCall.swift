@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A failed system call: which call, on which path, and the `errno` (`int errno`). Each layer turns it into
+/// its own error, with its own advice (`FolderError`, `InputError`).
+public struct SystemCallFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The C call that failed (`inotify_add_watch`…).
+    public var operation: String
+    /// The file or folder concerned.
+    public var path: String
+    /// The C `errno` value.
+    public var code: Int32
+
+    /// Creates a failure.
+    public init(operation: String, path: String, code: Int32) {
+        self.operation = operation
+        self.path = path
+        self.code = code
+    }
+
+    public var description: String { "\(path): \(operation): \(String(cString: strerror(code)))" }
+}
+
+/// Runs a C call that returns -1 and sets `errno` on failure, retrying `EINTR` (unless told
+/// not to, as for `close`). The single point where `errno` becomes an error; each layer maps
+/// the ``SystemCallFailure`` to its own error type.
+public func valueOrErrno<I: FixedWidthInteger>(
+    _ operation: String, path: String, retryOnInterrupt: Bool = true, _ body: () -> I
+) throws(SystemCallFailure) -> I {
+    while true {
+        let result = body()
+        if result != -1 { return result }
+        let code = errno
+        if retryOnInterrupt, code == EINTR { continue }
+        throw SystemCallFailure(operation: operation, path: path, code: code)
+    }
+}
+
+/// Lists a directory's entry names (`opendir`, `readdir`), without `.` and `..`.
+public func directoryEntries(_ path: String) throws(SystemCallFailure) -> [String] {
+    guard let directory = opendir(path) else {
+        throw SystemCallFailure(operation: "opendir", path: path, code: errno)
+    }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
