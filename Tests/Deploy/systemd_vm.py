@@ -38,17 +38,7 @@ from vmrig import BABYALBUM_BIN, REPO, VM  # noqa: E402
 
 #: The guest's first process: the rig's module loading, then an overlay root prepared by
 #: SETUP (inside it, with chroot) and systemd. @SETUP@ is replaced by the setup script's path.
-INIT = r"""#!/bin/busybox sh
-/bin/busybox --install -s /bin
-export PATH=/bin
-mount -t proc proc /proc
-mount -t sysfs sys /sys
-mount -t devtmpfs dev /dev
-echo 1 > /proc/sys/kernel/printk
-for m in $(cat /modules.order); do insmod /modules/$m || echo "vmrig: insmod $m failed"; done
-arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
-OUT=$(arg vmrig.out)
-mkdir -p /lower /rw /newroot
+INIT = vmrig.INIT_PREAMBLE + r"""mkdir -p /lower /rw /newroot
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot /lower || poweroff -f
 mount -t tmpfs rw /rw
 mkdir -p /rw/upper /rw/work

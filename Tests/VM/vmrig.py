@@ -127,7 +127,9 @@ def _module_order(version, names):
     return order
 
 
-INIT = r"""#!/bin/busybox sh
+#: The start of every guest's first process: busybox, /proc, /sys, /dev, the kernel modules in
+#: dependency order, and ``arg NAME`` for the rig's kernel parameters (``$OUT`` already read).
+INIT_PREAMBLE = r"""#!/bin/busybox sh
 /bin/busybox --install -s /bin
 export PATH=/bin
 mount -t proc proc /proc
@@ -137,7 +139,9 @@ echo 1 > /proc/sys/kernel/printk
 for m in $(cat /modules.order); do insmod /modules/$m || echo "vmrig: insmod $m failed"; done
 arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 OUT=$(arg vmrig.out)
-mkdir -p /host
+"""
+
+INIT = INIT_PREAMBLE + r"""mkdir -p /host
 mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000,cache=loose,ro hostroot /host || { echo "vmrig: cannot mount host root"; poweroff -f; }
 mount -t proc proc /host/proc
 mount -t sysfs sys /host/sys
