@@ -1,6 +1,6 @@
 import CEvdev
-import Logging
 import LinuxInterfaces
+import Logging
 import Synchronization
 
 #if canImport(Glibc)
@@ -10,7 +10,7 @@ import Synchronization
 #endif
 
 /// The input thread: owns every grabbed device and the `/dev/input` watcher, and sleeps in `poll(2)`
-/// on them and on a wake-up pipe. It grabs new devices as they appear, closes those that go away,
+/// on them and on a wake-up pipe (``Wakeup``). It grabs new devices as they appear, closes those that go away,
 /// swallows every event, and forwards only the exit keys of the devices allowed to carry the button.
 ///
 /// Thread confinement: the device state is touched by ``start()`` before the thread exists, then only
@@ -32,8 +32,7 @@ final class InputLoop: @unchecked Sendable {
     private let filter: ExitDeviceFilter
     private let logger: Logger
     private let onButton: @Sendable (ButtonEvent) -> Void
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    private let wakeup: Wakeup
     private let thread = Mutex<JoinableThread?>(nil)
     private let stopped = Mutex(false)
 
@@ -54,19 +53,15 @@ final class InputLoop: @unchecked Sendable {
         filter = ExitDeviceFilter(policy.device)
         self.logger = logger
         self.onButton = onButton
-        var ends: [Int32] = [-1, -1]
-        _ = try valueOrErrno("pipe", path: directory) { pipe(&ends) }
-        for fd in ends {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        do {
+            wakeup = try Wakeup()
+        } catch {
+            throw InputError(operation: error.operation, path: directory, code: error.code)
         }
-        (wakeRead, wakeWrite) = (ends[0], ends[1])
     }
 
     deinit {
         closeAll()
-        close(wakeWrite)
-        close(wakeRead)
     }
 
     /// Watches the directory, grabs every device in it, logs the summary, then starts the thread.
@@ -91,8 +86,7 @@ final class InputLoop: @unchecked Sendable {
             return stopped
         }
         guard !wasStopped else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeup.signal()
         thread.withLock { $0.take() }?.join()
         closeAll()
     }
@@ -238,7 +232,7 @@ final class InputLoop: @unchecked Sendable {
     /// (or, while a new node is settling, until the next retry).
     private func run() {
         while true {
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
+            var fds = [pollfd(fd: wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0)]
             if let watcher { fds.append(pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
             let firstDevice = fds.count
             fds += devices.map { pollfd(fd: $0.device.fileDescriptor, events: Int16(POLLIN), revents: 0) }
