@@ -32,10 +32,17 @@ let package = Package(
             name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CDisplayShims", dependencies: ["CDRM"]),
         .systemLibrary(
+            name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .target(
+            name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP"],
+            cSettings: [.headerSearchPath("../CPNGCodec")]),
+        .systemLibrary(
             name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
         // MARK: Adapters
-        .target(name: "PhotoCodec", dependencies: ["AlbumDomain", "CPNGCodec"]),
+        .target(name: "PhotoCodec", dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec"]),
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
         .target(
             name: "FolderRepository",

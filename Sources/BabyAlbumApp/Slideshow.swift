@@ -80,7 +80,7 @@ public enum Slideshow {
         if let memory { logger.info("keeping the shuffle round in \(memory.file)") }
         let interactor = PublishPhoto(
             repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
-            preparer: PNGFramePreparer(size: frameSize, scale: configuration.scale, limits: configuration.limits),
+            preparer: PhotoFramePreparer(size: frameSize, scale: configuration.scale, limits: configuration.limits),
             clock: ContinuousClock(),
             interval: configuration.interval,
             random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64(),

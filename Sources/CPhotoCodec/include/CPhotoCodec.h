@@ -1,0 +1,107 @@
+#ifndef C_PHOTO_CODEC_H
+#define C_PHOTO_CODEC_H
+/*
+ * BabyAlbum's JPEG (libjpeg-turbo) and WebP (libwebp) codecs.
+ *
+ * Why this is C: libjpeg reports errors with setjmp/longjmp, which Swift cannot host. Every
+ * libjpeg and libwebp call lives here; each function returns 0 or a negative BAPHOTO_ERROR_*
+ * code with a one-line reason in `error`.
+ *
+ * The caller opens the file (non-blocking, checked to be a regular file) and passes the
+ * descriptor; these functions read it from offset 0 and never close it.
+ *
+ * Pixels are uint32_t 0x00RRGGBB (DRM_FORMAT_XRGB8888), transparency composited over black.
+ * Photos are scaled with the PNG codec's area-average scaler (JPEG) or libwebp's own rescaler
+ * (WebP), after turning them upright by their EXIF orientation.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#define BAPHOTO_ERROR_MESSAGE_SIZE 256
+
+enum {
+    BAPHOTO_OK = 0,
+    /** The file cannot be read. */
+    BAPHOTO_ERROR_IO = -1,
+    /** The content is not what the decoder expected (wrong format, empty). */
+    BAPHOTO_ERROR_WRONG_FORMAT = -2,
+    /** The file is corrupt, truncated, or damaged data was reported. */
+    BAPHOTO_ERROR_CORRUPT = -3,
+    /** Over a limit: pixel count, decode-memory budget, scan count. */
+    BAPHOTO_ERROR_TOO_LARGE = -4,
+    /** Out of memory. */
+    BAPHOTO_ERROR_NO_MEMORY = -5,
+    /** A valid file that BabyAlbum does not decode (12-bit JPEG, ...). */
+    BAPHOTO_ERROR_UNSUPPORTED = -6,
+};
+
+/** How a photo is fitted to the frame. */
+typedef enum {
+    /** Cover the whole frame, centred, cropped. */
+    BAPHOTO_SCALE_FILL = 0,
+    /** Show the whole photo, centred, black bars. */
+    BAPHOTO_SCALE_FIT = 1,
+} baphoto_scale_mode;
+
+/** Limits against hostile files. */
+typedef struct {
+    /** Largest accepted width * height. */
+    uint64_t max_pixels;
+    /**
+     * The decode-memory budget: the most bytes one decode may hold beyond a few rows
+     * (a progressive JPEG's coefficients, a lossless WebP's whole image, the file of a WebP).
+     */
+    uint64_t budget_bytes;
+    /** Most scans a progressive or multi-scan JPEG may have (a scan bomb has hundreds). */
+    uint32_t max_scans;
+} baphoto_limits;
+
+/** Where a decoded photo is drawn. */
+typedef struct {
+    /** Destination pixels, `width * height`, fully written (black around a fitted photo). */
+    uint32_t *pixels;
+    uint32_t width;
+    uint32_t height;
+    baphoto_scale_mode scale;
+    /**
+     * JPEG only: 0 picks the DCT scale (1/1, 1/2, 1/4 or 1/8) from the target; 1 to 8 forces
+     * scale_num/8 (for tests against djpeg -scale).
+     */
+    int dct_scale_eighths;
+} baphoto_target;
+
+/** What a photo's header says. */
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    /** EXIF orientation, 1 to 8. */
+    int orientation;
+    /** JPEG: components (1 gray, 3 YCbCr/RGB, 4 CMYK/YCCK); WebP: 4 with alpha, else 3. */
+    int components;
+    /** JPEG: progressive or multi-scan; WebP: lossless (both hold a whole image in memory). */
+    int whole_image;
+    /** WebP: animated (only the first frame is shown). */
+    int animated;
+    /** JPEG: the DCT scale chosen, in eighths (8 = full size); WebP: 8. */
+    int dct_scale_eighths;
+    /** Bytes the decode holds beyond a few rows (checked against the budget). */
+    uint64_t whole_image_bytes;
+} baphoto_header;
+
+/** Reads the header of the JPEG at `fd`. */
+int baphoto_jpeg_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
+                             char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
+/** Decodes the JPEG at `fd` at the smallest DCT scale that covers the target, then scales it. */
+int baphoto_jpeg_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
+                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
+/** Reads the header of the WebP at `fd`. */
+int baphoto_webp_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
+                             char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
+/** Decodes the WebP at `fd` (the first frame of an animation), cropped and scaled by libwebp. */
+int baphoto_webp_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
+                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
+#endif

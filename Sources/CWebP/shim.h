@@ -1,0 +1,3 @@
+/* libwebp and its demuxer, as found by pkg-config (Debian: libwebp-dev). */
+#include <webp/decode.h>
+#include <webp/demux.h>

@@ -1,0 +1,170 @@
+import AlbumDomain
+import CPhotoCodec
+
+/// What a photo's header says, whatever its format.
+public struct PhotoHeader: Equatable, Sendable {
+    /// The format, by content.
+    public let format: PhotoFormat
+    /// Width in pixels, as stored (before EXIF orientation).
+    public let width: Int
+    /// Height in pixels, as stored.
+    public let height: Int
+    /// EXIF orientation, 1 to 8 (1 for PNG here: the PNG codec applies eXIf itself).
+    public let orientation: Int
+    /// Bytes the decode holds beyond a few rows (checked against the ``DecodeMemoryBudget``).
+    public let wholeImageBytes: UInt64
+    /// JPEG: the DCT scale used, in eighths (8 = full size, 4 = 1/2, ...); 8 otherwise.
+    public let dctScaleEighths: Int
+    /// WebP: an animation (its first frame is shown).
+    public let isAnimated: Bool
+
+    init(format: PhotoFormat, _ header: baphoto_header) {
+        self.format = format
+        width = Int(header.width)
+        height = Int(header.height)
+        orientation = Int(header.orientation)
+        wholeImageBytes = header.whole_image_bytes
+        dctScaleEighths = Int(header.dct_scale_eighths)
+        isAnimated = header.animated != 0
+    }
+
+    init(png header: PNGHeader) {
+        format = .png
+        width = header.width
+        height = header.height
+        orientation = 1
+        wholeImageBytes = 0
+        dctScaleEighths = 8
+        isAnimated = false
+    }
+}
+
+/// A decoded photo: the frame and what its header said.
+public struct DecodedPhoto: Sendable {
+    /// The photo scaled to the screen.
+    public let frame: Frame
+    /// The photo's header.
+    public let header: PhotoHeader
+}
+
+/// Decodes photos by their content: PNG with libpng, JPEG with libjpeg-turbo (scaled in the DCT
+/// domain, then area-averaged), WebP with libwebp. HEIC, HEIF and AVIF are recognised and refused
+/// with a reason that says what to do. Each file is opened once, safely (``PhotoFile``).
+public enum PhotoDecoder {
+    /// Decodes `path` and scales it to `size` with `scale`.
+    public static func decode(
+        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(),
+        budget: DecodeMemoryBudget = .default
+    ) throws(PhotoError) -> Frame {
+        let file = try PhotoFile(path: path)
+        return try decode(file, path: path, to: size, scale: scale, limits: limits, budget: budget).frame
+    }
+
+    /// Decodes the opened `file` (named `path` in errors) and scales it to `size`.
+    /// - Parameter dctScaleEighths: JPEG only: force `scale_num/8` instead of choosing it.
+    public static func decode(
+        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(),
+        budget: DecodeMemoryBudget = .default, dctScaleEighths: Int? = nil
+    ) throws(PhotoError) -> DecodedPhoto {
+        let format = try detectDecoded(file, path: path)
+        if format == .png { return try decodePNG(file, path: path, to: size, scale: scale, limits: limits) }
+        var pixels = [UInt32](repeating: 0, count: size.pixelCount)
+        var header = baphoto_header()
+        var cLimits = photoLimits(limits, budget)
+        var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
+        let descriptor = file.descriptor
+        let status = pixels.withUnsafeMutableBufferPointer { buffer in
+            var target = baphoto_target(
+                pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
+                scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT, dct_scale_eighths: Int32(dctScaleEighths ?? 0))
+            return format == .jpeg
+                ? baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &message)
+                : baphoto_webp_decode(descriptor, &cLimits, &target, &header, &message)
+        }
+        try check(status, message: message, path: path)
+        return DecodedPhoto(frame: Frame(size: size, pixels: pixels), header: PhotoHeader(format: format, header))
+    }
+
+    /// Reads the header of `path` without decoding the pixels (for `doctor`).
+    public static func header(
+        of path: String, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default
+    ) throws(PhotoError) -> PhotoHeader {
+        let file = try PhotoFile(path: path)
+        let format = try detectDecoded(file, path: path)
+        if format == .png {
+            do {
+                return PhotoHeader(png: try PNGDecoder.header(of: procPath(file), limits: limits))
+            } catch { throw PhotoError(png: error, path: path) }
+        }
+        var header = baphoto_header()
+        var cLimits = photoLimits(limits, budget)
+        var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
+        let status =
+            format == .jpeg
+            ? baphoto_jpeg_read_header(file.descriptor, &cLimits, &header, &message)
+            : baphoto_webp_read_header(file.descriptor, &cLimits, &header, &message)
+        try check(status, message: message, path: path)
+        return PhotoHeader(format: format, header)
+    }
+
+    /// Most scans a progressive JPEG may have; ordinary encoders write about 10.
+    public static let maxJPEGScans: UInt32 = 100
+
+    /// The format of `file`, when it is one BabyAlbum decodes; otherwise the reason why not.
+    private static func detectDecoded(_ file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat {
+        let prefix = try file.prefix(PhotoFormat.prefixLength, path: path)
+        guard let format = PhotoFormat.detect(prefix: prefix) else {
+            throw PhotoError.unrecognized(path: path, isEmpty: prefix.isEmpty)
+        }
+        guard format.isShown else { throw PhotoError.unsupported(format, path: path) }
+        return format
+    }
+
+    /// libpng opens files by name: `/proc/self/fd/N` reopens the very file already checked to be
+    /// a regular file, whatever has been renamed over its path since.
+    private static func procPath(_ file: borrowing PhotoFile) -> String { "/proc/self/fd/\(file.descriptor)" }
+
+    private static func decodePNG(
+        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits
+    ) throws(PhotoError) -> DecodedPhoto {
+        do {
+            let header = try PNGDecoder.header(of: procPath(file), limits: limits)
+            let frame = try PNGDecoder.decode(procPath(file), to: size, scale: scale, limits: limits)
+            return DecodedPhoto(frame: frame, header: PhotoHeader(png: header))
+        } catch { throw PhotoError(png: error, path: path) }
+    }
+
+    private static func photoLimits(_ limits: PNGLimits, _ budget: DecodeMemoryBudget) -> baphoto_limits {
+        baphoto_limits(max_pixels: limits.maxPixels, budget_bytes: budget.bytes, max_scans: maxJPEGScans)
+    }
+
+    private static func check(_ status: Int32, message: [CChar], path: String) throws(PhotoError) {
+        guard status != Int32(BAPHOTO_OK) else { return }
+        let reason = String(cString: message)
+        let kind: PhotoError.Kind =
+            switch Int(status) {
+            case BAPHOTO_ERROR_IO: .io
+            case BAPHOTO_ERROR_WRONG_FORMAT: .unrecognized
+            case BAPHOTO_ERROR_TOO_LARGE: .tooLarge
+            case BAPHOTO_ERROR_NO_MEMORY: .outOfMemory
+            case BAPHOTO_ERROR_UNSUPPORTED: .unsupportedFeature
+            default: .corrupt
+            }
+        throw PhotoError(kind: kind, reason: reason.isEmpty ? "unknown decoder error" : reason, path: path)
+    }
+}
+
+extension PhotoError {
+    /// The PNG codec's error, with the photo's own path.
+    init(png error: PNGError, path: String) {
+        let kind: Kind =
+            switch error.kind {
+            case .io: .io
+            case .notPNG: .unrecognized
+            case .corrupt: .corrupt
+            case .tooLarge: .tooLarge
+            case .outOfMemory: .outOfMemory
+            }
+        self.init(kind: kind, reason: error.description, path: path)
+    }
+}

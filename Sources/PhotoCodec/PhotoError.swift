@@ -1,0 +1,57 @@
+/// Why a photo cannot be shown, in one line a parent can act on.
+public struct PhotoError: Error, Equatable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Kind: Equatable, Sendable {
+        /// The file cannot be opened or read.
+        case io
+        /// A FIFO, a device, a folder: never read, so nothing can block.
+        case notRegularFile
+        /// The content is none of the recognised formats (empty, text, another image format).
+        case unrecognized
+        /// A recognised format that BabyAlbum does not decode (HEIC, HEIF, AVIF).
+        case unsupportedFormat(PhotoFormat)
+        /// A valid file of a decoded format using a feature BabyAlbum does not support (12-bit JPEG).
+        case unsupportedFeature
+        /// The file is corrupt, truncated or damaged (retried later, then skipped).
+        case corrupt
+        /// Over a limit: the pixel count, the decode-memory budget, the scan count.
+        case tooLarge
+        /// Memory ran out.
+        case outOfMemory
+    }
+
+    /// What kind of failure this is.
+    public let kind: Kind
+    /// The reason, one line, without the path ("12-bit JPEG is not supported").
+    public let reason: String
+    /// The file concerned.
+    public let path: String
+
+    /// Creates an error.
+    public init(kind: Kind, reason: String, path: String) {
+        self.kind = kind
+        self.reason = reason
+        self.path = path
+    }
+
+    public var description: String { reason }
+
+    /// The skip reason for a recognised format that is not decoded, telling the parent what to do.
+    static func unsupported(_ format: PhotoFormat, path: String) -> PhotoError {
+        let reason =
+            switch format {
+            case .heic, .heif:
+                "\(format) photo: BabyAlbum shows JPEG, PNG and WebP; on the iPhone choose Settings → Camera → "
+                    + "Formats → Most Compatible, or share or export the photo as JPEG"
+            default:
+                "\(format) photo: BabyAlbum shows JPEG, PNG and WebP; export the photo as JPEG"
+            }
+        return PhotoError(kind: .unsupportedFormat(format), reason: reason, path: path)
+    }
+
+    /// The error for content that no decoder recognises.
+    static func unrecognized(path: String, isEmpty: Bool) -> PhotoError {
+        PhotoError(
+            kind: .unrecognized, reason: isEmpty ? "empty file" : "not a photo (neither JPEG, PNG nor WebP)", path: path)
+    }
+}

@@ -1,0 +1,112 @@
+import AlbumDomain
+import Foundation
+import PhotoCodec
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Photos are recognised by their bytes, not their names; HEIC, HEIF and AVIF are named with
+/// the fix; files that are not regular files are refused without ever blocking.
+@Suite struct PhotoFormatTests {
+    /// A minimal ISO-BMFF file: an `ftyp` box with a major brand and compatible brands.
+    static func isoMedia(major: String, compatible: [String]) -> [UInt8] {
+        let body = Array(major.utf8) + [0, 0, 0, 0] + compatible.flatMap { Array($0.utf8) }
+        return be32(UInt32(8 + body.count)) + Array("ftyp".utf8) + body + be32(8) + Array("meta".utf8)
+    }
+
+    @Test func formatsAreRecognisedByTheirBytes() throws {
+        #expect(PhotoFormat.detect(prefix: pngSignature + [0, 0, 0, 13]) == .png)
+        #expect(PhotoFormat.detect(prefix: [0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
+        #expect(PhotoFormat.detect(prefix: Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WEBPVP8 ".utf8)) == .webp)
+        #expect(PhotoFormat.detect(prefix: Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WAVEfmt ".utf8)) == nil)
+        #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "heic", compatible: ["mif1", "heic"])) == .heic)
+        #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "mif1", compatible: ["mif1", "heic"])) == .heic)
+        #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "mif1", compatible: ["mif1", "miaf"])) == .heif)
+        #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "avif", compatible: ["mif1", "miaf"])) == .avif)
+        #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "isom", compatible: ["isom", "mp41"])) == nil, "an MP4 video")
+        #expect(PhotoFormat.detect(prefix: Array("hello, world".utf8)) == nil)
+        #expect(PhotoFormat.detect(prefix: []) == nil)
+        #expect(try PhotoFormat.detect(path: PhotoFixtures.jpeg("s420")) == .jpeg)
+        #expect(try PhotoFormat.detect(path: PhotoFixtures.webp("lossy")) == .webp)
+        #expect(try PhotoFormat.detect(path: PngSuite.path("basn2c08")) == .png)
+    }
+
+    @Test func extensionsAreReadInAnyCase() {
+        #expect(PhotoFormat(fileName: "IMG_0001.JPG") == .jpeg)
+        #expect(PhotoFormat(fileName: "beach.jpeg") == .jpeg)
+        #expect(PhotoFormat(fileName: "cake.WebP") == .webp)
+        #expect(PhotoFormat(fileName: "IMG_0002.HEIC") == .heic)
+        #expect(PhotoFormat(fileName: "snow.Png") == .png)
+        #expect(PhotoFormat(fileName: "notes.txt") == nil)
+        #expect(PhotoFormat(fileName: ".jpg") == nil)
+        #expect(PhotoFormat(fileName: "jpg") == nil)
+    }
+
+    @Test(arguments: [("heic", PhotoFormat.heic), ("mif1", .heif), ("avif", .avif)])
+    func heicHeifAndAvifAreSkippedWithTheFix(brand: String, format: PhotoFormat) throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let compatible = brand == "mif1" ? ["mif1", "miaf"] : [brand, "mif1"]
+        let path = try scratch.write(Self.isoMedia(major: brand, compatible: compatible), to: "IMG_0003.HEIC")
+        let error = try #require(throws: PhotoError.self) {
+            try PhotoDecoder.decode(path, to: FrameSize(width: 8, height: 8), scale: .fill)
+        }
+        #expect(error.kind == .unsupportedFormat(format))
+        #expect(error.reason.contains("export"), "\(error.reason)")
+        if format != .avif {
+            #expect(error.reason.contains("Settings → Camera → Formats → Most Compatible"), "\(error.reason)")
+        }
+    }
+
+    @Test func anUppercaseNameAndAMisnamedFileAreShownByContent() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let jpeg = try scratch.write(PhotoFixtures.bytes(PhotoFixtures.jpeg("s420")), to: "IMG_0001.JPG")
+        let png = try scratch.write(PhotoFixtures.bytes(PngSuite.path("basn2c08")), to: "really-a-png.jpg")
+        let size = FrameSize(width: 16, height: 9)
+        let upper = try PhotoDecoder.decode(jpeg, to: size, scale: .fill)
+        #expect(upper.pixels.contains { $0 != 0 })
+        #expect(try PhotoFormat.detect(path: png) == .png)
+        #expect(PhotoFormat(fileName: "really-a-png.jpg") == .jpeg, "the name disagrees with the content")
+        _ = try PhotoDecoder.decode(png, to: size, scale: .fill)
+    }
+
+    @Test func theFramePreparerDecodesEveryShownFormat() async throws {
+        let preparer = PhotoFramePreparer(size: FrameSize(width: 16, height: 9), scale: .fill)
+        for path in [PhotoFixtures.jpeg("s420"), PhotoFixtures.webp("lossy"), PngSuite.path("basn2c08")] {
+            let frame = try await preparer.prepareFrame(for: Photo(id: path))
+            #expect(frame.size == FrameSize(width: 16, height: 9))
+            #expect(frame.pixels.contains { $0 != 0 }, "\(path)")
+        }
+    }
+
+    @Test func aFIFONamedLikeAPhotoIsRefusedWithoutBlocking() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let fifo = scratch.path("photo.jpg")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        // No writer ever opens the FIFO: a blocking open or read would hang this test forever.
+        let error = try #require(throws: PhotoError.self) {
+            try PhotoDecoder.decode(fifo, to: FrameSize(width: 8, height: 8), scale: .fill)
+        }
+        #expect(error.kind == .notRegularFile)
+        #expect(error.reason.contains("FIFO"), "\(error.reason)")
+        #expect(throws: PhotoError.self) { try PhotoFormat.detect(path: fifo) }
+        let folder = try #require(throws: PhotoError.self) { _ = try PhotoFile(path: scratch.folder) }
+        #expect(folder.kind == .notRegularFile)
+        _ = try PhotoDecoder.decode(PhotoFixtures.jpeg("s420"), to: FrameSize(width: 8, height: 8), scale: .fill)
+    }
+
+    @Test func emptyAndTextFilesAreNamed() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let empty = try scratch.write([], to: "empty.jpg")
+        let text = try scratch.write(Array("not a photo".utf8), to: "notes.webp")
+        let emptyError = try #require(throws: PhotoError.self) { try PhotoDecoder.decode(empty, to: FrameSize(width: 4, height: 4), scale: .fill) }
+        #expect(emptyError.reason == "empty file")
+        let textError = try #require(throws: PhotoError.self) { try PhotoDecoder.decode(text, to: FrameSize(width: 4, height: 4), scale: .fill) }
+        #expect(textError.kind == .unrecognized)
+    }
+}
