@@ -4,7 +4,8 @@ import PackageDescription
 /// BabyAlbum: a child-safe photo frame for embedded Linux.
 ///
 /// Layers, from the inside out:
-/// - `AlbumDomain`: state, actions, the `PublishPhoto` interactor, the view model. Pure Swift, no I/O.
+/// - `AlbumDomain`: state, actions, effects, the `PublishPhoto` reducer, the view model. Pure Swift, no I/O.
+/// - `AlbumRuntime`: the runner that feeds actions to the reducer and performs its effects.
 /// - `PhotoCodec`, `FolderRepository`: libpng decoding and scaling, and the photo folder.
 /// - `DRMDisplay`, `EvdevInput`: the hardware edge (DRM/KMS output, evdev input).
 /// - `BabyAlbumApp`: wires adapters to the domain; `babyalbum`: the `@main` command.
@@ -21,8 +22,9 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
-        // MARK: Domain (no C, no I/O)
+        // MARK: Domain (no C, no I/O) and the runner that performs its effects
         .target(name: "AlbumDomain"),
+        .target(name: "AlbumRuntime", dependencies: ["AlbumDomain"]),
 
         // MARK: C modules
         .systemLibrary(
@@ -63,7 +65,7 @@ let package = Package(
         .target(
             name: "BabyAlbumApp",
             dependencies: [
-                "AlbumDomain", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
+                "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
                 .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
@@ -74,9 +76,10 @@ let package = Package(
             ]),
 
         // MARK: Tests
+        .testTarget(name: "AlbumDomainTests", dependencies: ["AlbumDomain"]),
         .testTarget(
-            name: "AlbumDomainTests",
-            dependencies: ["AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
+            name: "AlbumRuntimeTests",
+            dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
             name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain"],
             resources: [.copy("Fixtures")]),

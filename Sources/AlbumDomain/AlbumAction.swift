@@ -1,17 +1,28 @@
-/// Something that happened, sent to ``PublishPhoto``. Actions are named for the event, not the wish.
+/// Something that happened, sent to the ``PublishPhoto`` reducer. Actions are named for the
+/// event, not the wish. Every input reaches the domain this way: the repository's list, the
+/// clock's ticks, prepared or failed frames, the screen, the exit button and signals.
 public enum AlbumAction: Equatable, Sendable {
+    /// The slideshow starts, continuing `round` when one was saved, on a screen of `frameSize`.
+    case started(frameSize: FrameSize, savedRound: ShuffleSnapshot?)
     /// The repository published a new photo list state.
     case photoListChanged(PhotoListState)
-    /// The slideshow interval ran out.
-    case intervalElapsed
+    /// The tick scheduled by ``AlbumEffect/scheduleTick(at:)`` came due; `now` is when it fired.
+    case intervalElapsed(now: AlbumTime)
+    /// A frame asked for by ``AlbumEffect/prepareFrame(_:size:)`` is ready.
+    case framePrepared(Photo, Frame, now: AlbumTime)
+    /// A frame asked for by ``AlbumEffect/prepareFrame(_:size:)`` could not be made, and why.
+    case framePreparationFailed(Photo, reason: String, now: AlbumTime)
     /// Someone asked for the display to be lit or blanked (for example, quiet hours began).
     case displayPowerRequested(DisplayPower)
-    /// The photo being prepared in the background for the next tick could not be read, so
-    /// another one can be prepared before the tick instead of at it.
-    case nextPhotoFailed(Photo, reason: String)
+    /// The screen now has another size (a hotplug brought another mode or another screen).
+    case frameSizeChanged(FrameSize)
+    /// The hardware exit button was held.
+    case exitButtonHeld(ExitRequest)
+    /// The process was asked to stop (SIGTERM, SIGINT, SIGQUIT).
+    case stopSignalReceived(Int32)
 }
 
-/// The single action the input layer sends upward: the hardware exit button was held.
+/// What the input layer sends upward, its only action: the hardware exit button was held.
 public struct ExitRequest: Equatable, Sendable, CustomStringConvertible {
     /// The input device that carried the button (its name or path).
     public let device: String
@@ -25,4 +36,28 @@ public struct ExitRequest: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(key) on \(device)" }
+}
+
+/// A moment on the slideshow's clock, as time since the run started. The runner reads its
+/// clock and stamps the actions that need the time; the domain never reads a clock.
+public struct AlbumTime: Comparable, Hashable, Sendable, CustomStringConvertible {
+    /// Time since the run started.
+    public var sinceStart: Duration
+
+    /// Creates a moment `sinceStart` after the run started.
+    public init(sinceStart: Duration) {
+        self.sinceStart = sinceStart
+    }
+
+    /// The start of the run.
+    public static let start = AlbumTime(sinceStart: .zero)
+
+    /// The moment `duration` later.
+    public func advanced(by duration: Duration) -> AlbumTime {
+        AlbumTime(sinceStart: sinceStart + duration)
+    }
+
+    public static func < (lhs: AlbumTime, rhs: AlbumTime) -> Bool { lhs.sinceStart < rhs.sinceStart }
+
+    public var description: String { "t+\(sinceStart)" }
 }

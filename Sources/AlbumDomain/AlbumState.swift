@@ -1,14 +1,17 @@
-/// Everything the frame shows, as one value. Only ``PublishPhoto`` changes it.
+/// Everything the frame shows, as one value. Only the ``PublishPhoto`` reducer changes it.
 public struct AlbumState: Equatable, Sendable {
     /// What is on screen.
     public var content: Content
     /// Whether the display is lit.
     public var displayPower: DisplayPower
+    /// Set once the album has ended, and why: the view gives the screen back (the console).
+    public var end: AlbumEnd?
 
     /// Creates a state.
-    public init(content: Content, displayPower: DisplayPower = .on) {
+    public init(content: Content, displayPower: DisplayPower = .on, end: AlbumEnd? = nil) {
         self.content = content
         self.displayPower = displayPower
+        self.end = end
     }
 
     /// The state before anything happened.
@@ -57,4 +60,29 @@ public enum DisplayPower: Equatable, Sendable {
     case on
     /// Blanked (DPMS off), for quiet hours; the slideshow keeps its place.
     case off
+}
+
+/// Why the album ended.
+public enum AlbumEnd: Equatable, Sendable, CustomStringConvertible {
+    /// The run was limited to this many photos (`--count`) and showed them.
+    case countReached(Int)
+    /// The hardware exit button was held.
+    case exitButton(ExitRequest)
+    /// A signal asked the process to stop.
+    case signal(Int32)
+
+    /// Whether the view gives the screen back at once. A run that showed its count keeps its
+    /// last photo on screen until the process ends; the exit button and signals end it now.
+    public var givesTheScreenBack: Bool {
+        if case .countReached = self { return false }
+        return true
+    }
+
+    public var description: String {
+        switch self {
+        case .countReached(let count): "showed \(count) photos"
+        case .exitButton(let request): "exit button: \(request)"
+        case .signal(let number): "signal \(number)"
+        }
+    }
 }

@@ -7,14 +7,17 @@ public struct FrameViewModel: Equatable, Sendable {
 
     /// The picture to draw.
     public enum Content: Equatable, Sendable {
-        /// A photo, already scaled to the screen with `scale`.
-        case photo(Photo, frame: Frame, scale: ScaleMode)
+        /// A photo, already scaled to the screen.
+        case photo(Photo, frame: Frame)
         /// Nothing to show yet (starting, photos being read): a screen shows black, a file view
         /// writes nothing.
         case waiting
         /// A black screen because there is nothing to show; `reason` says why, for the log (a
         /// child cannot read).
         case black(reason: String)
+        /// The album has ended: a screen gives the display back (the console returns); a file
+        /// view writes nothing more.
+        case ended
     }
 
     /// Creates a view model.
@@ -23,14 +26,18 @@ public struct FrameViewModel: Equatable, Sendable {
         self.displayPower = displayPower
     }
 
-    /// Derives what to draw from `state`; `scale` is how frames were fitted to the screen.
-    public init(state: AlbumState, scale: ScaleMode) {
+    /// Derives what to draw from `state`.
+    public init(state: AlbumState) {
         displayPower = state.displayPower
+        if let end = state.end, end.givesTheScreenBack {
+            content = .ended
+            return
+        }
         switch state.content {
         case .nothingLoaded, .loading:
             content = .waiting
         case .showing(let shown):
-            content = .photo(shown.photo, frame: shown.frame, scale: scale)
+            content = .photo(shown.photo, frame: shown.frame)
         case .noPhotos(.emptyAlbum):
             content = .black(reason: "the album has no photos")
         case .noPhotos(.noneReadable(let skipped)):

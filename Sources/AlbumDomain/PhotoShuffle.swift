@@ -5,13 +5,23 @@
 /// it stays. Photos that join mid-round are slotted into what is left of the round at random;
 /// photos that leave are dropped from it. A round saved as a ``ShuffleSnapshot`` can be
 /// continued after a restart with ``restore(_:)``.
+///
+/// Picking, removing and re-adding a photo cost O(1) (amortised): removed photos are only
+/// marked, and dropped from the lists when a pick or a new round passes them. So a folder of
+/// ten thousand unreadable files costs ten thousand cheap steps, not ten thousand list scans.
 public struct PhotoShuffle: Equatable, Sendable {
-    /// Every photo in the rotation, in the order the repository gave them.
-    public private(set) var photos: [Photo] = []
-    /// What is left of the current round, next first.
-    public private(set) var remainingInRound: [Photo] = []
-    /// What the current round has shown, oldest first.
-    public private(set) var shownInRound: [Photo] = []
+    /// Every photo in the rotation.
+    private var members: Set<Photo> = []
+    /// The rotation in the order photos were added; may hold photos no longer in ``members``.
+    private var order: [Photo] = []
+    /// What is left of the current round, next *last*; may hold photos no longer listed.
+    private var remainingStack: [Photo] = []
+    /// The live photos of ``remainingStack``.
+    private var remainingMembers: Set<Photo> = []
+    /// What the current round has shown, oldest first; may hold photos no longer listed.
+    private var shownList: [Photo] = []
+    /// The live photos of ``shownList``.
+    private var shownMembers: Set<Photo> = []
     /// The photo handed out last.
     public private(set) var last: Photo?
     /// The photo handed out before ``last``: what is still on screen when ``last`` turns out
@@ -22,12 +32,24 @@ public struct PhotoShuffle: Equatable, Sendable {
     private var restoredRound: RestoredRound?
 
     private struct RestoredRound: Equatable, Sendable {
-        var remaining: Set<String>
-        var shown: Set<String>
+        var remaining: Set<Photo>
+        var shown: Set<Photo>
     }
 
     /// Creates an empty shuffle.
     public init() {}
+
+    /// Every photo in the rotation, in the order they joined it.
+    public var photos: [Photo] { order.filter(members.contains) }
+
+    /// Whether `photo` is in the rotation.
+    public func contains(_ photo: Photo) -> Bool { members.contains(photo) }
+
+    /// What is left of the current round, next first.
+    public var remainingInRound: [Photo] { remainingStack.reversed().filter(remainingMembers.contains) }
+
+    /// What the current round has shown, oldest first.
+    public var shownInRound: [Photo] { shownList.filter(shownMembers.contains) }
 
     /// Where the round stands, for a ``ShuffleMemory``.
     public var snapshot: ShuffleSnapshot {
@@ -38,7 +60,8 @@ public struct PhotoShuffle: Equatable, Sendable {
     /// photos listed later go back where the snapshot had them (still to show, or shown), and
     /// only photos it does not know join the round as new ones.
     public mutating func restore(_ snapshot: ShuffleSnapshot) {
-        restoredRound = RestoredRound(remaining: Set(snapshot.remaining), shown: Set(snapshot.shown))
+        restoredRound = RestoredRound(
+            remaining: Set(snapshot.remaining.map(Photo.init(id:))), shown: Set(snapshot.shown.map(Photo.init(id:))))
         last = snapshot.last.map(Photo.init(id:))
     }
 
@@ -46,27 +69,28 @@ public struct PhotoShuffle: Equatable, Sendable {
     /// ones leave it.
     public mutating func replacePhotos(with newPhotos: [Photo], using random: inout some RandomNumberGenerator) {
         let newSet = Set(newPhotos)
-        let oldSet = Set(photos)
-        remainingInRound.removeAll { !newSet.contains($0) }
-        shownInRound.removeAll { !newSet.contains($0) }
-        for photo in newPhotos where !oldSet.contains(photo) {
-            if let restoredRound, restoredRound.shown.contains(photo.id), !restoredRound.remaining.contains(photo.id) {
-                shownInRound.append(photo)
-                continue
-            }
-            let place = Int.random(in: 0...remainingInRound.count, using: &random)
-            remainingInRound.insert(photo, at: place)
+        for photo in members where !newSet.contains(photo) { forget(photo) }
+        for photo in newPhotos where !members.contains(photo) { add(photo, using: &random) }
+    }
+
+    /// Puts `photo` into the rotation, into what is left of the round at a random place
+    /// (unless a restored round says it was already shown). Nothing happens when it is there.
+    public mutating func add(_ photo: Photo, using random: inout some RandomNumberGenerator) {
+        guard members.insert(photo).inserted else { return }
+        order.append(photo)
+        if let restoredRound, restoredRound.shown.contains(photo), !restoredRound.remaining.contains(photo) {
+            shownList.append(photo)
+            shownMembers.insert(photo)
+            return
         }
-        photos = newPhotos
+        insertIntoRound(photo, using: &random)
     }
 
     /// Takes `photo` out of the rotation (for example, because it cannot be decoded).
     /// When it is the photo handed out last, the one before it counts as last again: that is
     /// the photo still on screen, and the next pick must not repeat it.
     public mutating func remove(_ photo: Photo) {
-        photos.removeAll { $0 == photo }
-        remainingInRound.removeAll { $0 == photo }
-        shownInRound.removeAll { $0 == photo }
+        forget(photo)
         if last == photo {
             last = beforeLast
             beforeLast = nil
@@ -75,28 +99,56 @@ public struct PhotoShuffle: Equatable, Sendable {
 
     /// The next photo to show, or `nil` when there are none.
     public mutating func next(using random: inout some RandomNumberGenerator) -> Photo? {
-        guard !photos.isEmpty else { return nil }
-        if photos.count == 1 {
-            last = photos[0]
-            remainingInRound = []
-            shownInRound = [photos[0]]
-            return photos[0]
+        guard !members.isEmpty else { return nil }
+        if members.count == 1, let only = members.first {
+            startRound(with: [], shown: [only])
+            last = only
+            return only
         }
         // A round whose only photo left is the one just shown (it left and came back, for
         // example because its file was replaced) hands that photo on to the next round.
-        if remainingInRound.isEmpty || (remainingInRound.count == 1 && remainingInRound[0] == last) {
-            remainingInRound = photos.shuffled(using: &random)
-            shownInRound = []
+        if remainingMembers.isEmpty || (remainingMembers.count == 1 && last.map(remainingMembers.contains) == true) {
+            startRound(with: photos.shuffled(using: &random), shown: [])
             restoredRound = nil
         }
-        if remainingInRound[0] == last {
-            let other = Int.random(in: 1..<remainingInRound.count, using: &random)
-            remainingInRound.swapAt(0, other)
+        dropRemovedFromTop()
+        if remainingStack.last == last {
+            remainingStack.removeAll { !remainingMembers.contains($0) }
+            let other = Int.random(in: 0..<remainingStack.count - 1, using: &random)
+            remainingStack.swapAt(remainingStack.count - 1, other)
         }
-        let photo = remainingInRound.removeFirst()
-        shownInRound.append(photo)
+        let photo = remainingStack.removeLast()
+        remainingMembers.remove(photo)
+        shownList.append(photo)
+        shownMembers.insert(photo)
         beforeLast = last
         last = photo
         return photo
+    }
+
+    private mutating func forget(_ photo: Photo) {
+        guard members.remove(photo) != nil else { return }
+        remainingMembers.remove(photo)
+        shownMembers.remove(photo)
+        if order.count > 2 * members.count + 16 { order = photos }
+    }
+
+    private mutating func insertIntoRound(_ photo: Photo, using random: inout some RandomNumberGenerator) {
+        let place = Int.random(in: 0...remainingStack.count, using: &random)
+        remainingStack.insert(photo, at: place)
+        remainingMembers.insert(photo)
+    }
+
+    /// Begins a round: `upcoming` next first.
+    private mutating func startRound(with upcoming: [Photo], shown: [Photo]) {
+        remainingStack = upcoming.reversed()
+        remainingMembers = Set(upcoming)
+        shownList = shown
+        shownMembers = Set(shown)
+    }
+
+    /// Pops removed photos off the end of the round, so the end is the next live photo.
+    private mutating func dropRemovedFromTop() {
+        while let top = remainingStack.last, !remainingMembers.contains(top) { remainingStack.removeLast() }
     }
 }

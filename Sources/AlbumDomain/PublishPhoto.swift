@@ -1,300 +1,264 @@
-/// The interactor: the only code that changes ``AlbumState``.
+/// The interactor: a pure reducer, (album, action) → (album, effects).
 ///
-/// Once ``run()`` starts, it shows the first photo as soon as the repository has one, then a
-/// different photo every `interval`, chosen by a ``PhotoShuffle``. While a photo is on screen
-/// the next one is prepared in the background, so a tick only swaps frames; when it fails,
-/// another is prepared in the background at once. Photos that fail to prepare are retried once
-/// later, then reported and left out; the slideshow goes on with the others.
+/// It shows the first photo as soon as the repository has one and its frame is prepared, then
+/// a different photo every `interval`, chosen by a ``PhotoShuffle``. While a photo is on screen
+/// the next one is prepared, so a tick only swaps frames; when that fails, another is asked for
+/// at once. Photos that fail are retried once later, then left out; the slideshow goes on with
+/// the others, and after a few lines the failures are only summarised.
 ///
-/// Time and randomness are injected: production passes `ContinuousClock` and a ``SplitMix64``,
-/// tests a test clock and a fixed seed.
-public actor PublishPhoto<C: Clock> where C.Duration == Duration {
-    /// The album state: current value first, equal values skipped.
-    public nonisolated let state = StateFlow(AlbumState.initial)
+/// The next tick is one interval after the photo appeared: a schedule that fell behind (a
+/// stopped process, a suspended board, a slow decode) shows one photo and then waits a whole
+/// interval, so photos never flash by in a burst.
+///
+/// No clock, no tasks, no I/O: time comes in with the actions that need it, and everything
+/// to be done goes out as ``AlbumEffect`` values for the runner.
+public struct PublishPhoto: Sendable {
+    /// How long each photo stays.
+    public let interval: Duration
+    /// The album ends after this many presentations (the first photo, and each tick that
+    /// shows one, even the same photo again); `nil` runs until the exit button or a signal.
+    public let presentationLimit: Int?
 
-    private let repository: any PhotoRepository
-    private let preparer: any FramePreparing
-    private let clock: C
-    private let interval: Duration
-    private let presentationLimit: Int?
-    private let events: @Sendable (AlbumEvent) -> Void
-    private let memory: (any ShuffleMemory)?
-    private let actions: AsyncStream<AlbumAction>
-    private let actionSink: AsyncStream<AlbumAction>.Continuation
-
-    private var random: any RandomNumberGenerator & Sendable
-    private var shuffle = PhotoShuffle()
-    private var listState = PhotoListState.loading
-    private var skipped: Set<Photo> = []
-    /// Photos that failed to prepare once and wait out of the rotation for their second try.
-    private var retryLater: Set<Photo> = []
-    /// Photos that failed to prepare once (retried or waiting to be).
-    private var failedOnce: Set<Photo> = []
-    private var reportedEmptiness: AlbumState.Content?
-    private var prefetched: Prefetch?
-    private var timer: Task<Void, Never>?
-    private var presentations = 0
-
-    private struct Prefetch {
-        let photo: Photo
-        let task: Task<Result<Frame, any Error>, Never>
-    }
-
-    /// Creates the interactor.
-    /// - Parameters:
-    ///   - repository: Where the photo list comes from.
-    ///   - preparer: Decodes and scales a photo for the screen.
-    ///   - clock: The clock the interval is measured on.
-    ///   - interval: How long each photo stays.
-    ///   - random: The random source for the shuffle.
-    ///   - presentationLimit: Stop after this many presentations (the first photo and each tick
-    ///     that shows one); `nil` runs until cancelled.
-    ///   - events: Receives what happened, for the log.
-    ///   - memory: Where the shuffle round is kept across restarts; `nil` starts a fresh round.
-    public init(
-        repository: any PhotoRepository,
-        preparer: any FramePreparing,
-        clock: C,
-        interval: Duration,
-        random: some RandomNumberGenerator & Sendable = SplitMix64(),
-        presentationLimit: Int? = nil,
-        events: @escaping @Sendable (AlbumEvent) -> Void = { _ in },
-        memory: (any ShuffleMemory)? = nil
-    ) {
+    /// Creates the reducer; `interval` must be positive.
+    public init(interval: Duration, presentationLimit: Int? = nil) {
         precondition(interval > .zero, "the interval must be positive")
-        self.repository = repository
-        self.preparer = preparer
-        self.clock = clock
         self.interval = interval
-        self.random = random
         self.presentationLimit = presentationLimit
-        self.events = events
-        self.memory = memory
-        (actions, actionSink) = AsyncStream.makeStream(of: AlbumAction.self)
     }
 
-    /// Sends an action from outside (for example, a display power request).
-    public nonisolated func send(_ action: AlbumAction) {
-        actionSink.yield(action)
+    /// Applies `action` to `album` and returns what must be done, in order.
+    public func reduce(_ album: inout Album, _ action: AlbumAction) -> [AlbumEffect] {
+        guard album.state.end == nil else { return [] }
+        var reduction = Reduction(album: album, interval: interval, presentationLimit: presentationLimit)
+        reduction.apply(action)
+        album = reduction.album
+        return reduction.effects
     }
+}
 
-    /// Runs the slideshow until cancelled or until the presentation limit is reached, then
-    /// finishes ``state``.
-    public func run() async {
-        emit(.loading)
-        if let snapshot = memory?.load() { shuffle.restore(snapshot) }
-        let repository = self.repository
-        let sink = actionSink
-        let listFeed = Task {
-            for await list in repository.photoListStates() {
-                sink.yield(.photoListChanged(list))
-            }
-        }
-        for await action in actions {
-            await handle(action)
-            if let limit = presentationLimit, presentations >= limit { break }
-            if Task.isCancelled { break }
-        }
-        listFeed.cancel()
-        timer?.cancel()
-        prefetched?.task.cancel()
-        state.finish()
-    }
+/// One reduction in progress: the album being changed and the effects so far.
+struct Reduction {
+    var album: Album
+    let interval: Duration
+    let presentationLimit: Int?
+    var effects: [AlbumEffect] = []
 
-    // MARK: Handling actions
-
-    private func handle(_ action: AlbumAction) async {
+    mutating func apply(_ action: AlbumAction) {
         switch action {
+        case .started(let frameSize, let savedRound):
+            start(frameSize: frameSize, savedRound: savedRound)
         case .photoListChanged(let list):
-            await photoListChanged(list)
-        case .intervalElapsed:
-            events(.intervalElapsed)
-            retryFailedPhotos()
-            await showNextPhoto()
-        case .nextPhotoFailed(let photo, let reason):
-            guard let prefetched, prefetched.photo == photo else { return }
-            self.prefetched = nil
-            noteFailure(of: photo, reason: reason)
-            prefetchNextPhoto()
+            photoListChanged(list)
+        case .intervalElapsed(let now):
+            intervalElapsed(now: now)
+        case .framePrepared(let photo, let frame, let now):
+            framePrepared(photo, frame, now: now)
+        case .framePreparationFailed(let photo, let reason, let now):
+            preparationFailed(photo, reason: reason, now: now)
         case .displayPowerRequested(let power):
-            var newState = state.value
-            newState.displayPower = power
-            state.emit(newState)
+            album.state.displayPower = power
+        case .frameSizeChanged(let size):
+            frameSizeChanged(size)
+        case .exitButtonHeld(let request):
+            end(.exitButton(request))
+        case .stopSignalReceived(let number):
+            end(.signal(number))
         }
     }
 
-    private func photoListChanged(_ list: PhotoListState) async {
-        listState = list
+    // MARK: The list and the screen
+
+    private mutating func start(frameSize: FrameSize, savedRound: ShuffleSnapshot?) {
+        guard album.state.content == .nothingLoaded else { return }
+        album.frameSize = frameSize
+        if let savedRound { album.shuffle.restore(savedRound) }
+        album.state.content = .loading
+    }
+
+    private mutating func photoListChanged(_ list: PhotoListState) {
+        album.listState = list
         switch list {
         case .loading:
-            if !isShowingPhoto { emit(.loading) }
+            if album.shown == nil { album.state.content = .loading }
         case .failed(let reason):
-            events(.photoListFailed(reason: reason))
+            effects.append(.report(.photoListFailed(reason: reason)))
             replaceRotation(with: [])
-            if !isShowingPhoto { showEmptiness() }
+            if album.shown == nil { showEmptiness() }
         case .loaded(let photos):
             // A photo that leaves the list and comes back (the folder repository takes a replaced
             // file out for one publication) gets a fresh chance.
-            let listed = Set(photos)
-            skipped.formIntersection(listed)
-            failedOnce.formIntersection(listed)
-            retryLater.formIntersection(listed)
-            replaceRotation(with: photos.filter { !skipped.contains($0) && !retryLater.contains($0) })
-            if !isShowingPhoto { await showNextPhoto() }
+            album.failures.keepOnly(Set(photos))
+            let failures = album.failures
+            replaceRotation(with: photos.filter { !failures.skipped.contains($0) && !failures.waitingForRetry.contains($0) })
+            prepareNextFrame(now: nil)
         }
     }
 
-    private func replaceRotation(with photos: [Photo]) {
-        shuffle.replacePhotos(with: photos, using: &random)
-        if let prefetched, !shuffle.photos.contains(prefetched.photo) {
-            prefetched.task.cancel()
-            self.prefetched = nil
+    private mutating func replaceRotation(with photos: [Photo]) {
+        album.shuffle.replacePhotos(with: photos, using: &album.random)
+        if let ready = album.ready, !album.shuffle.contains(ready.photo) { album.ready = nil }
+    }
+
+    private mutating func frameSizeChanged(_ size: FrameSize) {
+        guard album.frameSize != size else { return }
+        album.frameSize = size
+        if let ready = album.ready {
+            album.queued = ready.photo
+            album.ready = nil
         }
+        prepareNextFrame(now: nil)
     }
 
-    // MARK: Showing photos
+    // MARK: Ticks and frames
 
-    private var isShowingPhoto: Bool {
-        if case .showing = state.value.content { return true }
-        return false
-    }
-
-    private var shownPhoto: ShownPhoto? {
-        if case .showing(let shown) = state.value.content { return shown }
-        return nil
-    }
-
-    private func showNextPhoto() async {
-        while true {
-            guard let (photo, result) = await nextPreparedPhoto() else {
-                // Nothing left: the photos waiting for their second try get it now.
-                guard !retryLater.isEmpty else { break }
-                retryFailedPhotos()
-                continue
-            }
-            switch result {
-            case .success(let frame):
-                if shownPhoto?.photo != photo {
-                    emit(.showing(ShownPhoto(photo: photo, frame: frame)))
-                    events(.photoShown(photo))
-                }
-                // Saved before the next photo is picked for prefetching: the round as it is on screen.
-                memory?.save(shuffle.snapshot)
-                presentations += 1
-                startTimerIfNeeded()
-                prefetchNextPhoto()
-                return
-            case .failure(let error):
-                noteFailure(of: photo, reason: String(describing: error))
-            }
-        }
-        showEmptiness()
-    }
-
-    /// Takes a photo that failed to prepare out of the rotation: until its second try the first
-    /// time, for good the second time.
-    private func noteFailure(of photo: Photo, reason: String) {
-        shuffle.remove(photo)
-        if failedOnce.insert(photo).inserted {
-            events(.photoRetryLater(photo, reason: reason))
-            retryLater.insert(photo)
+    private mutating func intervalElapsed(now: AlbumTime) {
+        // A tick that was replaced or cancelled after it fired is not the tick now due.
+        guard let due = album.nextTick, now >= due else { return }
+        album.nextTick = nil
+        effects.append(.report(.intervalElapsed))
+        if let summary = album.failures.takeSummary() { effects.append(.report(summary)) }
+        retryFailedPhotos()
+        if let ready = album.ready {
+            album.ready = nil
+            present(ready, now: now)
         } else {
-            events(.photoSkipped(photo, reason: reason))
-            skipped.insert(photo)
+            album.tickIsDue = true
+            prepareNextFrame(now: now)
         }
+    }
+
+    private mutating func framePrepared(_ photo: Photo, _ frame: Frame, now: AlbumTime) {
+        guard album.preparing == photo else { return }
+        album.preparing = nil
+        guard album.shuffle.contains(photo) || album.shown?.photo == photo else {
+            return prepareNextFrame(now: now)  // it left the list while it was being prepared
+        }
+        guard let size = album.frameSize, frame.size == size else {
+            // Made for a screen that has changed since: make it again.
+            album.queued = photo
+            return prepareNextFrame(now: now)
+        }
+        let prepared = ShownPhoto(photo: photo, frame: frame)
+        if let shown = album.shown, shown.photo == photo, shown.frame.size != size {
+            album.state.content = .showing(prepared)  // the photo on screen, redone for a new size
+            prepareNextFrame(now: now)
+        } else if album.shown == nil || album.tickIsDue {
+            present(prepared, now: now)
+        } else {
+            album.ready = prepared
+        }
+    }
+
+    private mutating func preparationFailed(_ photo: Photo, reason: String, now: AlbumTime) {
+        guard album.preparing == photo else { return }
+        album.preparing = nil
+        album.shuffle.remove(photo)
+        if let event = album.failures.record(photo, reason: reason) { effects.append(.report(event)) }
+        prepareNextFrame(now: now)
+    }
+
+    /// Asks for the next frame when none is being made and none is ready: the photo on screen
+    /// again when the screen changed size, else a queued photo, else the shuffle's next. When
+    /// there is none, the photos waiting for their second try get it; when there is still
+    /// none, the screen says why it is empty (unless a photo shows and no tick is due).
+    /// `now` is set when this runs in answer to something timed, so a due tick can be served.
+    private mutating func prepareNextFrame(now: AlbumTime?) {
+        guard album.preparing == nil, album.ready == nil, let size = album.frameSize else { return }
+        if let shown = album.shown, shown.frame.size != size { return askForFrame(shown.photo, size: size) }
+        if let queued = album.queued, album.shuffle.contains(queued) {
+            album.queued = nil
+            return askForFrame(queued, size: size)
+        }
+        album.queued = nil
+        guard let photo = nextPhoto() else {
+            if album.shown == nil || album.tickIsDue { showEmptiness() }
+            return
+        }
+        if let shown = album.shown, shown.photo == photo {
+            // The photo on screen comes round again (an album of one): no need to decode it.
+            guard album.tickIsDue, let now else { return album.ready = shown }
+            return present(shown, now: now)
+        }
+        askForFrame(photo, size: size)
+    }
+
+    private mutating func nextPhoto() -> Photo? {
+        if let photo = album.shuffle.next(using: &album.random) { return photo }
+        guard !album.failures.waitingForRetry.isEmpty else { return nil }
+        retryFailedPhotos()
+        return album.shuffle.next(using: &album.random)
+    }
+
+    private mutating func askForFrame(_ photo: Photo, size: FrameSize) {
+        album.preparing = photo
+        effects.append(.prepareFrame(photo, size: size))
     }
 
     /// Puts the photos that failed once back into the rotation, for their second and last try.
-    private func retryFailedPhotos() {
-        guard !retryLater.isEmpty else { return }
-        retryLater = []
-        guard case .loaded(let photos) = listState else { return }
-        replaceRotation(with: photos.filter { !skipped.contains($0) })
+    private mutating func retryFailedPhotos() {
+        let waiting = album.failures.waitingForRetry
+        guard !waiting.isEmpty else { return }
+        album.failures.waitingForRetry = []
+        for photo in waiting.sorted(by: { $0.description < $1.description }) { album.shuffle.add(photo, using: &album.random) }
     }
 
-    /// The next photo and its frame: the prefetched one when it is still wanted, else a fresh pick.
-    private func nextPreparedPhoto() async -> (Photo, Result<Frame, any Error>)? {
-        if let prefetched {
-            self.prefetched = nil
-            return (prefetched.photo, await prefetched.task.value)
+    /// Puts `shown` on screen at `now` and schedules the next tick one interval later.
+    private mutating func present(_ shown: ShownPhoto, now: AlbumTime) {
+        album.tickIsDue = false
+        if album.shown != shown {
+            album.state.content = .showing(shown)
+            effects.append(.report(.photoShown(shown.photo)))
         }
-        guard let photo = shuffle.next(using: &random) else { return nil }
-        return (photo, await prepare(photo))
-    }
-
-    private func prefetchNextPhoto() {
-        guard let photo = shuffle.next(using: &random) else { return }
-        if let shown = shownPhoto, shown.photo == photo {
-            let frame = shown.frame
-            prefetched = Prefetch(photo: photo, task: Task { .success(frame) })
-            return
+        // Saved before the next photo is picked: the round as it is on screen.
+        let round = album.shuffle.snapshot
+        if round != album.savedRound {
+            album.savedRound = round
+            effects.append(.saveRound(round))
         }
-        let preparer = self.preparer
-        let sink = actionSink
-        prefetched = Prefetch(
-            photo: photo,
-            task: Task {
-                do {
-                    return .success(try await preparer.prepareFrame(for: photo))
-                } catch {
-                    // Reported at once, so another photo is prepared before the tick. A cancelled
-                    // preparation is not a failure of the photo.
-                    if !Task.isCancelled { sink.yield(.nextPhotoFailed(photo, reason: String(describing: error))) }
-                    return .failure(error)
-                }
-            })
-    }
-
-    private func prepare(_ photo: Photo) async -> Result<Frame, any Error> {
-        do { return .success(try await preparer.prepareFrame(for: photo)) } catch { return .failure(error) }
-    }
-
-    private func startTimerIfNeeded() {
-        guard timer == nil else { return }
-        let clock = self.clock
-        let interval = self.interval
-        let sink = actionSink
-        // The ticks count from the first presentation, not from whenever the timer task gets to
-        // run: a late start must not shift every tick.
-        let origin = clock.now
-        timer = Task {
-            var deadline = origin
-            while !Task.isCancelled {
-                deadline = deadline.advanced(by: interval)
-                do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
-                sink.yield(.intervalElapsed)
-            }
+        album.presentations += 1
+        if let presentationLimit, album.presentations >= presentationLimit {
+            return end(.countReached(album.presentations))
         }
+        let deadline = now.advanced(by: interval)
+        album.nextTick = deadline
+        effects.append(.scheduleTick(at: deadline))
+        prepareNextFrame(now: nil)
     }
+
+    // MARK: Emptiness and the end
 
     /// Shows why there is nothing to show, and logs it once.
-    private func showEmptiness() {
+    private mutating func showEmptiness() {
+        album.tickIsDue = false
         let content: AlbumState.Content
-        let event: AlbumEvent?
-        switch listState {
+        var event: AlbumEvent?
+        switch album.listState {
         case .loading:
             content = .loading
-            event = nil
         case .failed(let reason):
             content = .failed(reason: reason)
-            event = nil
         case .loaded:
-            if skipped.isEmpty {
-                content = .noPhotos(.emptyAlbum)
-                event = .albumEmpty
-            } else {
-                content = .noPhotos(.noneReadable(skipped: skipped.count))
-                event = .noReadablePhotos(skipped: skipped.count)
-            }
+            let skipped = album.failures.skipped.count
+            content = skipped == 0 ? .noPhotos(.emptyAlbum) : .noPhotos(.noneReadable(skipped: skipped))
+            event = skipped == 0 ? .albumEmpty : .noReadablePhotos(skipped: skipped)
         }
-        if let event, reportedEmptiness != content { events(event) }
-        reportedEmptiness = content
-        emit(content)
+        if let summary = album.failures.takeSummary() { effects.append(.report(summary)) }
+        if let event, album.reportedEmptiness != content { effects.append(.report(event)) }
+        album.reportedEmptiness = content
+        album.state.content = content
+        if album.nextTick != nil {
+            album.nextTick = nil
+            effects.append(.cancelTick)
+        }
     }
 
-    private func emit(_ content: AlbumState.Content) {
-        var newState = state.value
-        newState.content = content
-        state.emit(newState)
+    private mutating func end(_ reason: AlbumEnd) {
+        album.state.end = reason
+        if album.nextTick != nil {
+            album.nextTick = nil
+            effects.append(.cancelTick)
+        }
+        effects.append(.report(.ended(reason)))
+        effects.append(.end)
     }
 }

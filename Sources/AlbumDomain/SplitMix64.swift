@@ -1,6 +1,6 @@
 /// A small, fast, seedable random number generator (Steele, Lea and Flood's SplitMix64), so a
 /// `--seed` reproduces the same photo order on every machine.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+public struct SplitMix64: RandomNumberGenerator, Equatable, Sendable {
     private var state: UInt64
 
     /// Creates a generator whose sequence is fixed by `seed`.

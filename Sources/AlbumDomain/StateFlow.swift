@@ -4,7 +4,8 @@ import Synchronization
 /// Kotlin's `StateFlow`: a new subscriber gets the current value first, equal values are never
 /// repeated, and a slow subscriber sees the newest value, never a backlog.
 ///
-/// Only the owner (here, ``PublishPhoto``) can change the value; everyone else observes.
+/// Only the owner (the runner, publishing what the ``PublishPhoto`` reducer decided) changes
+/// the value; everyone else observes.
 public final class StateFlow<Value: Equatable & Sendable>: AsyncSequence, Sendable {
     public typealias Element = Value
 
@@ -18,7 +19,7 @@ public final class StateFlow<Value: Equatable & Sendable>: AsyncSequence, Sendab
     private let storage: Mutex<Storage>
 
     /// Creates a flow holding `initialValue`.
-    init(_ initialValue: Value) {
+    public init(_ initialValue: Value) {
         storage = Mutex(Storage(value: initialValue))
     }
 
@@ -28,7 +29,7 @@ public final class StateFlow<Value: Equatable & Sendable>: AsyncSequence, Sendab
     }
 
     /// Sets the value and tells every subscriber, unless it equals the current one.
-    func emit(_ newValue: Value) {
+    public func emit(_ newValue: Value) {
         let continuations: [AsyncStream<Value>.Continuation] = storage.withLock { storage in
             guard !storage.finished, storage.value != newValue else { return [] }
             storage.value = newValue
@@ -40,7 +41,7 @@ public final class StateFlow<Value: Equatable & Sendable>: AsyncSequence, Sendab
     }
 
     /// Ends every subscription after it has seen the current value.
-    func finish() {
+    public func finish() {
         let continuations: [AsyncStream<Value>.Continuation] = storage.withLock { storage in
             storage.finished = true
             defer { storage.subscribers.removeAll() }

@@ -12,7 +12,7 @@ actor MemoryFrameView: FrameView {
     }
 
     func render(_ viewModel: FrameViewModel) async throws {
-        guard case .photo(_, let frame, _) = viewModel.content, frame.size == size else {
+        guard case .photo(_, let frame) = viewModel.content, frame.size == size else {
             for index in screen.indices { screen[index] = 0 }
             return
         }

@@ -1,153 +1,96 @@
 import AlbumDomain
-import DRMDisplay
-import Dispatch
-import EvdevInput
-import FolderRepository
+import AlbumRuntime
 import Foundation
 import Logging
-import PNGFileView
+import FolderRepository
 import PhotoCodec
 import SystemdNotify
 
-/// Why the slideshow ended.
-public enum SlideshowEnd: Equatable, Sendable {
-    /// `--count` photos were shown.
-    case countReached
-    /// The hardware exit button was held.
-    case exitButton(ExitRequest)
-    /// SIGTERM or SIGINT arrived.
-    case signal(Int32)
-}
-
-/// Wires the adapters to the domain and runs until the count, the exit button or a signal:
-/// repository and preparer feed ``PublishPhoto``; its state becomes a ``FrameViewModel`` that
-/// the view draws; the input layer can only ask to exit.
+/// Wires the adapters to the domain and runs until the count, the exit button or a signal.
+///
+/// One way round: the repository, the clock, the input layer, the screen and signals send
+/// actions to the ``AlbumRunner``; the ``PublishPhoto`` reducer decides; its state becomes a
+/// ``FrameViewModel`` that the view draws. Nothing flows back.
 public enum Slideshow {
-    /// Runs the slideshow described by `configuration`.
-    public static func run(_ configuration: SlideshowConfiguration, logger: Logger) async throws -> SlideshowEnd {
-        let stops = AsyncStream.makeStream(of: SlideshowEnd.self)
-        let signals = SignalWatcher(signals: [SIGTERM, SIGINT]) { stops.continuation.yield(.signal($0)) }
-        defer { signals.cancel() }
-
-        let view: any FrameView
-        let frameSize: FrameSize
-        var display: DRMDisplay?
-        var input: InputGuard?
-        defer {
-            // Teardown in reverse order of setup: input grabs, then the screen.
-            input?.stop()
-            display?.close()
-        }
-        switch configuration.output {
-        case .png(let directory):
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            view = PNGFileView(directory: directory, size: configuration.size)
-            frameSize = configuration.size
-        case .memory:
-            view = MemoryFrameView(size: configuration.size)
-            frameSize = configuration.size
-        case .drm(let device):
-            let opened = try DRMDisplay.open(device: device, mode: configuration.mode, logger: logger)
-            display = opened
-            view = opened
-            frameSize = opened.size
-            input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
-        }
-        if let input {
-            let sink = stops.continuation
-            Task {
-                for await request in input.exitRequests {
-                    sink.yield(.exitButton(request))
-                    return
-                }
-            }
-        }
-
-        let albumLogger = logger
-        let statistics = PresentationStatistics()
+    /// Runs the slideshow described by `configuration` and returns why it ended. Throws when
+    /// the output cannot be opened or the view cannot draw (the service then restarts it).
+    public static func run(_ configuration: SlideshowConfiguration, logger: Logger) async throws -> AlbumEnd {
+        let output = try SlideshowOutput.open(configuration, logger: logger)
+        defer { output.close() }
         let notifier = SystemdNotifier.fromEnvironment()
         let heartbeat = Heartbeat(notifier: notifier, interval: configuration.interval)
+        let statistics = PresentationStatistics()
+        let runner = makeRunner(configuration, heartbeat: heartbeat, statistics: statistics, logger: logger)
+
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGQUIT]) { runner.send(.stopSignalReceived($0)) }
+        defer { signals.cancel() }
+        let exitRequests = forwardExitRequests(from: output, to: runner)
+        defer { exitRequests?.cancel() }
         let heartbeatTask = Task { await heartbeat.run() }
         defer { heartbeatTask.cancel() }
-        let stateDirectory: String? =
-            switch configuration.stateDirectory {
-            case .automatic:
-                configuration.seed == nil ? FileShuffleMemory.defaultStateDirectory(photos: configuration.photos) : nil
-            case .none: nil
-            case .directory(let directory): directory
-            }
-        let memory = FileShuffleMemory(stateDirectory: stateDirectory, folder: configuration.photos, logger: logger)
+
+        let album = Task {
+            await runner.run(
+                repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
+                frameSize: output.frameSize, random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
+        }
+        let drawing = SlideshowDrawing(view: output.view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
+        do {
+            try await drawing.draw(runner.state)
+        } catch {
+            album.cancel()
+            await album.value
+            throw SlideshowFailure.viewCannotDraw(error)
+        }
+        await album.value
+        try? notifier.stopping()
+        if configuration.reportsLatency { logger.notice("\(statistics.summary)") }
+        return runner.state.value.end ?? .signal(0)
+    }
+
+    /// The runner over the reducer, with the preparer, the shuffle memory and the event log.
+    private static func makeRunner(
+        _ configuration: SlideshowConfiguration, heartbeat: Heartbeat, statistics: PresentationStatistics,
+        logger: Logger
+    ) -> AlbumRunner<ContinuousClock> {
+        let memory = FileShuffleMemory(
+            stateDirectory: configuration.resolvedStateDirectory, folder: configuration.photos, logger: logger)
         if let memory { logger.info("keeping the shuffle round in \(memory.file)") }
-        let interactor = PublishPhoto(
-            repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
-            preparer: PhotoFramePreparer(size: frameSize, scale: configuration.scale, limits: configuration.limits),
+        return AlbumRunner(
+            reducer: PublishPhoto(interval: configuration.interval, presentationLimit: configuration.count),
             clock: ContinuousClock(),
-            interval: configuration.interval,
-            random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64(),
-            presentationLimit: configuration.count,
+            preparer: PhotoFramePreparer(scale: configuration.scale, limits: configuration.limits),
+            memory: memory,
             events: { event in
                 if event == .intervalElapsed {
                     statistics.intervalElapsed()
                     heartbeat.tick()
                 }
-                AlbumEventLog.log(event, to: albumLogger)
-            },
-            memory: memory
-        )
-        let interactorTask = Task { await interactor.run() }
-        let scale = configuration.scale
-        let viewTask = Task {
-            var drawn: FrameViewModel?
-            for await state in interactor.state {
-                let viewModel = FrameViewModel(state: state, scale: scale)
-                guard viewModel != drawn else { continue }
-                heartbeat.drawingStarted()
-                try await view.render(viewModel)
-                let isPhoto = if case .photo = viewModel.content { true } else { false }
-                heartbeat.drawingFinished(photo: isPhoto)
-                if isPhoto { statistics.photoPresented() }
-                if drawn == nil { try? notifier.ready(status: "showing the album") }
-                drawn = viewModel
-            }
-            stops.continuation.yield(.countReached)
-        }
+                AlbumEventLog.log(event, to: logger)
+            })
+    }
 
-        var end = SlideshowEnd.countReached
-        for await stop in stops.stream {
-            end = stop
-            break
+    /// Sends the input layer's only action, the exit button, to the runner.
+    private static func forwardExitRequests(
+        from output: SlideshowOutput, to runner: AlbumRunner<ContinuousClock>
+    ) -> Task<Void, Never>? {
+        guard let input = output.input else { return nil }
+        return Task {
+            for await request in input.exitRequests {
+                runner.send(.exitButtonHeld(request))
+            }
         }
-        try? notifier.stopping()
-        interactorTask.cancel()
-        await interactorTask.value
-        if case .countReached = end {
-            try await viewTask.value
-        } else {
-            viewTask.cancel()
-            _ = await viewTask.result
-        }
-        if configuration.reportsLatency { logger.notice("\(statistics.summary)") }
-        switch end {
-        case .countReached: logger.info("showed \(configuration.count ?? 0) photos, done")
-        case .exitButton(let request): logger.notice("exit button: \(request) ended the slideshow")
-        case .signal(let number): logger.notice("signal \(number) ended the slideshow")
-        }
-        return end
     }
 }
 
-/// Writes album events to the log, one line an event.
-enum AlbumEventLog {
-    static func log(_ event: AlbumEvent, to logger: Logger) {
-        switch event {
-        case .intervalElapsed: logger.trace("interval elapsed")
-        case .photoShown(let photo): logger.info("showing \(photo.id)")
-        case .photoRetryLater(let photo, let reason): logger.notice("will retry \(photo.id) later: \(reason)")
-        case .photoSkipped(let photo, let reason): logger.warning("skipping \(photo.id): \(reason)")
-        case .photoListFailed(let reason): logger.error("\(reason)")
-        case .albumEmpty: logger.warning("the photo folder has no PNG photos; showing a black screen")
-        case .noReadablePhotos(let skipped):
-            logger.error("none of the \(skipped) photos could be read; showing a black screen")
+/// Why the slideshow stopped with an error.
+public enum SlideshowFailure: Error, CustomStringConvertible {
+    /// The view failed to draw (a full disk, a screen that refuses frames).
+    case viewCannotDraw(any Error)
+
+    public var description: String {
+        switch self {
+        case .viewCannotDraw(let error): "the frame cannot be drawn: \(error)"
         }
     }
 }

@@ -1,4 +1,5 @@
 import AlbumDomain
+import FolderRepository
 import EvdevInput
 import PhotoCodec
 
@@ -48,6 +49,16 @@ public struct SlideshowConfiguration: Sendable {
         case none
         /// This folder.
         case directory(String)
+    }
+
+    /// The state directory `--state-dir` resolves to: `automatic` looks for a writable place,
+    /// and keeps nothing when a seed fixes the order (a seeded run must repeat exactly).
+    var resolvedStateDirectory: String? {
+        switch stateDirectory {
+        case .automatic: seed == nil ? FileShuffleMemory.defaultStateDirectory(photos: photos) : nil
+        case .none: nil
+        case .directory(let directory): directory
+        }
     }
 
     /// Creates a configuration.

@@ -120,7 +120,9 @@ public final class DRMDisplay: FrameView, @unchecked Sendable {
 
     /// Draws `viewModel` and returns once it is on screen. An unchanged view model is not drawn
     /// again. Without a connected display the view model is kept and drawn when one comes back.
+    /// The ended album gives the display back: the console returns, as ``close()`` does.
     public func render(_ viewModel: FrameViewModel) async throws {
+        if viewModel.content == .ended { return close() }
         lock.withLock {
             guard !isClosed, viewModel != lastViewModel else { return }
             lastViewModel = viewModel
@@ -171,8 +173,8 @@ public final class DRMDisplay: FrameView, @unchecked Sendable {
                 return
             }
             switch viewModel.content {
-            case .photo(_, let frame, _): try present(frame)
-            case .black, .waiting: try present(nil)
+            case .photo(_, let frame): try present(frame)
+            case .black, .waiting, .ended: try present(nil)
             }
         } catch {
             logger.warning("drawing on \(output.name) failed: \(error)")

@@ -23,9 +23,9 @@ public actor PNGFileView: FrameView {
     public func render(_ viewModel: FrameViewModel) async throws {
         let frame: Frame
         switch viewModel.content {
-        case .waiting:
+        case .waiting, .ended:
             return
-        case .photo(_, let photoFrame, _):
+        case .photo(_, let photoFrame):
             frame = photoFrame
         case .black:
             frame = .black(size)

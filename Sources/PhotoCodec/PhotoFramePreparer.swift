@@ -4,8 +4,6 @@ import AlbumDomain
 /// (``PhotoFile``), recognises it by its bytes (``PhotoFormat``) and decodes it scaled to the
 /// screen (``PhotoDecoder``). The photo's id is its file path.
 public struct PhotoFramePreparer: FramePreparing {
-    /// The screen size frames are made for.
-    public let size: FrameSize
     /// How photos are fitted to the screen.
     public let scale: ScaleMode
     /// Limits against hostile files.
@@ -14,14 +12,13 @@ public struct PhotoFramePreparer: FramePreparing {
     public let budget: DecodeMemoryBudget
 
     /// Creates a preparer.
-    public init(size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default) {
-        self.size = size
+    public init(scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default) {
         self.scale = scale
         self.limits = limits
         self.budget = budget
     }
 
-    public func prepareFrame(for photo: Photo) async throws -> Frame {
+    public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
         try PhotoDecoder.decode(photo.id, to: size, scale: scale, limits: limits, budget: budget)
     }
 }

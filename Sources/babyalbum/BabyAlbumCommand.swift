@@ -117,6 +117,7 @@ struct Show: AsyncParsableCommand {
             case "none": .none
             case let directory?: .directory(directory)
             }
+        signal(SIGPIPE, SIG_IGN)
         do {
             _ = try await Slideshow.run(configuration, logger: logger)
         } catch {

@@ -1,243 +1,364 @@
 import AlbumDomain
-import Clocks
 import Testing
 
-/// The interactor, driven by a test clock: no real sleeps anywhere.
+/// The reducer, step by step: every action's new state and its exact effects.
 @Suite struct PublishPhotoTests {
-    let clock = TestClock()
-    let interval = Duration.seconds(15)
-
-    func makeInteractor(
-        _ repository: ManualRepository, preparer: FakePreparer = FakePreparer(), seed: UInt64 = 1,
-        limit: Int? = nil, log: EventLog = EventLog()
-    ) -> PublishPhoto<TestClock<Duration>> {
-        PublishPhoto(
-            repository: repository, preparer: preparer, clock: clock, interval: interval,
-            random: SplitMix64(seed: seed), presentationLimit: limit, events: { log.record($0) })
+    /// A store showing its first photo, at t=0, with the next one asked for.
+    /// Returns the store, the photo on screen and the photo being prepared.
+    func showingFirstPhoto(_ names: [String], seed: UInt64 = 1) -> (AlbumTestStore, Photo, Photo) {
+        var store = AlbumTestStore(seed: seed)
+        store.send(.started(frameSize: screen, savedRound: nil))
+        store.receive([])
+        let first = store.send(.photoListChanged(.loaded(names.map(Photo.init(id:))))).preparedPhoto!
+        _ = store.takeEffects()
+        let effects = store.send(.framePrepared(first, frame(), now: at(0)))
+        let next = effects.preparedPhoto!
+        store.receive([
+            .report(.photoShown(first)), .saveRound(store.roundSaved(showing: first, before: next)),
+            .scheduleTick(at: at(15)), .prepareFrame(next, size: screen),
+        ])
+        return (store, first, next)
     }
 
-    @Test func showsTheFirstPhotoAtOnceThenADifferentOneEachInterval() async throws {
-        let repository = ManualRepository(.loaded(photos("a", "b", "c")))
-        let interactor = makeInteractor(repository)
-        var states = interactor.state.makeAsyncIterator()
-        #expect(await states.next() == .initial)
-        let run = Task { await interactor.run() }
-        #expect(await states.next()?.content == .loading)
-        let first = try #require(await states.next()?.shownPhotoID)
-
-        await clock.advanceWhenTimerSleeps(by: .seconds(14))
-        #expect(interactor.state.value.shownPhotoID == first, "nothing changes before the interval ends")
-        await clock.advanceWhenTimerSleeps(by: .seconds(1))
-        let second = try #require(await states.next()?.shownPhotoID)
-        #expect(second != first)
-
-        await clock.advanceWhenTimerSleeps(by: interval)
-        let third = try #require(await states.next()?.shownPhotoID)
-        #expect(third != second)
-        #expect(Set([first, second, third]) == ["a", "b", "c"], "one round shows every photo once")
-        run.cancel()
-        await run.value
+    @Test func startingLoadsThenAsksForTheFirstFrameAndShowsItWhenReady() {
+        var store = AlbumTestStore()
+        #expect(store.state == .initial)
+        store.send(.started(frameSize: screen, savedRound: nil))
+        store.receive([])
+        #expect(store.state.content == .loading)
+        let first = store.send(.photoListChanged(.loaded(photos("a", "b", "c")))).preparedPhoto
+        store.receive([.prepareFrame(first!, size: screen)])
+        #expect(store.state.content == .loading, "nothing shows before its frame is ready")
+        let shownFrame = frame()
+        let next = store.send(.framePrepared(first!, shownFrame, now: at(0))).preparedPhoto
+        #expect(next != nil && next != first)
+        store.receive([
+            .report(.photoShown(first!)), .saveRound(store.roundSaved(showing: first!, before: next!)),
+            .scheduleTick(at: at(15)), .prepareFrame(next!, size: screen),
+        ])
+        #expect(store.state.content == .showing(ShownPhoto(photo: first!, frame: shownFrame)))
     }
 
-    @Test func neverRepeatsAPhotoAndShowsEachOncePerRound() async throws {
+    @Test func aTickSwapsInTheFramePreparedBeforeItAndSchedulesTheNextOneIntervalLater() {
+        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        let nextFrame = frame()
+        store.send(.framePrepared(next, nextFrame, now: at(3)))
+        store.receive([])
+        #expect(store.shownID == first.description, "a prepared frame waits for its tick")
+        store.send(.intervalElapsed(now: at(14)))
+        store.receive([])
+        #expect(store.shownID == first.description, "a tick that fires before its deadline is not the tick due")
+        let third = store.send(.intervalElapsed(now: at(15))).preparedPhoto!
+        store.receive([
+            .report(.intervalElapsed), .report(.photoShown(next)),
+            .saveRound(store.roundSaved(showing: next, before: third)), .scheduleTick(at: at(30)),
+            .prepareFrame(third, size: screen),
+        ])
+        #expect(store.state.content == .showing(ShownPhoto(photo: next, frame: nextFrame)))
+        #expect(Set([first, next, third]) == Set(photos("a", "b", "c")), "one round shows every photo once")
+    }
+
+    @Test func aScheduleThatFellBehindShowsOnePhotoThenWaitsAWholeInterval() {
+        var (store, _, next) = showingFirstPhoto(["a", "b", "c"])
+        store.send(.framePrepared(next, frame(), now: at(1)))
+        store.receive([])
+        // The process was stopped for 100 s: the tick due at 15 fires at 115.
+        let effects = store.send(.intervalElapsed(now: at(115)))
+        #expect(effects.contains(.scheduleTick(at: at(130))))
+        #expect(effects.filter { if case .report(.photoShown) = $0 { true } else { false } }.count == 1)
+        _ = store.takeEffects()
+        store.send(.intervalElapsed(now: at(116)))
+        store.receive([])
+    }
+
+    @Test func aFrameThatIsLateForItsTickShowsWhenReadyAndTheIntervalCountsFromThere() {
+        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        store.send(.intervalElapsed(now: at(15)))
+        store.receive([.report(.intervalElapsed)])
+        #expect(store.shownID == first.description, "the photo stays until the next one is ready")
+        let third = store.send(.framePrepared(next, frame(), now: at(22))).preparedPhoto!
+        store.receive([
+            .report(.photoShown(next)), .saveRound(store.roundSaved(showing: next, before: third)),
+            .scheduleTick(at: at(37)), .prepareFrame(third, size: screen),
+        ])
+    }
+
+    @Test func neverRepeatsAPhotoAndShowsEachOncePerRound() {
         let names = ["a", "b", "c", "d"]
-        let repository = ManualRepository(.loaded(names.map(Photo.init(id:))))
-        let interactor = makeInteractor(repository, seed: 42)
-        var states = interactor.state.makeAsyncIterator()
-        _ = await states.next()
-        let run = Task { await interactor.run() }
-        _ = await states.next()
-        var shown = [try #require(await states.next()?.shownPhotoID)]
-        for _ in 1..<200 {
-            await clock.advanceWhenTimerSleeps(by: interval)
-            shown.append(try #require(await states.next()?.shownPhotoID))
+        var (store, first, next) = showingFirstPhoto(names, seed: 42)
+        var shown = [first.description]
+        var preparing = next
+        for tick in 1...200 {
+            store.send(.framePrepared(preparing, frame(), now: at(tick * 15 - 5)))
+            store.receive([])
+            let effects = store.send(.intervalElapsed(now: at(tick * 15)))
+            preparing = effects.preparedPhoto!
+            _ = store.takeEffects()
+            shown.append(store.shownID!)
         }
-        for (previous, next) in zip(shown, shown.dropFirst()) {
-            #expect(previous != next)
-        }
-        for round in stride(from: 0, to: shown.count, by: names.count) {
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
+        for round in stride(from: 0, to: shown.count - names.count, by: names.count) {
             #expect(Set(shown[round..<round + names.count]) == Set(names), "round at \(round)")
         }
-        run.cancel()
-        await run.value
     }
 
-    @Test func theSameSeedGivesTheSameOrderAndAnotherSeedAnother() async throws {
-        func order(seed: UInt64) async throws -> [String] {
-            let clock = TestClock()
-            let repository = ManualRepository(.loaded(photos("a", "b", "c", "d", "e", "f")))
-            let interactor = PublishPhoto(
-                repository: repository, preparer: FakePreparer(), clock: clock, interval: interval,
-                random: SplitMix64(seed: seed), presentationLimit: 12)
-            let run = Task { await interactor.run() }
-            var shown: [String] = []
-            var states = interactor.state.makeAsyncIterator()
-            while let state = await states.next() {
-                if let id = state.shownPhotoID, id != shown.last {
-                    shown.append(id)
-                    if shown.count < 12 { await clock.advanceWhenTimerSleeps(by: interval) }
-                }
+    @Test func theSameSeedGivesTheSameOrderAndAnotherSeedAnother() {
+        func order(seed: UInt64) -> [String] {
+            var (store, first, next) = showingFirstPhoto(["a", "b", "c", "d", "e", "f"], seed: seed)
+            var shown = [first.description]
+            var preparing = next
+            for tick in 1..<12 {
+                store.send(.framePrepared(preparing, frame(), now: at(tick * 15 - 1)))
+                preparing = store.send(.intervalElapsed(now: at(tick * 15))).preparedPhoto!
+                _ = store.takeEffects()
+                shown.append(store.shownID!)
             }
-            await run.value
             return shown
         }
-        let first = try await order(seed: 7)
-        #expect(first.count == 12)
-        #expect(try await order(seed: 7) == first)
-        #expect(try await order(seed: 8) != first)
+        #expect(order(seed: 7) == order(seed: 7))
+        #expect(order(seed: 7) != order(seed: 8))
     }
 
-    @Test func onePhotoStays() async throws {
-        let preparer = FakePreparer()
-        let repository = ManualRepository(.loaded(photos("only")))
-        let interactor = makeInteractor(repository, preparer: preparer, limit: 3)
-        let run = Task { await interactor.run() }
-        var states = interactor.state.makeAsyncIterator()
-        while await states.next()?.shownPhotoID == nil {}
-        await clock.advanceWhenTimerSleeps(by: interval)
-        await clock.advanceWhenTimerSleeps(by: interval)
-        await run.value
-        #expect(interactor.state.value.shownPhotoID == "only")
-        #expect(preparer.preparedPhotos == ["only"], "the photo on screen is not decoded again")
+    @Test func onePhotoStaysAndIsNeitherDecodedAgainNorSavedAgain() {
+        var store = AlbumTestStore()
+        store.send(.started(frameSize: screen, savedRound: nil))
+        store.send(.photoListChanged(.loaded(photos("only"))))
+        store.receive([.prepareFrame(Photo(id: "only"), size: screen)])
+        store.send(.framePrepared(Photo(id: "only"), frame(), now: at(0)))
+        store.receive([
+            .report(.photoShown(Photo(id: "only"))), .saveRound(store.album.shuffleSnapshotForTests),
+            .scheduleTick(at: at(15)),
+        ])
+        store.send(.intervalElapsed(now: at(15)))
+        store.receive([.report(.intervalElapsed), .scheduleTick(at: at(30))])
+        #expect(store.shownID == "only")
     }
 
-    @Test func loadingEmptyAndUnreadableAreDistinctStates() async throws {
-        let repository = ManualRepository(.loading)
-        let log = EventLog()
-        let interactor = makeInteractor(repository, log: log)
-        var states = interactor.state.makeAsyncIterator()
-        #expect(await states.next()?.content == .nothingLoaded)
-        let run = Task { await interactor.run() }
-        #expect(await states.next()?.content == .loading)
-
-        repository.publish(.loaded([]))
-        #expect(await states.next()?.content == .noPhotos(.emptyAlbum))
-        repository.publish(.failed(reason: "the photo folder /x does not exist"))
-        #expect(await states.next()?.content == .failed(reason: "the photo folder /x does not exist"))
-        repository.publish(.loaded(photos("a")))
-        #expect(await states.next()?.shownPhotoID == "a")
-        #expect(log.events.contains(.albumEmpty))
-        #expect(log.events.contains(.photoListFailed(reason: "the photo folder /x does not exist")))
-        run.cancel()
-        await run.value
+    @Test func loadingEmptyFailedAndUnreadableAreDistinctStatesEachSaidOnce() {
+        var store = AlbumTestStore()
+        store.send(.started(frameSize: screen, savedRound: nil))
+        store.send(.photoListChanged(.loading))
+        store.receive([])
+        #expect(store.state.content == .loading)
+        store.send(.photoListChanged(.loaded([])))
+        store.receive([.report(.albumEmpty)])
+        #expect(store.state.content == .noPhotos(.emptyAlbum))
+        store.send(.photoListChanged(.loaded([])))
+        store.receive([])
+        store.send(.photoListChanged(.failed(reason: "the photo folder /x does not exist")))
+        store.receive([.report(.photoListFailed(reason: "the photo folder /x does not exist"))])
+        #expect(store.state.content == .failed(reason: "the photo folder /x does not exist"))
+        store.send(.photoListChanged(.loaded(photos("x", "y"))))
+        let first = store.takeEffects().preparedPhoto!
+        let second = store.send(.framePreparationFailed(first, reason: "broken", now: at(1))).preparedPhoto!
+        store.receive([.report(.photoRetryLater(first, reason: "broken")), .prepareFrame(second, size: screen)])
+        let retried = store.send(.framePreparationFailed(second, reason: "broken", now: at(2))).preparedPhoto!
+        store.receive([.report(.photoRetryLater(second, reason: "broken")), .prepareFrame(retried, size: screen)])
+        let last = store.send(.framePreparationFailed(retried, reason: "still broken", now: at(3))).preparedPhoto!
+        store.receive([.report(.photoSkipped(retried, reason: "still broken")), .prepareFrame(last, size: screen)])
+        store.send(.framePreparationFailed(last, reason: "still broken", now: at(4)))
+        store.receive([.report(.photoSkipped(last, reason: "still broken")), .report(.noReadablePhotos(skipped: 2))])
+        #expect(store.state.content == .noPhotos(.noneReadable(skipped: 2)))
+        #expect(FrameViewModel(state: store.state).content == .black(reason: "none of the 2 photos could be read"))
     }
 
-    @Test func brokenPhotosAreSkippedAndLoggedOnce() async throws {
-        let repository = ManualRepository(.loaded(photos("good", "bad1", "bad2")))
-        let log = EventLog()
-        let interactor = makeInteractor(repository, preparer: FakePreparer(broken: ["bad1", "bad2"]), log: log)
-        var states = interactor.state.makeAsyncIterator()
-        _ = await states.next()
-        let run = Task { await interactor.run() }
-        _ = await states.next()
-        #expect(await states.next()?.shownPhotoID == "good")
-        for _ in 0..<6 {
-            await clock.advanceWhenTimerSleeps(by: interval)
-        }
-        await Task.megaYield()
-        #expect(interactor.state.value.shownPhotoID == "good", "the only good photo stays")
-        let skips = log.events.filter { if case .photoSkipped = $0 { true } else { false } }
-        #expect(skips.count == 2, "each broken photo is logged once: \(skips)")
-        run.cancel()
-        await run.value
+    @Test func aBrokenNextPhotoIsReplacedAtOnceNotAtTheTick() {
+        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        let replacement = store.send(.framePreparationFailed(next, reason: "truncated", now: at(2))).preparedPhoto!
+        store.receive([.report(.photoRetryLater(next, reason: "truncated")), .prepareFrame(replacement, size: screen)])
+        #expect(replacement != first && replacement != next)
+        store.send(.framePrepared(replacement, frame(), now: at(3)))
+        store.receive([])
+        let effects = store.send(.intervalElapsed(now: at(15)))
+        #expect(effects.contains(.report(.photoShown(replacement))), "the tick shows what was prepared before it")
+        #expect(!effects.contains(.prepareFrame(replacement, size: screen)))
+        _ = store.takeEffects()
     }
 
-    @Test func aBrokenNextPhotoIsReplacedInTheBackgroundNotAtTheTick() async throws {
-        let preparer = FakePreparer(broken: ["bad1", "bad2", "bad3"])
-        let repository = ManualRepository(.loaded(photos("a", "b", "c", "bad1", "bad2", "bad3")))
-        let log = EventLog()
-        let interactor = makeInteractor(repository, preparer: preparer, seed: 5, log: log)
-        var states = interactor.state.makeAsyncIterator()
-        _ = await states.next()
-        let run = Task { await interactor.run() }
-        _ = await states.next()
-        var shown = [try #require(await states.next()?.shownPhotoID)]
-        for _ in 0..<30 {
-            // Background work (a failed preparation, and the one that replaces it) gets its turn.
-            for _ in 0..<200 { await Task.detached(priority: .background) { await Task.yield() }.value }
-            let preparedBefore = preparer.preparedPhotos.count
-            await clock.advanceWhenTimerSleeps(by: interval)
-            let photo = try #require(await states.next()?.shownPhotoID)
-            let preparedAtTheTick = preparer.preparedPhotos.dropFirst(preparedBefore)
-            #expect(!preparedAtTheTick.contains(photo), "\(photo) was prepared at the tick, not before it")
-            shown.append(photo)
-        }
-        #expect(Set(shown) == ["a", "b", "c"])
-        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
-        let failures = log.events.filter {
-            switch $0 {
-            case .photoRetryLater, .photoSkipped: true
-            default: false
+    @Test func aPhotoThatFailedOnceIsRetriedAtTheNextTickThenSkippedUntilListedAnew() {
+        var (store, first, next) = showingFirstPhoto(["good", "bad"])
+        #expect(first.description == "good" || next.description == "good")
+        let bad = Photo(id: "bad")
+        let good = Photo(id: "good")
+        var time = 0
+        // Run ticks until "bad" has failed twice.
+        var preparing: Photo? = next
+        while !store.album.isSkippedForTests(bad), time < 300 {
+            time += 15
+            if let photo = preparing {
+                let effects = photo == bad
+                    ? store.send(.framePreparationFailed(bad, reason: "Failed()", now: at(time - 10)))
+                    : store.send(.framePrepared(photo, frame(), now: at(time - 10)))
+                preparing = effects.preparedPhoto
+                _ = store.takeEffects()
             }
+            let effects = store.send(.intervalElapsed(now: at(time)))
+            preparing = effects.preparedPhoto ?? preparing
+            _ = store.takeEffects()
         }
-        #expect(failures.count == 6, "each broken photo failed twice, then was skipped: \(failures)")
-        run.cancel()
-        await run.value
+        #expect(store.album.isSkippedForTests(bad))
+        #expect(store.shownID == "good")
+        // The file is replaced: the repository lists it as gone, then back. It gets a new chance.
+        store.send(.photoListChanged(.loaded([good])))
+        _ = store.takeEffects()
+        let effects = store.send(.photoListChanged(.loaded([good, bad])))
+        _ = store.takeEffects()
+        #expect(!store.album.isSkippedForTests(bad))
+        #expect(effects.preparedPhoto == bad || store.album.shuffleSnapshotForTests.remaining.contains(bad.id))
     }
 
-    @Test func anAlbumOfBrokenPhotosShowsBlackAndSaysWhyOnce() async throws {
-        let repository = ManualRepository(.loaded(photos("x", "y")))
-        let log = EventLog()
-        let interactor = makeInteractor(repository, preparer: FakePreparer(broken: ["x", "y"]), log: log)
-        var states = interactor.state.makeAsyncIterator()
-        _ = await states.next()
-        let run = Task { await interactor.run() }
-        _ = await states.next()
-        #expect(await states.next()?.content == .noPhotos(.noneReadable(skipped: 2)))
-        #expect(log.events.filter { $0 == .noReadablePhotos(skipped: 2) }.count == 1)
-        #expect(FrameViewModel(state: interactor.state.value, scale: .fill).content
-            == .black(reason: "none of the 2 photos could be read"))
-        run.cancel()
-        await run.value
+    @Test func afterAFewLinesFailuresAreSummarisedAtTheTick() {
+        let names = ["good"] + (0..<40).map { "bad\($0)" }
+        var (store, first, next) = showingFirstPhoto(names, seed: 3)
+        var preparing: Photo? = next
+        var failures = 0
+        var lines = 0
+        while let photo = preparing, photo.description.hasPrefix("bad") {
+            let effects = store.send(.framePreparationFailed(photo, reason: "broken", now: at(1)))
+            failures += 1
+            lines += effects.filter { if case .report(.photoRetryLater) = $0 { true } else { false } }.count
+            preparing = effects.preparedPhoto
+            _ = store.takeEffects()
+        }
+        #expect(first.description.hasPrefix("bad"), "seed 3 starts with a broken photo's frame being ready")
+        #expect(failures > 5, "the seed leads through more than five broken photos: \(failures)")
+        #expect(lines == min(failures, 5), "one line each for the first five only")
+        let tick = store.send(.intervalElapsed(now: at(15)))
+        #expect(tick.contains(.report(.failuresSummarized(retried: failures - 5, skipped: 0))))
+        _ = store.takeEffects()
     }
 
-    @Test func newPhotosJoinTheRotationAndRemovedOnesLeaveIt() async throws {
-        let repository = ManualRepository(.loaded(photos("a", "b")))
-        let interactor = makeInteractor(repository)
-        var states = interactor.state.makeAsyncIterator()
-        _ = await states.next()
-        let run = Task { await interactor.run() }
-        _ = await states.next()
-        _ = await states.next()
-        repository.publish(.loaded(photos("c", "d")))
-        await Task.megaYield()
+    @Test func newPhotosJoinTheRotationAndRemovedOnesLeaveIt() {
+        var (store, _, next) = showingFirstPhoto(["a", "b"])
+        store.send(.framePrepared(next, frame(), now: at(1)))
+        store.receive([])
+        let joined = store.send(.photoListChanged(.loaded(photos("c", "d")))).preparedPhoto
+        store.receive([.prepareFrame(joined!, size: screen)])
+        #expect(["c", "d"].contains(joined!.description), "the prepared frame of a removed photo is dropped")
+        store.send(.framePrepared(next, frame(), now: at(2)))
+        store.receive([])
         var shown: [String] = []
-        for _ in 0..<6 {
-            await clock.advanceWhenTimerSleeps(by: interval)
-            shown.append(try #require(await states.next()?.shownPhotoID))
+        var preparing = joined!
+        for tick in 1...6 {
+            store.send(.framePrepared(preparing, frame(), now: at(tick * 15 - 1)))
+            preparing = store.send(.intervalElapsed(now: at(tick * 15))).preparedPhoto!
+            _ = store.takeEffects()
+            shown.append(store.shownID!)
         }
         #expect(Set(shown) == ["c", "d"], "removed photos are never chosen again: \(shown)")
-        run.cancel()
-        await run.value
     }
 
-    @Test func displayPowerIsAnAction() async throws {
-        let repository = ManualRepository(.loaded(photos("a", "b")))
-        let interactor = makeInteractor(repository)
-        var states = interactor.state.makeAsyncIterator()
-        _ = await states.next()
-        let run = Task { await interactor.run() }
-        _ = await states.next()
-        let shown = try #require(await states.next()?.shownPhotoID)
-        interactor.send(.displayPowerRequested(.off))
-        let blanked = try #require(await states.next())
-        #expect(blanked.displayPower == .off)
-        #expect(blanked.shownPhotoID == shown, "the slideshow keeps its place")
-        #expect(FrameViewModel(state: blanked, scale: .fit).displayPower == .off)
-        run.cancel()
-        await run.value
+    @Test func aFramePreparedForAPhotoThatLeftTheListIsDropped() {
+        var (store, _, next) = showingFirstPhoto(["a", "b", "c"])
+        let remaining = photos("a", "b", "c").filter { $0 != next }
+        store.send(.photoListChanged(.loaded(remaining)))
+        store.receive([])
+        let replacement = store.send(.framePrepared(next, frame(), now: at(2))).preparedPhoto
+        store.receive([.prepareFrame(replacement!, size: screen)])
+        #expect(replacement != next)
     }
 
-    @Test func stopsAfterThePresentationLimitAndFinishesTheState() async throws {
-        let repository = ManualRepository(.loaded(photos("a", "b", "c")))
-        let interactor = makeInteractor(repository, limit: 2)
-        let run = Task { await interactor.run() }
-        var states = interactor.state.makeAsyncIterator()
-        while await states.next()?.shownPhotoID == nil {}
-        await clock.advanceWhenTimerSleeps(by: interval)
-        await run.value
-        var rest: [AlbumState] = []
-        while let state = await states.next() { rest.append(state) }
-        #expect(rest.count <= 1, "the stream ends after the last state")
+    @Test func displayPowerIsStateAndKeepsThePlace() {
+        var (store, first, _) = showingFirstPhoto(["a", "b"])
+        store.send(.displayPowerRequested(.off))
+        store.receive([])
+        #expect(store.state.displayPower == .off)
+        #expect(store.shownID == first.description)
+        #expect(FrameViewModel(state: store.state).displayPower == .off)
+        store.send(.displayPowerRequested(.on))
+        store.receive([])
+        #expect(store.state.displayPower == .on)
     }
+
+    @Test func aNewScreenSizeRedoesThePhotoOnScreenThenTheNext() {
+        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        store.send(.frameSizeChanged(otherScreen))
+        store.receive([])
+        #expect(store.album.frameSize == otherScreen)
+        // The frame in flight was made for the old screen: the photo on screen is redone
+        // first, then that one again.
+        store.send(.framePrepared(next, frame(), now: at(1)))
+        store.receive([.prepareFrame(first, size: otherScreen)])
+        let redone = frame(otherScreen)
+        store.send(.framePrepared(first, redone, now: at(2)))
+        store.receive([.prepareFrame(next, size: otherScreen)])
+        #expect(store.state.content == .showing(ShownPhoto(photo: first, frame: redone)), "no photoShown: the same photo")
+        store.send(.framePrepared(next, frame(otherScreen), now: at(3)))
+        store.receive([])
+        #expect(store.album.nextTick == at(15), "the schedule is unchanged")
+    }
+
+    @Test(arguments: [
+        (AlbumAction.exitButtonHeld(ExitRequest(device: "gpio-keys", key: "KEY_POWER")),
+         AlbumEnd.exitButton(ExitRequest(device: "gpio-keys", key: "KEY_POWER"))),
+        (.stopSignalReceived(15), .signal(15)),
+    ])
+    func endingCancelsTheTickEndsTheAlbumAndIgnoresEverythingAfter(action: AlbumAction, end: AlbumEnd) {
+        var (store, first, next) = showingFirstPhoto(["a", "b"])
+        store.send(action)
+        store.receive([.cancelTick, .report(.ended(end)), .end])
+        #expect(store.state.end == end)
+        #expect(store.shownID == first.description)
+        #expect(FrameViewModel(state: store.state).content == .ended)
+        store.send(.framePrepared(next, frame(), now: at(1)))
+        store.receive([])
+        store.send(.intervalElapsed(now: at(15)))
+        store.receive([])
+        store.send(.exitButtonHeld(ExitRequest(device: "x", key: "y")))
+        store.receive([])
+    }
+
+    @Test func theAlbumEndsAfterThePresentationLimitWithTheLastPhotoOnScreen() {
+        var store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), presentationLimit: 2))
+        store.send(.started(frameSize: screen, savedRound: nil))
+        let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
+        _ = store.takeEffects()
+        let second = store.send(.framePrepared(first, frame(), now: at(0))).preparedPhoto!
+        _ = store.takeEffects()
+        store.send(.framePrepared(second, frame(), now: at(1)))
+        store.receive([])
+        store.send(.intervalElapsed(now: at(15)))
+        store.receive([
+            .report(.intervalElapsed), .report(.photoShown(second)), .saveRound(store.album.shuffleSnapshotForTests),
+            .report(.ended(.countReached(2))), .end,
+        ])
+        #expect(store.state.end == .countReached(2))
+        #expect(FrameViewModel(state: store.state).content == .photo(second, frame: store.album.shown!.frame))
+    }
+
+    @Test func aSavedRoundContinuesAfterARestart() {
+        let names = (0..<8).map { "p\($0)" }
+        var (store, first, next) = showingFirstPhoto(names, seed: 3)
+        var shownBefore = [first]
+        store.send(.framePrepared(next, frame(), now: at(1)))
+        _ = store.send(.intervalElapsed(now: at(15)))
+        let saved = store.takeEffects().compactMap { effect -> ShuffleSnapshot? in
+            if case .saveRound(let snapshot) = effect { return snapshot }
+            return nil
+        }.first!
+        shownBefore.append(next)
+        #expect(saved.shown == shownBefore.map(\.id))
+        #expect(saved.last == next.id)
+
+        var restarted = AlbumTestStore(seed: 99)
+        restarted.send(.started(frameSize: screen, savedRound: saved))
+        restarted.receive([])
+        var preparing = restarted.send(.photoListChanged(.loaded(names.map(Photo.init(id:))))).preparedPhoto
+        _ = restarted.takeEffects()
+        var shownAfter: [Photo] = []
+        for step in 0..<6 {
+            guard let photo = preparing else { break }
+            preparing = restarted.showPrepared(photo, now: at(step * 15))
+            shownAfter.append(restarted.album.shown!.photo)
+        }
+        #expect(Set(shownAfter) == Set(names.map(Photo.init(id:))).subtracting(shownBefore), "no repeats: \(shownAfter)")
+    }
+}
+
+extension Album {
+    /// The round as the shuffle has it now (what a `saveRound` effect carries).
+    var shuffleSnapshotForTests: ShuffleSnapshot { roundSnapshot }
+
+    /// Whether `photo` failed twice and is left out.
+    func isSkippedForTests(_ photo: Photo) -> Bool { isSkipped(photo) }
 }

@@ -73,10 +73,10 @@ import Testing
         _ = try PhotoDecoder.decode(png, to: size, scale: .fill)
     }
 
-    @Test func theFramePreparerDecodesEveryShownFormat() async throws {
-        let preparer = PhotoFramePreparer(size: FrameSize(width: 16, height: 9), scale: .fill)
+    @Test func theFramePreparerDecodesEveryShownFormat() throws {
+        let preparer = PhotoFramePreparer(scale: .fill)
         for path in [PhotoFixtures.jpeg("s420"), PhotoFixtures.webp("lossy"), PngSuite.path("basn2c08")] {
-            let frame = try await preparer.prepareFrame(for: Photo(id: path))
+            let frame = try preparer.prepareFrame(for: Photo(id: path), size: FrameSize(width: 16, height: 9))
             #expect(frame.size == FrameSize(width: 16, height: 9))
             #expect(frame.pixels.contains { $0 != 0 }, "\(path)")
         }

@@ -1,0 +1,49 @@
+import AlbumDomain
+import DRMDisplay
+import EvdevInput
+import Foundation
+import Logging
+import PNGFileView
+
+/// Where frames go, and for a screen the input guard that keeps the child out: opened
+/// together, closed in reverse order (input grabs first, then the screen).
+struct SlideshowOutput {
+    /// The view that draws view models.
+    let view: any FrameView
+    /// The size frames are made for.
+    let frameSize: FrameSize
+    /// The screen, for DRM output.
+    let display: DRMDisplay?
+    /// Every input device grabbed, for DRM output.
+    let input: InputGuard?
+
+    /// Opens the output `configuration` asks for.
+    static func open(_ configuration: SlideshowConfiguration, logger: Logger) throws -> SlideshowOutput {
+        switch configuration.output {
+        case .png(let directory):
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            return SlideshowOutput(
+                view: PNGFileView(directory: directory, size: configuration.size), frameSize: configuration.size,
+                display: nil, input: nil)
+        case .memory:
+            return SlideshowOutput(
+                view: MemoryFrameView(size: configuration.size), frameSize: configuration.size, display: nil,
+                input: nil)
+        case .drm(let device):
+            let display = try DRMDisplay.open(device: device, mode: configuration.mode, logger: logger)
+            do {
+                let input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
+                return SlideshowOutput(view: display, frameSize: display.size, display: display, input: input)
+            } catch {
+                display.close()
+                throw error
+            }
+        }
+    }
+
+    /// Releases the input devices, then gives the screen back.
+    func close() {
+        input?.stop()
+        display?.close()
+    }
+}

@@ -1,0 +1,88 @@
+import AlbumDomain
+import Testing
+
+/// Drives the ``PublishPhoto`` reducer synchronously, as TCA's `TestStore` does: each step
+/// sends an action, and the test must name every effect that comes out, in order. An effect
+/// the test does not name fails it; so does a state it did not expect.
+struct AlbumTestStore {
+    let reducer: PublishPhoto
+    private(set) var album: Album
+    /// Effects a step returned that its test has not yet named.
+    private var unasserted: [AlbumEffect] = []
+
+    init(reducer: PublishPhoto = PublishPhoto(interval: .seconds(15)), seed: UInt64 = 1) {
+        self.reducer = reducer
+        album = Album(random: SplitMix64(seed: seed))
+    }
+
+    var state: AlbumState { album.state }
+    var shownID: String? { album.shown?.photo.description }
+
+    /// Sends `action` and returns its effects, which the caller must then check with `expect`.
+    /// Fails when the previous step's effects were not all checked.
+    @discardableResult
+    mutating func send(
+        _ action: AlbumAction, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [AlbumEffect] {
+        #expect(unasserted.isEmpty, "effects not asserted before \(action): \(unasserted)", sourceLocation: sourceLocation)
+        unasserted = reducer.reduce(&album, action)
+        return unasserted
+    }
+
+    /// Checks that the last step's effects are exactly `effects`.
+    mutating func receive(_ effects: [AlbumEffect], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(unasserted == effects, sourceLocation: sourceLocation)
+        unasserted = []
+    }
+
+    /// Takes the last step's effects for checks of their own (all of them count as asserted).
+    mutating func takeEffects() -> [AlbumEffect] {
+        defer { unasserted = [] }
+        return unasserted
+    }
+
+    /// Succeeds in preparing `photo` and, when it waits for its tick, fires the tick at its
+    /// deadline, so the photo shows. Returns the photo asked for next.
+    mutating func showPrepared(_ photo: Photo, now: AlbumTime) -> Photo? {
+        var effects = send(.framePrepared(photo, frame(), now: now))
+        if effects.isEmpty, let due = album.nextTick {
+            _ = takeEffects()
+            effects = send(.intervalElapsed(now: due))
+        }
+        _ = takeEffects()
+        return effects.preparedPhoto
+    }
+
+    /// The round a `saveRound` effect carries when `shown` went on screen and `next` was then
+    /// drawn from the shuffle (within a round): the round as it was before that draw.
+    func roundSaved(showing shown: Photo, before next: Photo) -> ShuffleSnapshot {
+        let now = album.roundSnapshot
+        return ShuffleSnapshot(remaining: [next.id] + now.remaining, shown: Array(now.shown.dropLast()), last: shown.id)
+    }
+
+    /// Fails when the last step's effects were not checked.
+    func finish(sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(unasserted.isEmpty, "effects not asserted: \(unasserted)", sourceLocation: sourceLocation)
+    }
+}
+
+let screen = FrameSize(width: 4, height: 2)
+let otherScreen = FrameSize(width: 2, height: 4)
+
+func photos(_ names: String...) -> [Photo] { names.map(Photo.init(id:)) }
+
+func at(_ seconds: Int) -> AlbumTime { AlbumTime(sinceStart: .seconds(seconds)) }
+
+/// A frame whose identity tells it apart (frames compare by identity).
+func frame(_ size: FrameSize = screen) -> Frame { Frame.black(size) }
+
+extension [AlbumEffect] {
+    /// The photo of the single `prepareFrame` effect, if there is exactly one.
+    var preparedPhoto: Photo? {
+        let photos = compactMap { effect -> Photo? in
+            if case .prepareFrame(let photo, _) = effect { return photo }
+            return nil
+        }
+        return photos.count == 1 ? photos[0] : nil
+    }
+}
