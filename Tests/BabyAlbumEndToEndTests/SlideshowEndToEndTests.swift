@@ -83,13 +83,13 @@ import Testing
         defer { album.remove(); output.remove() }
         let running = try BabyAlbumProcess(["--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "0.1"])
         let deadline = Date().addingTimeInterval(20)
-        while !running.log.contains("no PNG photos"), Date() < deadline { usleep(20_000) }
+        while !running.log.contains("has no photos"), Date() < deadline { usleep(20_000) }
         usleep(500_000)
         #expect(running.process.isRunning)
         running.process.terminate()
         let result = running.finish()
         #expect(result.status == 0)
-        #expect(result.log.components(separatedBy: "no PNG photos").count == 2, "said once: \(result.log)")
+        #expect(result.log.components(separatedBy: "has no photos").count == 2, "said once: \(result.log)")
         let frame = try PNGDecoder.decode(output.file("frame-0001.png"))
         #expect(frame.pixels.allSatisfy { $0 == 0 })
     }
