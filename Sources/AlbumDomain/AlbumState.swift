@@ -80,9 +80,9 @@ public enum AlbumEnd: Equatable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .countReached(let count): "showed \(count) photos"
-        case .exitButton(let request): "exit button: \(request)"
-        case .signal(let number): "signal \(number)"
+        case .countReached(let count): "showed \(count) photos, done"
+        case .exitButton(let request): "exit button: \(request) ended the slideshow"
+        case .signal(let number): "signal \(number) ended the slideshow"
         }
     }
 }

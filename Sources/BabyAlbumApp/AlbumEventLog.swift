@@ -16,7 +16,7 @@ enum AlbumEventLog {
         case .albumEmpty: logger.warning("the photo folder has no photos; showing a black screen")
         case .noReadablePhotos(let skipped):
             logger.error("none of the \(skipped) photos could be read; showing a black screen")
-        case .ended(let end): logger.notice("the slideshow ended: \(end)")
+        case .ended(let end): logger.notice("\(end)")
         }
     }
 }
