@@ -75,7 +75,7 @@ import Testing
             #expect(lines.count == 1, "one line for \(name): \(result.log)")
         }
         #expect(result.log.contains("empty.png: empty file"))
-        #expect(result.log.contains("notes.png: not a PNG file"))
+        #expect(result.log.contains("notes.png: not a photo"))
     }
 
     @Test func anEmptyFolderKeepsRunningOnBlackAndSaysWhyOnceThenSIGTERMExitsZero() throws {
