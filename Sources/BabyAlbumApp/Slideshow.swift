@@ -22,7 +22,12 @@ public enum Slideshow {
         let statistics = PresentationStatistics()
         let runner = makeRunner(configuration, heartbeat: heartbeat, statistics: statistics, logger: logger)
 
-        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGQUIT]) { runner.send(.stopSignalReceived($0)) }
+        let repository = RescanningRepository { FolderPhotoRepository(folder: configuration.photos, logger: logger) }
+        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGQUIT, SIGHUP]) { number in
+            guard number == SIGHUP else { return runner.send(.stopSignalReceived(number)) }
+            logger.notice("SIGHUP: reading the photo folder afresh")
+            repository.rescan()
+        }
         defer { signals.cancel() }
         let exitRequests = forwardExitRequests(from: output, to: runner)
         defer { exitRequests?.cancel() }
@@ -31,8 +36,7 @@ public enum Slideshow {
 
         let album = Task {
             await runner.run(
-                repository: FolderPhotoRepository(folder: configuration.photos, logger: logger),
-                frameSize: output.frameSize, random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
+                repository: repository, frameSize: output.frameSize, random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
         }
         let drawing = SlideshowDrawing(view: output.view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
         do {

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// Hostile events against the real binary: a stopped process, thousands of unreadable files,
+/// a view that cannot draw, and signals. Each test fails on the release before this round.
+@Suite(.serialized) struct FailClosedEndToEndTests {
+    let photos = BabyAlbumProcess.repository + "/Photos"
+
+    @Test func afterAPauseOnePhotoShowsAndThenAWholeIntervalPassesNoBurst() throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let running = try BabyAlbumProcess(
+            ["--photos", photos, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1", "--seed", "3",
+             "--state-dir", "none"])
+        defer { running.process.terminate() }
+        #expect(waitUntil(timeout: 20) { output.files().count >= 2 }, "the slideshow runs: \(running.log)")
+        kill(running.process.processIdentifier, SIGSTOP)
+        usleep(5_500_000)  // five ticks missed
+        let before = output.files().count
+        kill(running.process.processIdentifier, SIGCONT)
+        usleep(800_000)
+        let after = output.files().count
+        #expect(after - before <= 1, "at most the one due photo right after the pause: \(after - before) frames")
+        #expect(waitUntil(timeout: 5) { output.files().count > after }, "and the slideshow goes on")
+        running.process.terminate()
+        #expect(running.finish().status == 0)
+    }
+
+    @Test func thousandsOfUnreadableFilesAreSummarisedAndTheGoodPhotosShow() throws {
+        let album = try TemporaryFolder(), output = try TemporaryFolder()
+        defer { album.remove(); output.remove() }
+        for name in ["sunset.png", "duck.png", "balloons.png"] {
+            try FileManager.default.copyItem(atPath: photos + "/" + name, toPath: album.file(name))
+        }
+        for index in 0..<3_000 {
+            _ = FileManager.default.createFile(atPath: album.file("broken-\(index).png"), contents: Data("no".utf8))
+        }
+        let result = try BabyAlbumProcess.run(
+            ["--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1",
+             "--count", "4", "--seed", "9", "--state-dir", "none"], timeout: 60)
+        #expect(result.status == 0, "\(result.log.suffix(2_000))")
+        let lines = result.log.split(separator: "\n")
+        let failureLines = lines.filter { $0.contains("will retry") || $0.contains("skipping") }
+        #expect(failureLines.count <= 10, "five lines of each kind at most: \(failureLines.count)")
+        #expect(lines.contains { $0.contains("more photos to retry later") }, "the rest are summarised")
+        #expect(lines.count < 60, "the log stays short: \(lines.count) lines")
+        #expect(lines.filter { $0.contains("showing") }.count >= 3, "the good photos show")
+    }
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel")))
+    func aViewThatCannotDrawIsLoggedAndTheProcessFails() throws {
+        let result = try BabyAlbumProcess.run(
+            ["--photos", photos, "--output", "png:/sys/kernel", "--size", "64x36", "--interval", "1", "--count", "3"],
+            timeout: 30)
+        #expect(result.status != 0, "so that systemd restarts it")
+        #expect(result.log.contains("the frame cannot be drawn"), "\(result.log)")
+    }
+
+    @Test func sighupReadsTheFolderAfreshAndSigpipeIsIgnoredThenSigquitEndsIt() throws {
+        let album = try TemporaryFolder(), output = try TemporaryFolder()
+        defer { album.remove(); output.remove() }
+        try FileManager.default.copyItem(atPath: photos + "/duck.png", toPath: album.file("duck.png"))
+        let running = try BabyAlbumProcess(
+            ["--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1",
+             "--state-dir", "none"])
+        defer { running.process.terminate() }
+        #expect(waitUntil(timeout: 20) { running.log.contains("showing") })
+        kill(running.process.processIdentifier, SIGHUP)
+        kill(running.process.processIdentifier, SIGPIPE)
+        #expect(waitUntil(timeout: 10) { running.log.contains("SIGHUP: reading the photo folder afresh") })
+        usleep(300_000)
+        #expect(running.process.isRunning, "neither SIGHUP nor SIGPIPE ends it: \(running.log)")
+        kill(running.process.processIdentifier, SIGQUIT)
+        let result = running.finish(timeout: 5)
+        #expect(result.status == 0, "\(result.log)")
+        #expect(result.log.contains("signal 3 ended the slideshow"))
+    }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.
+func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if condition() { return true }
+        usleep(20_000)
+    }
+    return condition()
+}
