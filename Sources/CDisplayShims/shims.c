@@ -80,12 +80,21 @@ static void on_fatal_signal(int sig) {
     int saved = errno;
     restore_text_mode();
     /* Put back whatever handled the signal before (the default action, or the Swift runtime's
-     * backtracer) and re-raise, so the process reports and dies as it would have. */
+     * backtracer) and re-raise, so the process reports as it would have. */
     for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
         if (fatal_signals[i] == sig) sigaction(sig, &previous_actions[i], NULL);
     }
     errno = saved;
     raise(sig);
+    /* The backtracer returns for a signal another process sent (kill -ABRT): the process must
+     * still die, or it goes on showing photos. The default action ends it. */
+    struct sigaction default_action;
+    memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    sigemptyset(&default_action.sa_mask);
+    sigaction(sig, &default_action, NULL);
+    raise(sig);
+    _exit(128 + sig);
 }
 
 void CDisplayShims_arm_console_restore(int tty_fd) {
