@@ -33,6 +33,7 @@ let package = Package(
         .systemLibrary(
             name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CDisplayShims", dependencies: ["CDRM"]),
+        .target(name: "CFrameBlend"),
         .systemLibrary(
             name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(
@@ -52,7 +53,7 @@ let package = Package(
         .target(
             name: "DRMDisplay",
             dependencies: [
-                "AlbumDomain", "CDRM", "CDisplayShims", "LinuxInterfaces", .product(name: "Logging", package: "swift-log"),
+                "AlbumDomain", "CDRM", "CDisplayShims", "CFrameBlend", "LinuxInterfaces", .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "EvdevInput",

@@ -6,6 +6,8 @@ public struct AlbumState: Equatable, Sendable {
     public var displayPower: DisplayPower
     /// Set once the album has ended, and why: the view gives the screen back (the console).
     public var end: AlbumEnd?
+    /// How the photo on screen arrived, when it fades in over the one before.
+    public var fade: Fade?
 
     /// Creates a state.
     public init(content: Content, displayPower: DisplayPower = .on, end: AlbumEnd? = nil) {
@@ -44,6 +46,28 @@ public struct ShownPhoto: Equatable, Sendable {
         self.photo = photo
         self.frame = frame
     }
+}
+
+/// A photo fading in over the photo before it: a single gradual change, linear per channel.
+public struct Fade: Equatable, Sendable {
+    /// The photo it fades from.
+    public let from: ShownPhoto
+    /// How long the fade takes.
+    public let duration: Duration
+
+    /// Creates a fade.
+    public init(from: ShownPhoto, duration: Duration) {
+        self.from = from
+        self.duration = duration
+    }
+}
+
+/// How one photo gives way to the next (`--transition`).
+public enum PhotoTransition: Equatable, Sendable {
+    /// The new photo replaces the old one at once.
+    case cut
+    /// The new photo fades in over the old one in this long.
+    case fade(Duration)
 }
 
 /// Why there is no photo to show.

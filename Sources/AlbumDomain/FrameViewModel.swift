@@ -4,6 +4,9 @@ public struct FrameViewModel: Equatable, Sendable {
     public var content: Content
     /// Whether the display should be lit.
     public var displayPower: DisplayPower
+    /// For a photo: how it replaces the picture before it. A screen animates it; a file view
+    /// writes only the final frame.
+    public var transition: FrameTransition?
 
     /// The picture to draw.
     public enum Content: Equatable, Sendable {
@@ -21,9 +24,10 @@ public struct FrameViewModel: Equatable, Sendable {
     }
 
     /// Creates a view model.
-    public init(content: Content, displayPower: DisplayPower) {
+    public init(content: Content, displayPower: DisplayPower, transition: FrameTransition? = nil) {
         self.content = content
         self.displayPower = displayPower
+        self.transition = transition
     }
 
     /// Derives what to draw from `state`.
@@ -38,6 +42,7 @@ public struct FrameViewModel: Equatable, Sendable {
             content = .waiting
         case .showing(let shown):
             content = .photo(shown.photo, frame: shown.frame)
+            transition = state.fade.map { FrameTransition.fade(from: $0.from.frame, duration: $0.duration) }
         case .noPhotos(.emptyAlbum):
             content = .black(reason: "the album has no photos")
         case .noPhotos(.noneReadable(let skipped)):
@@ -46,6 +51,13 @@ public struct FrameViewModel: Equatable, Sendable {
             content = .black(reason: reason)
         }
     }
+}
+
+/// How a new photo replaces the picture before it on screen.
+public enum FrameTransition: Equatable, Sendable {
+    /// A crossfade from `from` to the new frame in `duration`, linear per channel, timed by the
+    /// clock (a slow board drops frames and still ends on time, on the new frame exactly).
+    case fade(from: Frame, duration: Duration)
 }
 
 /// A view: an adapter at the edge that draws view models (a screen, a folder of PNG files).

@@ -18,18 +18,22 @@ public struct PublishPhoto: Sendable {
     /// The album ends after this many presentations (the first photo, and each tick that
     /// shows one, even the same photo again); `nil` runs until the exit button or a signal.
     public let presentationLimit: Int?
+    /// How a photo gives way to the next.
+    public let transition: PhotoTransition
 
     /// Creates the reducer; `interval` must be positive.
-    public init(interval: Duration, presentationLimit: Int? = nil) {
+    public init(interval: Duration, presentationLimit: Int? = nil, transition: PhotoTransition = .cut) {
         precondition(interval > .zero, "the interval must be positive")
         self.interval = interval
         self.presentationLimit = presentationLimit
+        self.transition = transition
     }
 
     /// Applies `action` to `album` and returns what must be done, in order.
     public func reduce(_ album: inout Album, _ action: AlbumAction) -> [AlbumEffect] {
         guard album.state.end == nil else { return [] }
-        var reduction = Reduction(album: album, interval: interval, presentationLimit: presentationLimit)
+        var reduction = Reduction(
+            album: album, interval: interval, presentationLimit: presentationLimit, transition: transition)
         reduction.apply(action)
         album = reduction.album
         return reduction.effects
@@ -41,6 +45,7 @@ struct Reduction {
     var album: Album
     let interval: Duration
     let presentationLimit: Int?
+    let transition: PhotoTransition
     var effects: [AlbumEffect] = []
 
     mutating func apply(_ action: AlbumAction) {
@@ -141,6 +146,7 @@ struct Reduction {
         let prepared = ShownPhoto(photo: photo, frame: frame)
         if let shown = album.shown, shown.photo == photo, shown.frame.size != size {
             album.state.content = .showing(prepared)  // the photo on screen, redone for a new size
+            album.state.fade = nil
             prepareNextFrame(now: now)
         } else if album.shown == nil || album.tickIsDue {
             present(prepared, now: now)
@@ -206,6 +212,7 @@ struct Reduction {
     private mutating func present(_ shown: ShownPhoto, now: AlbumTime) {
         album.tickIsDue = false
         if album.shown != shown {
+            album.state.fade = fade(from: album.shown, to: shown)
             album.state.content = .showing(shown)
             effects.append(.report(.photoShown(shown.photo)))
         }
@@ -223,6 +230,13 @@ struct Reduction {
         album.nextTick = deadline
         effects.append(.scheduleTick(at: deadline))
         prepareNextFrame(now: nil)
+    }
+
+    /// The fade from the photo on screen to `next`: only from one photo to another, never
+    /// from black, and only when fades are on.
+    private func fade(from previous: ShownPhoto?, to next: ShownPhoto) -> Fade? {
+        guard case .fade(let duration) = transition, let previous, previous.photo != next.photo else { return nil }
+        return Fade(from: previous, duration: duration)
     }
 
     // MARK: Emptiness and the end
@@ -246,6 +260,7 @@ struct Reduction {
         if let event, album.reportedEmptiness != content { effects.append(.report(event)) }
         album.reportedEmptiness = content
         album.state.content = content
+        album.state.fade = nil
         if album.nextTick != nil {
             album.nextTick = nil
             effects.append(.cancelTick)

@@ -61,7 +61,9 @@ public enum Slideshow {
             stateDirectory: configuration.resolvedStateDirectory, folder: configuration.photos, logger: logger)
         if let memory { logger.info("keeping the shuffle round in \(memory.file)") }
         return AlbumRunner(
-            reducer: PublishPhoto(interval: configuration.interval, presentationLimit: configuration.count),
+            reducer: PublishPhoto(
+                interval: configuration.interval, presentationLimit: configuration.count,
+                transition: configuration.transition),
             clock: ContinuousClock(),
             preparer: PhotoFramePreparer(scale: configuration.scale, limits: configuration.limits),
             memory: memory,

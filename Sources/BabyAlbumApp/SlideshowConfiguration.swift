@@ -35,6 +35,8 @@ public struct SlideshowConfiguration: Sendable {
     public var limits: PNGLimits
     /// The hardware exit button.
     public var exitButton: ExitButtonPolicy
+    /// How one photo gives way to the next.
+    public var transition = PhotoTransition.cut
     /// Log tick-to-presented latencies at the end.
     public var reportsLatency = false
     /// Where the shuffle round is kept across restarts and power cuts.

@@ -45,6 +45,12 @@ struct Show: AsyncParsableCommand {
     @Option(help: "fill: cover the screen, cropping (default); fit: whole photo with black bars.")
     var scale = ScaleMode.fill
 
+    @Option(help: "fade: each new photo fades in over the last (default); none: it replaces it at once.")
+    var transition = TransitionOption.fade
+
+    @Option(help: "Seconds a fade takes, 0.3 to 5.")
+    var fade = 1.0
+
     @Option(help: "Seed for the photo order, to make it reproducible.")
     var seed: UInt64?
 
@@ -75,6 +81,9 @@ struct Show: AsyncParsableCommand {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
         guard maxPhotoMegapixels.isFinite, maxPhotoMegapixels > 0 else {
             throw ValidationError("--max-photo-megapixels must be positive")
+        }
+        guard fadeSecondsRange.contains(fade) else {
+            throw ValidationError("--fade must be from 0.3 to 5 seconds")
         }
         guard exitHold.isFinite, exitHold >= 0 else { throw ValidationError("--exit-hold must be 0 or more seconds") }
         for key in exitKey where KeyName.code(for: key) == nil {
@@ -111,6 +120,8 @@ struct Show: AsyncParsableCommand {
                 hold: .milliseconds(Int64((exitHold * 1000).rounded())))
         )
         configuration.reportsLatency = statistics
+        configuration.transition =
+            transition == .fade ? .fade(.milliseconds(Int64((fade * 1000).rounded()))) : .cut
         configuration.stateDirectory =
             switch stateDir {
             case nil: .automatic

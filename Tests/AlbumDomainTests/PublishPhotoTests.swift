@@ -326,6 +326,53 @@ import Testing
         #expect(FrameViewModel(state: store.state).content == .photo(second, frame: store.album.shown!.frame))
     }
 
+    @Test func withFadesOnANewPhotoFadesInOverTheOneBeforeButNeverFromBlackOrItself() {
+        let fade = PhotoTransition.fade(.seconds(1))
+        var store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: fade))
+        store.send(.started(frameSize: screen, savedRound: nil))
+        let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
+        _ = store.takeEffects()
+        let next = store.send(.framePrepared(first, frame(), now: at(0))).preparedPhoto!
+        _ = store.takeEffects()
+        #expect(store.state.fade == nil, "the first photo comes up at once")
+        let firstShown = store.album.shown!
+        store.send(.framePrepared(next, frame(), now: at(1)))
+        store.receive([])
+        let inFlight = store.send(.intervalElapsed(now: at(15))).preparedPhoto!
+        _ = store.takeEffects()
+        #expect(store.state.fade == Fade(from: firstShown, duration: .seconds(1)))
+        let viewModel = FrameViewModel(state: store.state)
+        #expect(viewModel.transition == .fade(from: firstShown.frame, duration: .seconds(1)))
+        #expect(viewModel.content == .photo(next, frame: store.album.shown!.frame), "the view model ends on the new photo")
+
+        store.send(.photoListChanged(.loaded([])))
+        store.receive([])
+        #expect(store.shownID == next.description, "the photo on screen stays until its tick")
+        store.send(.intervalElapsed(now: at(30)))
+        store.receive([.report(.intervalElapsed)])
+        store.send(.framePrepared(inFlight, frame(), now: at(31)))
+        store.receive([.report(.albumEmpty)])
+        #expect(store.state.content == .noPhotos(.emptyAlbum))
+        #expect(store.state.fade == nil)
+        let again = store.send(.photoListChanged(.loaded(photos("a")))).preparedPhoto!
+        _ = store.takeEffects()
+        _ = store.send(.framePrepared(again, frame(), now: at(40)))
+        _ = store.takeEffects()
+        #expect(store.state.fade == nil, "no fade from black")
+        _ = store.send(.intervalElapsed(now: at(55)))
+        _ = store.takeEffects()
+        #expect(store.state.fade == nil, "one photo: nothing to fade")
+    }
+
+    @Test func withCutsThereIsNeverAFade() {
+        var (store, _, next) = showingFirstPhoto(["a", "b"])
+        store.send(.framePrepared(next, frame(), now: at(1)))
+        _ = store.send(.intervalElapsed(now: at(15)))
+        _ = store.takeEffects()
+        #expect(store.state.fade == nil)
+        #expect(FrameViewModel(state: store.state).transition == nil)
+    }
+
     @Test func aSavedRoundContinuesAfterARestart() {
         let names = (0..<8).map { "p\($0)" }
         var (store, first, next) = showingFirstPhoto(names, seed: 3)
