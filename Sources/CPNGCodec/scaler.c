@@ -74,29 +74,42 @@ void bapng_scaler_free(bapng_scaler *s) {
     memset(s, 0, sizeof *s);
 }
 
+/* Horizontal stage, bilinear (enlarging): each channel in 1/256 units. */
+static void resample_row_bilinear(const bapng_scaler *s, const uint8_t *row, uint32_t *out) {
+    for (uint32_t i = 0; i < s->dst_w; i++) {
+        const uint8_t *a = row + (size_t)3 * s->col_start[i], *b = row + (size_t)3 * s->col_end[i];
+        uint32_t w = s->col_weight[i];
+        for (int c = 0; c < 3; c++) out[3 * i + c] = a[c] * (256 - w) + b[c] * w;
+    }
+}
+
 /* Horizontal stage: one source row to dst_w pixels, each channel in 1/256 units. */
 static void resample_row(const bapng_scaler *s, const uint8_t *rgb_row, uint32_t *out) {
     const uint8_t *row = rgb_row + (size_t)3 * s->src_x;
+    if (!s->horizontal_box) {
+        resample_row_bilinear(s, row, out);
+        return;
+    }
     for (uint32_t i = 0; i < s->dst_w; i++) {
-        if (s->horizontal_box) {
-            uint32_t start = s->col_start[i], count = s->col_end[i] - start;
-            uint64_t r = 0, g = 0, b = 0;
-            const uint8_t *p = row + (size_t)3 * start;
-            for (uint32_t x = 0; x < count; x++, p += 3) {
-                r += p[0];
-                g += p[1];
-                b += p[2];
-            }
-            /* average x 256, by multiplying with the column's precomputed 2^24 / count */
-            uint64_t scale = s->col_weight[i];
-            out[3 * i + 0] = (uint32_t)((r * scale + 32768) >> 16);
-            out[3 * i + 1] = (uint32_t)((g * scale + 32768) >> 16);
-            out[3 * i + 2] = (uint32_t)((b * scale + 32768) >> 16);
-        } else {
-            const uint8_t *a = row + (size_t)3 * s->col_start[i], *b = row + (size_t)3 * s->col_end[i];
-            uint32_t w = s->col_weight[i];
-            for (int c = 0; c < 3; c++) out[3 * i + c] = a[c] * (256 - w) + b[c] * w;
+        uint32_t start = s->col_start[i], count = s->col_end[i] - start;
+        const uint8_t *p = row + (size_t)3 * start;
+        if (count == 1) { /* the same as the general case: (v * 2^24 + 32768) >> 16 == v * 256 */
+            out[3 * i + 0] = (uint32_t)p[0] << 8;
+            out[3 * i + 1] = (uint32_t)p[1] << 8;
+            out[3 * i + 2] = (uint32_t)p[2] << 8;
+            continue;
         }
+        uint64_t r = 0, g = 0, b = 0;
+        for (uint32_t x = 0; x < count; x++, p += 3) {
+            r += p[0];
+            g += p[1];
+            b += p[2];
+        }
+        /* average x 256, by multiplying with the column's precomputed 2^24 / count */
+        uint64_t scale = s->col_weight[i];
+        out[3 * i + 0] = (uint32_t)((r * scale + 32768) >> 16);
+        out[3 * i + 1] = (uint32_t)((g * scale + 32768) >> 16);
+        out[3 * i + 2] = (uint32_t)((b * scale + 32768) >> 16);
     }
 }
 
@@ -113,10 +126,22 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
     if (r >= s->src_h || s->next_dst_row >= s->dst_h) return;
     if (s->vertical_box) {
         resample_row(s, rgb_row, s->hrow);
+        uint32_t j = s->next_dst_row;
+        int completes_row = r + 1 == box_start(j + 1, s->src_h, s->dst_h);
+        if (completes_row && s->rows_in_sum == 0) {
+            /* One source row for this destination row: the same as the general case with a sum
+             * of one row, since (double)h / 256 + 0.5 truncates to (h + 128) >> 8 exactly. */
+            uint32_t *out = dst_row(s, j);
+            const uint32_t *h = s->hrow;
+            for (uint32_t i = 0; i < s->dst_w; i++, h += 3) {
+                out[i] = pack((h[0] + 128) >> 8, (h[1] + 128) >> 8, (h[2] + 128) >> 8);
+            }
+            s->next_dst_row++;
+            return;
+        }
         for (uint32_t k = 0; k < 3 * s->dst_w; k++) s->sums[k] += s->hrow[k];
         s->rows_in_sum++;
-        uint32_t j = s->next_dst_row;
-        if (r + 1 == box_start(j + 1, s->src_h, s->dst_h)) {
+        if (completes_row) {
             /* One division a row, not three a pixel: multiply by the reciprocal. */
             double inverse = 1.0 / ((double)s->rows_in_sum * 256.0);
             uint32_t *out = dst_row(s, j);

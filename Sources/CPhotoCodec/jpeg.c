@@ -327,28 +327,43 @@ static void prepare_output(jpeg_context *context, const baphoto_target *target) 
     context->end_row = p.src_y + p.src_h;
 }
 
-/* Decodes every row (damage anywhere is an error), pushing the placed rows into the scaler. */
+/* Reads the next rows and pushes those in the placement into the scaler. */
+static void read_rows(jpeg_context *context, JSAMPROW *rows, int batch) {
+    struct jpeg_decompress_struct *cinfo = &context->cinfo;
+    uint32_t first = cinfo->output_scanline;
+    JDIMENSION got = jpeg_read_scanlines(cinfo, rows, (JDIMENSION)batch);
+    for (JDIMENSION i = 0; i < got; i++) {
+        uint32_t y = first + i;
+        if (y < context->first_row || y >= context->end_row) continue;
+        const uint8_t *rgb = rows[i];
+        if (cinfo->output_components == 4) {
+            cmyk_to_rgb(rows[i], context->rgb, cinfo->output_width, cinfo->saw_Adobe_marker);
+            rgb = context->rgb;
+        }
+        bapng_scaler_push(&context->scaler, rgb);
+    }
+}
+
+/*
+ * Decodes the placed rows. Rows cropped away above and below are skipped (entropy-decoded but
+ * not transformed), except the very last row: skipping to the end would mark the image complete
+ * without reading its data, and a photo whose end is damaged or missing must be an error.
+ */
 static void decode_rows(jpeg_context *context) {
     struct jpeg_decompress_struct *cinfo = &context->cinfo;
     jpeg_start_decompress(cinfo);
-    int inverted = cinfo->saw_Adobe_marker;
     size_t row_bytes = (size_t)cinfo->output_width * (size_t)cinfo->output_components;
     JSAMPROW rows[16];
     int batch = cinfo->rec_outbuf_height < 16 ? cinfo->rec_outbuf_height : 16;
     for (int i = 0; i < batch; i++) rows[i] = context->rows + row_bytes * (size_t)i;
+    if (context->first_row > 0) jpeg_skip_scanlines(cinfo, context->first_row);
     while (cinfo->output_scanline < cinfo->output_height) {
-        uint32_t first = cinfo->output_scanline;
-        JDIMENSION got = jpeg_read_scanlines(cinfo, rows, (JDIMENSION)batch);
-        for (JDIMENSION i = 0; i < got; i++) {
-            uint32_t y = first + i;
-            if (y < context->first_row || y >= context->end_row) continue;
-            const uint8_t *rgb = rows[i];
-            if (cinfo->output_components == 4) {
-                cmyk_to_rgb(rows[i], context->rgb, cinfo->output_width, inverted);
-                rgb = context->rgb;
-            }
-            bapng_scaler_push(&context->scaler, rgb);
+        uint32_t last = cinfo->output_height - 1;
+        if (cinfo->output_scanline >= context->end_row && cinfo->output_scanline < last) {
+            jpeg_skip_scanlines(cinfo, last - cinfo->output_scanline);
+            continue;
         }
+        read_rows(context, rows, batch);
     }
     jpeg_finish_decompress(cinfo);
 }

@@ -41,7 +41,6 @@ int baphoto_canvas_init(baphoto_canvas *canvas, const baphoto_target *target, in
     int transposed = canvas->orientation >= 5;
     canvas->width = transposed ? target->height : target->width;
     canvas->height = transposed ? target->width : target->height;
-    memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
     if (canvas->orientation == 1) {
         canvas->pixels = target->pixels;
         return 0;

@@ -7,10 +7,10 @@ import PhotoCodec
 struct BenchmarkDecode: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "benchmark-decode",
-        abstract: "Print the median milliseconds of decoding and scaling a PNG (for scripts/bench).",
+        abstract: "Print the median milliseconds of decoding and scaling a photo (for scripts/bench).",
         shouldDisplay: false)
 
-    @Argument(help: "The PNG to decode.")
+    @Argument(help: "The photo to decode (PNG, JPEG or WebP).")
     var path: String
 
     @Option(help: "Target size, WxH.")
@@ -26,7 +26,7 @@ struct BenchmarkDecode: ParsableCommand {
         var times: [Double] = []
         let clock = ContinuousClock()
         for _ in 0..<max(1, runs) {
-            let elapsed = try clock.measure { _ = try PNGDecoder.decode(path, to: size.value, scale: scale) }
+            let elapsed = try clock.measure { _ = try PhotoDecoder.decode(path, to: size.value, scale: scale) }
             times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         times.sort()

@@ -44,6 +44,18 @@ import Testing
         }
     }
 
+    @Test(arguments: ["s420", "s422", "progressive", "arithmetic", "restart"])
+    func rowsCroppedAwayAreSkippedAndTheRestAreDjpegsPixels(name: String) throws {
+        // Filling 45x20 with the 45x37 photo keeps rows 8..<28 at full size: the rows above are
+        // skipped (jpeg_skip_scanlines), the rows below skipped but for the last, which is read.
+        let path = PhotoFixtures.jpeg(name)
+        let frame = try PhotoDecoder.decode(path, to: FrameSize(width: 45, height: 20), scale: .fill)
+        let reference = try PhotoFixtures.reference(name)
+        let rows = Frame(size: FrameSize(width: 45, height: 20), pixels: Array(reference.pixels[(8 * 45)..<(28 * 45)]))
+        let difference = largestDifference(frame, rows)
+        #expect(difference <= Self.tolerance, "\(name): largest difference \(difference)")
+    }
+
     @Test func theSmallestDCTScaleThatCoversTheScreenIsChosen() throws {
         let path = PhotoFixtures.jpeg("s420")  // 45x37
         func chosen(_ width: Int, _ height: Int, _ scale: ScaleMode = .fit) throws -> Int {

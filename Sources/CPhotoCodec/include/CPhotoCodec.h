@@ -58,7 +58,10 @@ typedef struct {
 
 /** Where a decoded photo is drawn. */
 typedef struct {
-    /** Destination pixels, `width * height`, fully written (black around a fitted photo). */
+    /**
+     * Destination pixels, `width * height`, zeroed by the caller: the photo is drawn over them,
+     * so a fitted photo has black bars.
+     */
     uint32_t *pixels;
     uint32_t width;
     uint32_t height;
