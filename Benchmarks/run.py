@@ -1,6 +1,6 @@
 """BabyAlbum's benchmarks. Run through scripts/bench, which builds what it needs.
 
-usage: run.py BABYALBUM [--runs N] [--idle-seconds S]
+usage: run.py BABYALBUM [--runs N] [--idle-seconds S] [--jpeg-only]
 """
 import argparse
 import os
@@ -11,6 +11,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+import jpeg
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -55,10 +57,15 @@ def main():
     parser.add_argument("babyalbum")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--idle-seconds", type=int, default=60)
+    parser.add_argument("--jpeg-only", action="store_true", help="only the JPEG benchmarks")
     args = parser.parse_args()
     babyalbum = os.path.abspath(args.babyalbum)
     work = tempfile.mkdtemp(prefix="babyalbum-bench-")
     try:
+        jpeg_report = jpeg.benchmark(babyalbum, work, args.runs)
+        if args.jpeg_only:
+            print(jpeg_report)
+            return
         baseline = os.path.join(work, "libpng-simplified")
         run(["cc", "-O2", "-o", baseline, os.path.join(HERE, "libpng-simplified.c")]
             + run(["pkg-config", "--cflags", "--libs", "libpng"]).stdout.split())
@@ -147,6 +154,7 @@ def main():
               "target < 0.1 %)")
         print(f"CPU between ticks: {between_used:.2f} s over {between_elapsed:.0f} s = "
               f"{100 * between_used / between_elapsed:.3f} % (no photo due: the process only waits)")
+        print(jpeg_report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

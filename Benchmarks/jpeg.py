@@ -1,0 +1,120 @@
+"""The JPEG benchmarks of run.py: BabyAlbum against djpeg, Pillow and ImageMagick, all measured
+in the same run, with time and peak resident memory of whole processes."""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SIZE = "1920x1080"
+CONVERT = "/usr/bin/convert"  # ImageMagick itself, not a stand-in earlier in PATH
+
+
+def run(command, **kwargs):
+    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
+
+
+def process_ms(command, runs):
+    """Median wall time of the whole process, in ms."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run(command)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def peak_rss_mb(command):
+    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
+    return int(result.stderr.strip().splitlines()[-1]) / 1024
+
+
+def make_photos(work):
+    """Photo-like JPEGs: ImageMagick plasma with mild noise (about 2.4 MB for 12 MP at quality 90,
+    like a phone's), 4:2:0, baseline and progressive, and a 48 MP baseline one."""
+    twelve_ppm, forty_eight_ppm = os.path.join(work, "12mp.ppm"), os.path.join(work, "48mp.ppm")
+    run(["convert", "-seed", "7", "-size", "4032x3024", "plasma:fractal", "-blur", "0x2",
+         "-attenuate", "0.25", "+noise", "Gaussian", "-depth", "8", twelve_ppm])
+    run(["convert", twelve_ppm, "-resize", "200%", "-attenuate", "0.25", "+noise", "Gaussian", "-depth", "8",
+         forty_eight_ppm])
+    photos = {}
+    for label, source, options in (("12 MP baseline", twelve_ppm, []),
+                                   ("12 MP progressive", twelve_ppm, ["-progressive"]),
+                                   ("48 MP baseline", forty_eight_ppm, [])):
+        path = os.path.join(work, label.replace(" ", "-") + ".jpg")
+        with open(path, "wb") as out:
+            subprocess.run(["cjpeg", "-quality", "90", "-sample", "2x2", *options, source], stdout=out, check=True)
+        photos[label] = path
+    for ppm in (twelve_ppm, forty_eight_ppm):
+        os.remove(ppm)
+    return photos
+
+
+def dct_scale(path):
+    """The scale BabyAlbum and Pillow's draft() pick for a 1920x1080 fill: the largest 1/2^k
+    whose output still covers the frame."""
+    width, height = (int(v) for v in run(["identify", "-format", "%w %h", path]).stdout.split())
+    crop_w, crop_h = min(width, height * 16 // 9), min(height, width * 9 // 16)
+    scale = 1
+    while scale < 8 and crop_w // (scale * 2) >= 1920 and crop_h // (scale * 2) >= 1080:
+        scale *= 2
+    return f"1/{scale}"
+
+
+def commands(babyalbum, path):
+    pillow = os.path.join(HERE, "pillow-jpeg-fit.py")
+    fill = ["-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"]
+    return {
+        "babyalbum (decode + scale to 1920x1080 fill)": [babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", "1"],
+        f"djpeg -scale {dct_scale(path)} (decode only)": ["djpeg", "-scale", dct_scale(path), "-outfile", "/dev/null", path],
+        "djpeg full size (decode only)": ["djpeg", "-outfile", "/dev/null", path],
+        "Pillow draft() + ImageOps.fit": ["/usr/bin/python3", pillow, path, SIZE, "1", "draft"],
+        "Pillow ImageOps.fit (no draft)": ["/usr/bin/python3", pillow, path, SIZE, "1", "nodraft"],
+        "ImageMagick convert -resize ^ -extent": [CONVERT, path, *fill],
+    }
+
+
+def benchmark(babyalbum, work, runs):
+    print("JPEG: generating photos ...", file=sys.stderr)
+    photos = make_photos(work)
+    times, memory, in_process = {}, {}, {}
+    for label, path in photos.items():
+        print(f"JPEG: {label} ...", file=sys.stderr)
+        in_process[label] = float(run([babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)]).stdout)
+        for name, command in commands(babyalbum, path).items():
+            key = name.split(" -scale")[0] + " -scale (same DCT scale)" if name.startswith("djpeg -scale") else name
+            times.setdefault(key, {})[label] = process_ms(command, runs)
+            memory.setdefault(key, {})[label] = peak_rss_mb(command)
+    sizes = {label: os.path.getsize(path) / 1e6 for label, path in photos.items()}
+    return report(photos, sizes, times, memory, in_process, runs)
+
+
+def report(photos, sizes, times, memory, in_process, runs):
+    labels = list(photos)
+    ours = "babyalbum (decode + scale to 1920x1080 fill)"
+    lines = [f"\nJPEG to a 1920x1080 fill, whole processes, median of {runs} runs "
+             f"(files: {', '.join(f'{label} {sizes[label]:.1f} MB' for label in labels)})\n",
+             "| time, ms (ratio to babyalbum) | " + " | ".join(labels) + " |",
+             "|---|" + "---:|" * len(labels)]
+    for name, row in times.items():
+        cells = [f"{row[label]:.1f} ({row[label] / times[ours][label]:.2f}x)" for label in labels]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    lines.append("| babyalbum, decode + scale inside the process | "
+                 + " | ".join(f"{in_process[label]:.1f}" for label in labels) + " |")
+    lines += ["", "| peak resident memory, MB | " + " | ".join(labels) + " |", "|---|" + "---:|" * len(labels)]
+    for name, row in memory.items():
+        lines.append(f"| {name} | " + " | ".join(f"{row[label]:.1f}" for label in labels) + " |")
+    base = "12 MP baseline"
+    djpeg = times["djpeg -scale (same DCT scale)"][base]
+    full = min(times["djpeg full size (decode only)"][base], times["Pillow ImageOps.fit (no draft)"][base],
+               times["ImageMagick convert -resize ^ -extent"][base])
+    lines += ["",
+              f"12 MP baseline: babyalbum / djpeg -scale = {times[ours][base] / djpeg:.2f}x (target <= 1.15x); "
+              f"Pillow draft+fit / babyalbum = {times['Pillow draft() + ImageOps.fit'][base] / times[ours][base]:.2f}x "
+              f"(target >= 1.5x); fastest full-size decode / babyalbum = {full / times[ours][base]:.2f}x (target >= 3x)",
+              f"peak memory: 48 MP baseline {memory[ours]['48 MP baseline']:.1f} MB (target < 40 MB); "
+              f"12 MP progressive {memory[ours]['12 MP progressive']:.1f} MB (target < 80 MB)"]
+    return "\n".join(lines)
