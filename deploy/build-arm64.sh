@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the babyalbum program for a photo frame: a release build with the Swift standard
 # library linked in (--static-swift-stdlib), so the board needs no Swift runtime, only
-# libpng16-16, libdrm2 and libevdev2. Then lists the shared libraries the program needs and the
-# Debian packages that provide them, and fails if any is not one of those.
+# libpng16-16, libjpeg62-turbo, libwebp7, libwebpdemux2, libdrm2 and libevdev2. Then lists the
+# shared libraries the program needs and the Debian packages that provide them, and fails if any
+# is not one of those.
 #
 #   deploy/build-arm64.sh                 build for this machine (on a Pi: arm64)
 #   deploy/build-arm64.sh --sdk ID        cross-compile with an installed Swift SDK (swift sdk list)
@@ -17,7 +18,7 @@ Usage: deploy/build-arm64.sh [--sdk ID] [--add-sysroot-packages] [--out DIR] [--
 
   (no --sdk)              build natively, for this machine's architecture
   --sdk ID                cross-compile with the Swift SDK ID (e.g. 6.3.1-RELEASE_debian_bookworm_aarch64)
-  --add-sysroot-packages  with --sdk: put the arm64 libpng-dev, libdrm-dev and libevdev-dev
+  --add-sysroot-packages  with --sdk: put the arm64 libpng-dev, libjpeg62-turbo-dev, libwebp-dev, libdrm-dev and libevdev-dev
                           Debian packages into the SDK's sysroot first (needs
                           `dpkg --add-architecture arm64 && apt-get update`, as root)
   --out DIR               where the program goes (default dist/), named babyalbum-<arch>
@@ -43,7 +44,8 @@ done
 # Runtime Debian packages for each library the program may link (what install.sh installs, plus
 # the ones every Debian system has).
 declare -A PACKAGE_OF=(
-    [libpng16.so.16]=libpng16-16 [libdrm.so.2]=libdrm2 [libevdev.so.2]=libevdev2 [libz.so.1]=zlib1g
+    [libpng16.so.16]=libpng16-16 [libjpeg.so.62]=libjpeg62-turbo [libwebp.so.7]=libwebp7
+    [libwebpdemux.so.2]=libwebpdemux2 [libdrm.so.2]=libdrm2 [libevdev.so.2]=libevdev2 [libz.so.1]=zlib1g
     [libstdc++.so.6]=libstdc++6 [libgcc_s.so.1]=libgcc-s1 [libc.so.6]=libc6 [libm.so.6]=libc6
     [libdl.so.2]=libc6 [libpthread.so.0]=libc6 [librt.so.1]=libc6 [libutil.so.1]=libc6
     [ld-linux-aarch64.so.1]=libc6 [ld-linux-x86-64.so.2]=libc6
@@ -60,11 +62,12 @@ if [[ -n $SDK ]]; then
     if ((ADD_PACKAGES)); then
         download=$(mktemp -d)
         (cd "$download" && apt-get download libpng-dev:arm64 libpng16-16:arm64 libdrm-dev:arm64 libdrm2:arm64 \
-            libevdev-dev:arm64 libevdev2:arm64 zlib1g-dev:arm64 zlib1g:arm64)
+            libjpeg62-turbo-dev:arm64 libjpeg62-turbo:arm64 libwebp-dev:arm64 libwebp7:arm64 \
+            libwebpdemux2:arm64 libwebpmux3:arm64 libevdev-dev:arm64 libevdev2:arm64 zlib1g-dev:arm64 zlib1g:arm64)
         for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
         rm -rf "$download"
     fi
-    for header in png.h libdrm/xf86drm.h libevdev-1.0/libevdev/libevdev.h; do
+    for header in png.h jpeglib.h webp/demux.h libdrm/xf86drm.h libevdev-1.0/libevdev/libevdev.h; do
         [[ -f $sysroot/usr/include/$header ]] ||
             { echo "error: $sysroot lacks /usr/include/$header: use --add-sysroot-packages" >&2; exit 1; }
     done

@@ -152,7 +152,7 @@ write_state() {
 
 # ---- 1. runtime libraries ---------------------------------------------------------------------
 
-PACKAGES=(libpng16-16 libdrm2 libevdev2)
+PACKAGES=(libpng16-16 libjpeg62-turbo libwebp7 libwebpdemux2 libdrm2 libevdev2)
 if ((APT)); then
     if live; then
         missing=()

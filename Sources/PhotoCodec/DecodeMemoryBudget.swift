@@ -6,8 +6,9 @@
 ///
 /// The default, 96 MiB, fits a 512 MB Raspberry Pi Zero 2 W without swapping: the process
 /// otherwise needs about 20–40 MB at 1080p, and at most one photo is prepared at a time. It
-/// admits a 12 MP progressive JPEG at 4:4:4 (72 MB), a 24 MP one at 4:2:0 (72 MB) and a 24 MP
-/// lossless WebP (92 MiB); a larger one is skipped with the budget named in the reason.
+/// admits a 12 MP progressive JPEG at 4:4:4 (72 MB), a 24 MP one at 4:2:0 (72 MB) and a lossless
+/// WebP of about 20 MP (4 bytes a pixel, plus the file); a larger one is skipped with the budget
+/// named in the reason.
 public struct DecodeMemoryBudget: Sendable, Equatable, CustomStringConvertible {
     /// The budget in bytes.
     public var bytes: UInt64
