@@ -72,14 +72,14 @@ public final class FileShuffleMemory: ShuffleMemory {
     // MARK: ShuffleMemory
 
     public func load() -> ShuffleSnapshot? {
-        let text: String
-        do throws(FolderError) {
-            text = try readFile(file)
+        let bytes: [UInt8]
+        do throws(StateFileProblem) {
+            bytes = try readStateFile(file, limit: Self.maximumFileSize)
         } catch {
-            if !error.isMissing { logger.warning("ignoring the shuffle state: \(error)") }
+            if !error.isMissing { logger.warning("ignoring the shuffle state \(file): \(error)") }
             return nil
         }
-        switch parse(text) {
+        switch parse(bytes) {
         case .success(let snapshot):
             state.withLock { $0.saved = snapshot }
             return snapshot
@@ -106,77 +106,109 @@ public final class FileShuffleMemory: ShuffleMemory {
 
     // MARK: Format
 
+    /// The largest state file read (16 MiB: a round of 100,000 photos with 160-byte paths). A
+    /// larger one is not a state this program wrote; it is ignored with a log line, so a
+    /// hostile file cannot make the start read hundreds of megabytes.
+    public static let maximumFileSize = 16 * 1024 * 1024
+
     /// Why a state file was not taken.
     struct Problem: Error, Equatable {
         var reason: String
     }
 
-    func format(_ snapshot: ShuffleSnapshot) -> String {
-        var lines = [Self.header, "folder \(escape(folder))"]
-        if let last = snapshot.last { lines.append("last \(encode(last))") }
-        lines += snapshot.remaining.map { "remaining \(encode($0))" }
-        lines += snapshot.shown.map { "shown \(encode($0))" }
-        lines.append("end \(snapshot.remaining.count + snapshot.shown.count)")
-        return lines.joined(separator: "\n") + "\n"
+    func format(_ snapshot: ShuffleSnapshot) -> [UInt8] {
+        var out = Array(Self.header.utf8) + Array("\nfolder ".utf8) + escape(Array(folder.utf8)) + [0x0A]
+        func line(_ key: String, _ id: PhotoID) {
+            out += Array(key.utf8) + [0x20] + encode(id) + [0x0A]
+        }
+        if let last = snapshot.last { line("last", last) }
+        for id in snapshot.remaining { line("remaining", id) }
+        for id in snapshot.shown { line("shown", id) }
+        out += Array("end \(snapshot.remaining.count + snapshot.shown.count)\n".utf8)
+        return out
     }
 
-    func parse(_ text: String) -> Result<ShuffleSnapshot, Problem> {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.first.map(String.init) == Self.header else {
+    func parse(_ bytes: [UInt8]) -> Result<ShuffleSnapshot, Problem> {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false)
+        guard lines.first.map({ $0.elementsEqual(Self.header.utf8) }) == true else {
             return .failure(Problem(reason: "not a babyalbum shuffle state of version 1"))
         }
-        guard lines.last == "" else { return .failure(Problem(reason: "the file is cut short")) }
+        guard lines.last?.isEmpty == true else { return .failure(Problem(reason: "the file is cut short")) }
         lines.removeLast()
         var snapshot = ShuffleSnapshot(remaining: [])
-        var foundFolder: String?
+        var foundFolder: [UInt8]?
         var ended = false
         for line in lines.dropFirst() {
             guard !ended else { return .failure(Problem(reason: "text after the end line")) }
-            guard let space = line.firstIndex(of: " ") else {
-                return .failure(Problem(reason: "a line without a value: \(line.prefix(40))"))
+            guard let space = line.firstIndex(of: 0x20) else {
+                return .failure(Problem(reason: "a line without a value: \(PhotoID.escaped(line.prefix(40)))"))
             }
-            let key = line[..<space]
-            let value = String(line[line.index(after: space)...])
-            switch key {
+            let value = line[(space + 1)...]
+            switch String(decoding: line[..<space], as: UTF8.self) {
             case "folder": foundFolder = unescape(value)
             case "last": snapshot.last = decode(value)
             case "remaining": snapshot.remaining.append(decode(value))
             case "shown": snapshot.shown.append(decode(value))
             case "end":
-                guard Int(value) == snapshot.remaining.count + snapshot.shown.count else {
-                    return .failure(Problem(reason: "the entry count does not match"))
-                }
+                guard Int(String(decoding: value, as: UTF8.self)) == snapshot.remaining.count + snapshot.shown.count
+                else { return .failure(Problem(reason: "the entry count does not match")) }
                 ended = true
-            default: return .failure(Problem(reason: "an unknown line: \(line.prefix(40))"))
+            default: return .failure(Problem(reason: "an unknown line: \(PhotoID.escaped(line.prefix(40)))"))
             }
         }
         guard ended else { return .failure(Problem(reason: "the file is cut short")) }
-        guard let foundFolder, foundFolder == folder || resolved(foundFolder) == resolved(folder) else {
-            return .failure(Problem(reason: "it belongs to another photo folder (\(foundFolder ?? "none"))"))
+        let found = foundFolder.map { String(decoding: $0, as: UTF8.self) }
+        guard let found, found == folder || resolved(found) == resolved(folder) else {
+            let name = foundFolder.map(PhotoID.escaped) ?? "none"
+            return .failure(Problem(reason: "it belongs to another photo folder (\(name))"))
         }
         return .success(snapshot)
     }
 
     /// A photo id as stored: relative to the folder when inside it.
-    private func encode(_ id: String) -> String {
-        let prefix = folder == "/" ? "/" : folder + "/"
-        return escape(id.hasPrefix(prefix) ? String(id.dropFirst(prefix.count)) : id)
+    private func encode(_ id: PhotoID) -> [UInt8] {
+        let prefix = Array((folder == "/" ? "/" : folder + "/").utf8)
+        return escape(id.bytes.starts(with: prefix) ? id.bytes[prefix.count...] : id.bytes[...])
     }
 
-    private func decode(_ stored: String) -> String {
+    private func decode(_ stored: ArraySlice<UInt8>) -> PhotoID {
         let id = unescape(stored)
-        return id.hasPrefix("/") ? id : joinPath(folder, id)
+        return id.first == UInt8(ascii: "/") ? PhotoID(bytes: id) : PhotoID(bytes: joinPath(Array(folder.utf8), id))
     }
 
-    /// Newlines (and the escape character) in file names would break the line format.
-    private func escape(_ text: String) -> String {
-        guard text.contains(where: { $0 == "%" || $0 == "\n" || $0 == "\r" }) else { return text }
-        return text.replacingEvery("%", with: "%25").replacingEvery("\n", with: "%0A").replacingEvery("\r", with: "%0D")
+    /// Control bytes (a newline would break the line format) and the escape character become
+    /// `%XX`; every other byte, UTF-8 or not, is stored as it is.
+    private func escape(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        let digits = Array("0123456789ABCDEF".utf8)
+        for byte in bytes {
+            if byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "%") {
+                out += [UInt8(ascii: "%"), digits[Int(byte >> 4)], digits[Int(byte & 0xF)]]
+            } else {
+                out.append(byte)
+            }
+        }
+        return out
     }
 
-    private func unescape(_ text: String) -> String {
-        guard text.contains("%") else { return text }
-        return text.replacingEvery("%0A", with: "\n").replacingEvery("%0D", with: "\r").replacingEvery("%25", with: "%")
+    private func unescape(_ bytes: some Collection<UInt8>) -> [UInt8] {
+        let bytes = Array(bytes)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+                let byte = UInt8(String(decoding: bytes[(index + 1)...(index + 2)], as: UTF8.self), radix: 16)
+            {
+                out.append(byte)
+                index += 3
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return out
     }
 
     /// The canonical path (`realpath`), so `photos` and `/home/me/photos` are the same folder.
@@ -193,12 +225,6 @@ public final class FileShuffleMemory: ShuffleMemory {
     }
 }
 
-extension String {
-    fileprivate func replacingEvery(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
-    }
-}
-
 // MARK: Files
 
 /// Whether `path` is a folder this process may create files in (`access(W_OK | X_OK)`).
@@ -207,32 +233,67 @@ private func isWritableDirectory(_ path: String) -> Bool {
     return access(path, W_OK | X_OK) == 0
 }
 
-/// Reads a small file whole (`open`, `read`).
-func readFile(_ path: String) throws(FolderError) -> String {
-    let fd = try valueOrErrno("open", path: path) { open(path, O_RDONLY | O_CLOEXEC) }
+/// Why the state file was not read.
+struct StateFileProblem: Error, CustomStringConvertible {
+    /// The failed call, when a call failed.
+    var failure: FolderError?
+    /// What else was wrong (not a regular file, too big).
+    var reason: String
+
+    /// Whether there is no state file (the first start).
+    var isMissing: Bool { failure?.isMissing ?? false }
+
+    var description: String { failure.map { "\($0)" } ?? reason }
+}
+
+/// Reads the state file whole, safely: opened with `O_NONBLOCK` (a FIFO put there cannot hang
+/// the start), then `fstat` on the descriptor refuses anything but a regular file, and a file
+/// larger than `limit` is refused before a byte of it is read.
+func readStateFile(_ path: String, limit: Int) throws(StateFileProblem) -> [UInt8] {
+    let fd: Int32
+    do throws(FolderError) {
+        fd = try valueOrErrno("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
+    } catch {
+        throw StateFileProblem(failure: error, reason: "")
+    }
     defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-        let count = try valueOrErrno("read", path: path) {
-            chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+        throw StateFileProblem(failure: FolderError(operation: "fstat", path: path, code: errno), reason: "")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else { throw StateFileProblem(reason: "not a regular file") }
+    guard status.st_size <= limit else {
+        throw StateFileProblem(reason: "\(status.st_size) bytes, more than a state file may have (\(limit))")
+    }
+    // One byte more than its size, to notice a file that grows while it is read.
+    var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+    var filled = 0
+    while filled < bytes.count {
+        let count: Int
+        do throws(FolderError) {
+            count = try valueOrErrno("read", path: path) {
+                bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            }
+        } catch {
+            throw StateFileProblem(failure: error, reason: "")
         }
         if count == 0 { break }
-        bytes += chunk[..<count]
-        guard bytes.count <= 64 * 1024 * 1024 else { throw FolderError(operation: "read", path: path, code: EFBIG) }
+        filled += count
     }
-    return String(decoding: bytes, as: UTF8.self)
+    guard filled <= Int(status.st_size) else { throw StateFileProblem(reason: "it grew while it was read") }
+    bytes.removeSubrange(filled...)
+    return bytes
 }
 
 /// Replaces `path` atomically: writes `path.tmp`, `fsync`s it, renames it over `path`, then
 /// `fsync`s the folder so the rename itself survives a power cut.
-func replaceFile(_ path: String, with text: String) throws(FolderError) {
+func replaceFile(_ path: String, with bytes: [UInt8]) throws(FolderError) {
     let temporary = path + ".tmp"
     let fd = try valueOrErrno("open", path: temporary) {
         open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     }
     do throws(FolderError) {
-        var bytes = Array(text.utf8)
+        var bytes = bytes
         var written = 0
         while written < bytes.count {
             let count = try valueOrErrno("write", path: temporary) {

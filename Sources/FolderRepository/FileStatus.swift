@@ -79,3 +79,11 @@ struct FileIdentity: Hashable, Sendable {
 func joinPath(_ parent: String, _ name: String) -> String {
     parent.hasSuffix("/") ? parent + name : parent + "/" + name
 }
+
+/// `parent/name` as bytes, without doubling the slash.
+func joinPath(_ parent: some Collection<UInt8>, _ name: some Collection<UInt8>) -> [UInt8] {
+    var path = Array(parent)
+    if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
+    path += name
+    return path
+}

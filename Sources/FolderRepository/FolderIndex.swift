@@ -57,7 +57,7 @@ final class FolderIndex {
             for index in files.indices {
                 let (name, entry) = files[index]
                 if entry.readiness == .ready {
-                    let photo = Photo(id: joinPath(path, name))
+                    let photo = Photo(id: PhotoID(joinPath(path, name)))
                     photos.append(photo)
                     if let published = entry.published, published != entry.signature { replaced.insert(photo) }
                     if entry.published != entry.signature { files.values[index].published = entry.signature }
@@ -250,7 +250,7 @@ final class FolderIndex {
             directories[watch]!.collectReady(into: &photos, replaced: &replaced)
         }
         for path in vanished {
-            let photo = Photo(id: path)
+            let photo = Photo(id: PhotoID(path))
             replaced.insert(photo)
         }
         vanished.removeAll()

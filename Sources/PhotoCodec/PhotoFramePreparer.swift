@@ -2,7 +2,7 @@ import AlbumDomain
 
 /// Prepares photos for the screen, whatever their format: opens the file once, safely
 /// (``PhotoFile``), recognises it by its bytes (``PhotoFormat``) and decodes it scaled to the
-/// screen (``PhotoDecoder``). The photo's id is its file path.
+/// screen (``PhotoDecoder``). The photo's id is its file path, as bytes.
 public struct PhotoFramePreparer: FramePreparing {
     /// How photos are fitted to the screen.
     public let scale: ScaleMode
@@ -19,6 +19,9 @@ public struct PhotoFramePreparer: FramePreparing {
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
-        try PhotoDecoder.decode(photo.id, to: size, scale: scale, limits: limits, budget: budget)
+        // The path is the id's bytes, exactly as the folder listed them (not always UTF-8).
+        let name = photo.id.description
+        let file = try PhotoFile(pathBytes: photo.id.bytes, displayPath: name)
+        return try PhotoDecoder.decode(file, path: name, to: size, scale: scale, limits: limits, budget: budget).frame
     }
 }

@@ -69,7 +69,7 @@ struct AlbumTestStore {
 let screen = FrameSize(width: 4, height: 2)
 let otherScreen = FrameSize(width: 2, height: 4)
 
-func photos(_ names: String...) -> [Photo] { names.map(Photo.init(id:)) }
+func photos(_ names: String...) -> [Photo] { names.map { Photo(id: PhotoID($0)) } }
 
 func at(_ seconds: Int) -> AlbumTime { AlbumTime(sinceStart: .seconds(seconds)) }
 

@@ -9,7 +9,7 @@ import Testing
         var store = AlbumTestStore(seed: seed)
         store.send(.started(frameSize: screen, savedRound: nil))
         store.receive([])
-        let first = store.send(.photoListChanged(.loaded(names.map(Photo.init(id:))))).preparedPhoto!
+        let first = store.send(.photoListChanged(.loaded(names.map { Photo(id: PhotoID($0)) }))).preparedPhoto!
         _ = store.takeEffects()
         let effects = store.send(.framePrepared(first, frame(), now: at(0)))
         let next = effects.preparedPhoto!
@@ -390,7 +390,7 @@ import Testing
         var restarted = AlbumTestStore(seed: 99)
         restarted.send(.started(frameSize: screen, savedRound: saved))
         restarted.receive([])
-        var preparing = restarted.send(.photoListChanged(.loaded(names.map(Photo.init(id:))))).preparedPhoto
+        var preparing = restarted.send(.photoListChanged(.loaded(names.map { Photo(id: PhotoID($0)) }))).preparedPhoto
         _ = restarted.takeEffects()
         var shownAfter: [Photo] = []
         for step in 0..<6 {
@@ -398,7 +398,7 @@ import Testing
             preparing = restarted.showPrepared(photo, now: at(step * 15))
             shownAfter.append(restarted.album.shown!.photo)
         }
-        #expect(Set(shownAfter) == Set(names.map(Photo.init(id:))).subtracting(shownBefore), "no repeats: \(shownAfter)")
+        #expect(Set(shownAfter) == Set(names.map { Photo(id: PhotoID($0)) }).subtracting(shownBefore), "no repeats: \(shownAfter)")
     }
 }
 

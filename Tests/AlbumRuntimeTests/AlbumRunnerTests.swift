@@ -101,7 +101,7 @@ struct FixedRepository: PhotoRepository {
 
     func photoListStates() -> AsyncStream<PhotoListState> {
         AsyncStream { continuation in
-            continuation.yield(.loaded(names.map(Photo.init(id:))))
+            continuation.yield(.loaded(names.map { Photo(id: PhotoID($0)) }))
         }
     }
 }

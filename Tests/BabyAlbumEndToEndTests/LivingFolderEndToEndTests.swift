@@ -72,7 +72,7 @@ import Testing
         #expect(zip(order, order.dropFirst()).allSatisfy { $0 != $1 }, "\(order)")
         var expected: [String: [UInt32]] = [:]
         for name in ["sunset.png", "duck.png", "meadow.png", "balloons.png", "rainbow.png"] {
-            let frame = try PhotoFramePreparer(scale: .fill).prepareFrame(for: Photo(id: photos + "/" + name), size: size)
+            let frame = try PhotoFramePreparer(scale: .fill).prepareFrame(for: Photo(id: PhotoID(photos + "/" + name)), size: size)
             expected[name] = frame.pixels.map { $0 & 0xFF_FFFF }
         }
         let frames = output.files()

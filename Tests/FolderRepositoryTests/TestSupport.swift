@@ -151,7 +151,7 @@ actor ListRecorder {
 /// The photo names of a `.loaded` state, relative to `folder`; `nil` for other states.
 func names(of state: PhotoListState, in folder: String) -> Set<String>? {
     guard case .loaded(let photos) = state else { return nil }
-    return Set(photos.map { String($0.id.dropFirst(folder.count + 1)) })
+    return Set(photos.map { String(decoding: $0.id.bytes.dropFirst(folder.utf8.count + 1), as: UTF8.self) })
 }
 
 /// Whether a state is `.failed`.

@@ -76,7 +76,7 @@ import Testing
     @Test func theFramePreparerDecodesEveryShownFormat() throws {
         let preparer = PhotoFramePreparer(scale: .fill)
         for path in [PhotoFixtures.jpeg("s420"), PhotoFixtures.webp("lossy"), PngSuite.path("basn2c08")] {
-            let frame = try preparer.prepareFrame(for: Photo(id: path), size: FrameSize(width: 16, height: 9))
+            let frame = try preparer.prepareFrame(for: Photo(id: PhotoID(path)), size: FrameSize(width: 16, height: 9))
             #expect(frame.size == FrameSize(width: 16, height: 9))
             #expect(frame.pixels.contains { $0 != 0 }, "\(path)")
         }
