@@ -1,35 +1,14 @@
 """The JPEG benchmarks of run.py: BabyAlbum against djpeg, Pillow and ImageMagick, all measured
 in the same run, with time and peak resident memory of whole processes."""
 import os
-import statistics
 import subprocess
 import sys
-import time
+
+from measure import peak_rss_mb, run, timed_ms
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIZE = "1920x1080"
 CONVERT = "/usr/bin/convert"  # ImageMagick itself, not a stand-in earlier in PATH
-
-
-def run(command, **kwargs):
-    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
-
-
-def process_ms(command, runs):
-    """Median wall time of the whole process, in ms."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run(command)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
-def peak_rss_mb(command):
-    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return int(result.stderr.strip().splitlines()[-1]) / 1024
 
 
 def make_photos(work):
@@ -86,7 +65,7 @@ def benchmark(babyalbum, work, runs):
         in_process[label] = float(run([babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)]).stdout)
         for name, command in commands(babyalbum, path).items():
             key = name.split(" -scale")[0] + " -scale (same DCT scale)" if name.startswith("djpeg -scale") else name
-            times.setdefault(key, {})[label] = process_ms(command, runs)
+            times.setdefault(key, {})[label] = timed_ms(command, runs)
             memory.setdefault(key, {})[label] = peak_rss_mb(command)
     sizes = {label: os.path.getsize(path) / 1e6 for label, path in photos.items()}
     return report(photos, sizes, times, memory, in_process, runs)

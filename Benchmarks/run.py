@@ -6,38 +6,17 @@ import argparse
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
 import jpeg
+from measure import peak_rss_mb, run, timed_ms
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SIZE = "1920x1080"
-
-
-def run(command, **kwargs):
-    return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
-
-
-def peak_rss_mb(command):
-    """Peak resident memory of a whole process, from GNU time."""
-    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return int(result.stderr.strip().splitlines()[-1]) / 1024
-
-
-def timed_ms(command, runs):
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run(command)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
 
 
 def make_photos(work):

@@ -244,12 +244,7 @@ static void read_header(jpeg_context *context) {
     header->whole_image_bytes = header->whole_image ? coefficient_bytes(cinfo) : 0;
     header->dct_scale_eighths = 8;
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
-    uint64_t pixels = (uint64_t)header->width * header->height;
-    if (pixels > context->limits->max_pixels) {
-        snprintf(reason, sizeof reason, "photo is %ux%u (%.1f megapixels), over the limit of %.1f megapixels",
-                 header->width, header->height, (double)pixels / 1e6, (double)context->limits->max_pixels / 1e6);
-        fail(context, BAPHOTO_ERROR_TOO_LARGE, reason);
-    }
+    if (baphoto_over_pixel_limit(header, context->limits, reason)) fail(context, BAPHOTO_ERROR_TOO_LARGE, reason);
     if (header->whole_image_bytes > context->limits->budget_bytes) {
         snprintf(reason, sizeof reason,
                  "%s JPEG of %ux%u needs %.0f MB to decode, over the decode-memory budget of %.0f MB",
@@ -257,20 +252,6 @@ static void read_header(jpeg_context *context) {
                  baphoto_megabytes(header->whole_image_bytes), baphoto_megabytes(context->limits->budget_bytes));
         fail(context, BAPHOTO_ERROR_TOO_LARGE, reason);
     }
-}
-
-int baphoto_jpeg_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
-                             char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    jpeg_context *context = context_new(fd, limits, header, error);
-    if (!context) return BAPHOTO_ERROR_NO_MEMORY;
-    int status = BAPHOTO_OK;
-    if (setjmp(context->jump)) {
-        status = failure_status(context);
-    } else {
-        read_header(context);
-    }
-    context_free(context);
-    return status;
 }
 
 static uint32_t ceil_eighths(uint32_t size, int eighths) { return (uint32_t)(((uint64_t)size * eighths + 7) / 8); }
@@ -368,8 +349,9 @@ static void decode_rows(jpeg_context *context) {
     jpeg_finish_decompress(cinfo);
 }
 
-int baphoto_jpeg_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
-                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+/* The one setjmp: reads the header and, when `target` is given, decodes the photo into it. */
+static int run_decoder(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
+                       char *error) {
     jpeg_context *context = context_new(fd, limits, header, error);
     if (!context) return BAPHOTO_ERROR_NO_MEMORY;
     int status = BAPHOTO_OK;
@@ -377,10 +359,22 @@ int baphoto_jpeg_decode(int fd, const baphoto_limits *limits, const baphoto_targ
         status = failure_status(context);
     } else {
         read_header(context);
-        prepare_output(context, target);
-        decode_rows(context);
-        baphoto_canvas_finish(&context->canvas, target);
+        if (target) {
+            prepare_output(context, target);
+            decode_rows(context);
+            baphoto_canvas_finish(&context->canvas, target);
+        }
     }
     context_free(context);
     return status;
+}
+
+int baphoto_jpeg_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
+                             char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    return run_decoder(fd, limits, NULL, header, error);
+}
+
+int baphoto_jpeg_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
+                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    return run_decoder(fd, limits, target, header, error);
 }

@@ -1,5 +1,6 @@
 #include "layout.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,3 +106,12 @@ int baphoto_exif_orientation(const uint8_t *tiff, uint32_t length) {
 }
 
 double baphoto_megabytes(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
+
+int baphoto_over_pixel_limit(const baphoto_header *header, const baphoto_limits *limits,
+                             char reason[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    uint64_t pixels = (uint64_t)header->width * header->height;
+    if (pixels <= limits->max_pixels) return 0;
+    snprintf(reason, BAPHOTO_ERROR_MESSAGE_SIZE, "photo is %ux%u (%.1f megapixels), over the limit of %.1f megapixels",
+             header->width, header->height, (double)pixels / 1e6, (double)limits->max_pixels / 1e6);
+    return 1;
+}

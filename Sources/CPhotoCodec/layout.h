@@ -41,6 +41,10 @@ void baphoto_canvas_free(baphoto_canvas *canvas);
 /** The Orientation tag (1 to 8) of a TIFF-structured EXIF payload ("II*\0" or "MM\0*"), or 1. */
 int baphoto_exif_orientation(const uint8_t *tiff, uint32_t length);
 
+/** Whether the photo has more pixels than `limits` allow; if so, writes the reason. */
+int baphoto_over_pixel_limit(const baphoto_header *header, const baphoto_limits *limits,
+                             char reason[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
 /** Formats a byte count as megabytes for reasons ("96 MB"). */
 double baphoto_megabytes(uint64_t bytes);
 

@@ -103,12 +103,7 @@ static int open_frame(webp_context *context, int fd, const baphoto_limits *limit
     header->dct_scale_eighths = 8;
     header->whole_image_bytes = context->file_size + (header->whole_image ? (uint64_t)header->width * header->height * 4 : 0);
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
-    uint64_t pixels = (uint64_t)header->width * header->height;
-    if (pixels > limits->max_pixels) {
-        snprintf(reason, sizeof reason, "photo is %ux%u (%.1f megapixels), over the limit of %.1f megapixels",
-                 header->width, header->height, (double)pixels / 1e6, (double)limits->max_pixels / 1e6);
-        return failure(context, BAPHOTO_ERROR_TOO_LARGE, reason);
-    }
+    if (baphoto_over_pixel_limit(header, limits, reason)) return failure(context, BAPHOTO_ERROR_TOO_LARGE, reason);
     if (header->whole_image_bytes > limits->budget_bytes) {
         snprintf(reason, sizeof reason, "lossless WebP of %ux%u needs %.0f MB to decode, over the decode-memory budget of %.0f MB",
                  header->width, header->height, baphoto_megabytes(header->whole_image_bytes),
