@@ -83,7 +83,9 @@ static void on_error(j_common_ptr cinfo) {
 /*
  * libjpeg reports damaged data (a premature end, corrupt entropy data, extraneous bytes) only
  * as warnings and goes on with grey fill. BabyAlbum shows a photo whole or not at all, so every
- * warning is an error, except the few that describe metadata, not pixels.
+ * warning is an error, except the few that describe metadata, not pixels, and padding some
+ * cameras write between the last scan and EOI (every block was decoded by then: data that ends
+ * early is reported first, as "premature end of data segment").
  */
 static void on_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return; /* trace messages */
@@ -92,6 +94,9 @@ static void on_message(j_common_ptr cinfo, int level) {
     case JWRN_ADOBE_XFORM:
     case JWRN_BOGUS_ICC:
         return;
+    case JWRN_EXTRANEOUS_DATA:
+        if (cinfo->err->msg_parm.i[1] == 0xD9) return;
+        break;
     default: break;
     }
     char text[JMSG_LENGTH_MAX];

@@ -81,6 +81,23 @@ import Testing
         #expect(error.reason.contains("libjpeg"), "\(error.reason)")
     }
 
+    @Test func paddingBeforeTheEndMarkerIsShownButPaddingInsideTheDataIsNot() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // Some cameras write a few bytes between the last scan and EOI: every block is there.
+        let bytes = try PhotoFixtures.bytes(PhotoFixtures.jpeg("s420"))
+        // 64 zeros: libjpeg reads a few ahead, then warns "58 extraneous bytes before marker 0xd9".
+        let padding = [UInt8](repeating: 0, count: 64) + [0xFF, 0xD9]
+        let padded = try scratch.write(Array(bytes.dropLast(2)) + padding, to: "padded.jpg")
+        let frame = try decode(padded)
+        #expect(frame.pixels == (try decode(PhotoFixtures.jpeg("s420"))).pixels)
+        // The same bytes in place of the last quarter of the entropy data: damage, not padding.
+        let cut = bytes.count * 3 / 4
+        let damaged = try scratch.write(Array(bytes.prefix(cut)) + padding, to: "short.jpg")
+        let error = try #require(throws: PhotoError.self) { try decode(damaged) }
+        #expect(error.kind == .corrupt, "\(error.reason)")
+    }
+
     @Test func seededRandomMutationsNeverCrashAndAreDecodedOrRefused() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
