@@ -14,6 +14,11 @@ public enum AlbumAction: Equatable, Sendable {
     case framePreparationFailed(Photo, reason: String, now: AlbumTime)
     /// Someone asked for the display to be lit or blanked (for example, quiet hours began).
     case displayPowerRequested(DisplayPower)
+    /// Quiet hours began: the display goes quiet as `display` says; nothing is decoded and no
+    /// tick runs until they end, and the round keeps its place.
+    case quietHoursBegan(QuietDisplay)
+    /// Quiet hours ended at `now`: a fresh photo comes up at once (no fade).
+    case quietHoursEnded(now: AlbumTime)
     /// The screen now has another size (a hotplug brought another mode or another screen).
     case frameSizeChanged(FrameSize)
     /// The hardware exit button was held.

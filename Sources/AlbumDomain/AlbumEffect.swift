@@ -38,6 +38,10 @@ public enum AlbumEvent: Equatable, Sendable {
     case albumEmpty
     /// Every photo of the album failed to decode.
     case noReadablePhotos(skipped: Int)
+    /// Quiet hours began; the display is kept quiet this way.
+    case quietHoursBegan(QuietDisplay)
+    /// Quiet hours ended; the slideshow goes on.
+    case quietHoursEnded
     /// The album ended, and why.
     case ended(AlbumEnd)
 }

@@ -8,6 +8,8 @@ public struct AlbumState: Equatable, Sendable {
     public var end: AlbumEnd?
     /// How the photo on screen arrived, when it fades in over the one before.
     public var fade: Fade?
+    /// Set during quiet hours: how the display is kept quiet.
+    public var quiet: QuietDisplay?
 
     /// Creates a state.
     public init(content: Content, displayPower: DisplayPower = .on, end: AlbumEnd? = nil) {
@@ -84,6 +86,26 @@ public enum DisplayPower: Equatable, Sendable {
     case on
     /// Blanked (DPMS off), for quiet hours; the slideshow keeps its place.
     case off
+}
+
+/// How the display is kept quiet during quiet hours (`--quiet-mode`).
+public enum QuietDisplay: Equatable, Sendable, CustomStringConvertible {
+    /// The display is switched off (DPMS off).
+    case powerOff
+    /// The signal stays on with a black picture (for TVs that show a bright "no signal"
+    /// banner, or that wake themselves).
+    case black
+    /// The photo on screen stays, with the backlight lowered to this percentage (1–100) of
+    /// its full brightness.
+    case dimmed(percent: Int)
+
+    public var description: String {
+        switch self {
+        case .powerOff: "display off"
+        case .black: "black screen"
+        case .dimmed(let percent): "backlight dimmed to \(percent) %"
+        }
+    }
 }
 
 /// Why the album ended.

@@ -7,6 +7,9 @@ public struct FrameViewModel: Equatable, Sendable {
     /// For a photo: how it replaces the picture before it. A screen animates it; a file view
     /// writes only the final frame.
     public var transition: FrameTransition?
+    /// The backlight, as a percentage of its full brightness (1–100), when quiet hours dim it;
+    /// `nil` for full brightness (the brightness the panel had when the frame started).
+    public var backlightPercent: Int?
 
     /// The picture to draw.
     public enum Content: Equatable, Sendable {
@@ -35,8 +38,14 @@ public struct FrameViewModel: Equatable, Sendable {
         displayPower = state.displayPower
         if let end = state.end, end.givesTheScreenBack {
             content = .ended
+            displayPower = .on  // the console comes back lit, also in quiet hours
             return
         }
+        if state.quiet == .black {
+            content = .black(reason: "quiet hours")
+            return
+        }
+        if case .dimmed(let percent) = state.quiet { backlightPercent = percent }
         switch state.content {
         case .nothingLoaded, .loading:
             content = .waiting

@@ -62,6 +62,10 @@ struct Reduction {
             preparationFailed(photo, reason: reason, now: now)
         case .displayPowerRequested(let power):
             album.state.displayPower = power
+        case .quietHoursBegan(let display):
+            quietHoursBegan(display)
+        case .quietHoursEnded(let now):
+            quietHoursEnded(now: now)
         case .frameSizeChanged(let size):
             frameSizeChanged(size)
         case .exitButtonHeld(let request):
@@ -148,7 +152,7 @@ struct Reduction {
             album.state.content = .showing(prepared)  // the photo on screen, redone for a new size
             album.state.fade = nil
             prepareNextFrame(now: now)
-        } else if album.shown == nil || album.tickIsDue {
+        } else if album.state.quiet == nil, album.shown == nil || album.tickIsDue {
             present(prepared, now: now)
         } else {
             album.ready = prepared
@@ -168,8 +172,9 @@ struct Reduction {
     /// there is none, the photos waiting for their second try get it; when there is still
     /// none, the screen says why it is empty (unless a photo shows and no tick is due).
     /// `now` is set when this runs in answer to something timed, so a due tick can be served.
-    private mutating func prepareNextFrame(now: AlbumTime?) {
-        guard album.preparing == nil, album.ready == nil, let size = album.frameSize else { return }
+    /// Nothing is asked for during quiet hours.
+    mutating func prepareNextFrame(now: AlbumTime?) {
+        guard album.state.quiet == nil, album.preparing == nil, album.ready == nil, let size = album.frameSize else { return }
         if let shown = album.shown, shown.frame.size != size { return askForFrame(shown.photo, size: size) }
         if let queued = album.queued, album.shuffle.contains(queued) {
             album.queued = nil
@@ -209,7 +214,7 @@ struct Reduction {
     }
 
     /// Puts `shown` on screen at `now` and schedules the next tick one interval later.
-    private mutating func present(_ shown: ShownPhoto, now: AlbumTime) {
+    mutating func present(_ shown: ShownPhoto, now: AlbumTime) {
         album.tickIsDue = false
         if album.shown != shown {
             album.state.fade = fade(from: album.shown, to: shown)

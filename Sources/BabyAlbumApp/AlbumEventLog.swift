@@ -16,6 +16,8 @@ enum AlbumEventLog {
         case .albumEmpty: logger.warning("the photo folder has no photos; showing a black screen")
         case .noReadablePhotos(let skipped):
             logger.error("none of the \(skipped) photos could be read; showing a black screen")
+        case .quietHoursBegan(let display): logger.notice("quiet hours began: \(display)")
+        case .quietHoursEnded: logger.notice("quiet hours ended")
         case .ended(let end): logger.notice("\(end)")
         }
     }

@@ -1,0 +1,128 @@
+import AlbumDomain
+import Testing
+
+/// Quiet hours in the reducer: no decoding and no ticks while quiet, the round keeps its place,
+/// a fresh photo at once on waking.
+@Suite struct QuietHoursReducerTests {
+    /// A store with a fading reducer showing its first photo at t=0, the next one asked for.
+    func showingFirstPhoto() -> (AlbumTestStore, Photo, Photo) {
+        var store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: .fade(.seconds(1))))
+        store.send(.started(frameSize: screen, savedRound: nil))
+        let first = store.send(.photoListChanged(.loaded(photos("a", "b", "c", "d")))).preparedPhoto!
+        _ = store.takeEffects()
+        let next = store.send(.framePrepared(first, frame(), now: at(0))).preparedPhoto!
+        _ = store.takeEffects()
+        return (store, first, next)
+    }
+
+    @Test func quietHoursStopTicksAndDecodingAndWakingShowsTheNextPhotoAtOnce() {
+        var (store, first, next) = showingFirstPhoto()
+        store.send(.quietHoursBegan(.powerOff))
+        store.receive([.report(.quietHoursBegan(.powerOff)), .cancelTick])
+        #expect(store.state.quiet == .powerOff && store.state.displayPower == .off)
+        #expect(store.album.nextTick == nil)
+        let round = store.album.roundSnapshot
+        // The frame in flight when quiet hours began is kept, not shown; nothing more is decoded.
+        store.send(.framePrepared(next, frame(), now: at(3)))
+        store.receive([])
+        store.send(.intervalElapsed(now: at(15)))
+        store.receive([])
+        store.send(.photoListChanged(.loaded(photos("a", "b", "c", "d", "e"))))
+        store.receive([])
+        store.send(.frameSizeChanged(screen))
+        store.receive([])
+        #expect(store.shownID == first.description)
+        #expect(store.album.roundSnapshot.shown == round.shown, "the round keeps its place")
+        store.send(.quietHoursEnded(now: at(36_000)))
+        let effects = store.takeEffects()
+        let third = effects.preparedPhoto!
+        #expect(effects == [
+            .report(.quietHoursEnded), .report(.photoShown(next)), .saveRound(store.roundSaved(showing: next, before: third)),
+            .scheduleTick(at: at(36_015)), .prepareFrame(third, size: screen),
+        ])
+        #expect(store.shownID == next.description)
+        #expect(store.state.fade == nil, "no fade on waking")
+        #expect(store.state.quiet == nil && store.state.displayPower == .on)
+    }
+
+    @Test func startingInsideQuietHoursDecodesNothingUntilTheyEnd() {
+        var store = AlbumTestStore()
+        store.send(.quietHoursBegan(.powerOff))
+        store.receive([.report(.quietHoursBegan(.powerOff))])
+        store.send(.started(frameSize: screen, savedRound: nil))
+        store.receive([])
+        store.send(.photoListChanged(.loaded(photos("a", "b"))))
+        store.receive([])
+        #expect(FrameViewModel(state: store.state).displayPower == .off)
+        let first = store.send(.quietHoursEnded(now: at(500))).preparedPhoto!
+        store.receive([.report(.quietHoursEnded), .prepareFrame(first, size: screen)])
+        let next = store.send(.framePrepared(first, frame(), now: at(501))).preparedPhoto!
+        store.receive([
+            .report(.photoShown(first)), .saveRound(store.roundSaved(showing: first, before: next)),
+            .scheduleTick(at: at(516)), .prepareFrame(next, size: screen),
+        ])
+    }
+
+    @Test func wakingWithoutAReadyFrameShowsTheNextAsSoonAsItIsReady() {
+        var (store, first, next) = showingFirstPhoto()
+        store.send(.quietHoursBegan(.black))
+        store.receive([.report(.quietHoursBegan(.black)), .cancelTick])
+        // The frame in flight failed while quiet: nothing else is asked for until waking.
+        store.send(.framePreparationFailed(next, reason: "broken", now: at(2)))
+        store.receive([.report(.photoRetryLater(next, reason: "broken"))])
+        let third = store.send(.quietHoursEnded(now: at(100))).preparedPhoto!
+        store.receive([.report(.quietHoursEnded), .prepareFrame(third, size: screen)])
+        #expect(store.shownID == first.description)
+        let fourth = store.send(.framePrepared(third, frame(), now: at(101))).preparedPhoto!
+        store.receive([
+            .report(.photoShown(third)), .saveRound(store.roundSaved(showing: third, before: fourth)),
+            .scheduleTick(at: at(116)), .prepareFrame(fourth, size: screen),
+        ])
+    }
+
+    @Test(arguments: [
+        (QuietDisplay.powerOff, DisplayPower.off, false, nil as Int?),
+        (.black, .on, true, nil),
+        (.dimmed(percent: 30), .on, false, 30),
+    ])
+    func eachQuietModeHasItsViewModel(display: QuietDisplay, power: DisplayPower, black: Bool, backlight: Int?) {
+        var (store, first, _) = showingFirstPhoto()
+        #expect(FrameViewModel(state: store.state).backlightPercent == nil)
+        store.send(.quietHoursBegan(display))
+        store.receive([.report(.quietHoursBegan(display)), .cancelTick])
+        let viewModel = FrameViewModel(state: store.state)
+        #expect(viewModel.displayPower == power)
+        #expect(viewModel.backlightPercent == backlight)
+        #expect(viewModel.transition == nil)
+        if black {
+            #expect(viewModel.content == .black(reason: "quiet hours"))
+        } else {
+            #expect(viewModel.content == .photo(first, frame: store.album.shown!.frame))
+        }
+    }
+
+    @Test func repeatedAndUnmatchedActionsChangeNothing() {
+        var (store, _, _) = showingFirstPhoto()
+        store.send(.quietHoursEnded(now: at(5)))
+        store.receive([])
+        #expect(store.album.nextTick == at(15), "waking when not quiet leaves the tick alone")
+        store.send(.quietHoursBegan(.powerOff))
+        store.receive([.report(.quietHoursBegan(.powerOff)), .cancelTick])
+        store.send(.quietHoursBegan(.powerOff))
+        store.receive([])
+        store.send(.quietHoursBegan(.black))
+        store.receive([])
+        #expect(store.state.quiet == .black && store.state.displayPower == .on, "another mode takes over silently")
+    }
+
+    @Test func theExitButtonEndsQuietHoursWithTheConsoleLit() {
+        var (store, _, _) = showingFirstPhoto()
+        store.send(.quietHoursBegan(.powerOff))
+        store.receive([.report(.quietHoursBegan(.powerOff)), .cancelTick])
+        let request = ExitRequest(device: "gpio-keys", key: "KEY_POWER")
+        store.send(.exitButtonHeld(request))
+        store.receive([.report(.ended(.exitButton(request))), .end])
+        let viewModel = FrameViewModel(state: store.state)
+        #expect(viewModel.content == .ended && viewModel.displayPower == .on)
+    }
+}
