@@ -1,5 +1,5 @@
 #include "CPhotoCodec.h"
-#include "layout.h"
+#include "photo_layout.h"
 #include "scaler.h"
 
 #include <errno.h>
@@ -58,7 +58,9 @@ static void on_error(j_common_ptr cinfo) {
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
     switch (cinfo->err->msg_code) {
     case JERR_BAD_PRECISION:
-        if (context->cinfo.data_precision == 12) fail(context, BAPHOTO_ERROR_UNSUPPORTED, "12-bit JPEG is not supported");
+        if (context->cinfo.data_precision == 12) {
+            fail(context, BAPHOTO_ERROR_UNSUPPORTED, "12-bit JPEG is not supported");
+        }
         break;
     case JERR_NO_SOI:
         fail(context, BAPHOTO_ERROR_WRONG_FORMAT, "not a JPEG file (no start-of-image marker)");
@@ -209,7 +211,7 @@ static void install_managers(jpeg_context *context) {
 static int marker_orientation(const struct jpeg_decompress_struct *cinfo) {
     for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
         if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 && memcmp(marker->data, "Exif\0\0", 6) == 0) {
-            return baphoto_exif_orientation(marker->data + 6, marker->data_length - 6);
+            return bapng_exif_orientation(marker->data + 6, marker->data_length - 6);
         }
     }
     return 1;
@@ -267,7 +269,8 @@ static uint32_t ceil_eighths(uint32_t size, int eighths) { return (uint32_t)(((u
  */
 static int choose_scale(uint32_t width, uint32_t height, const baphoto_canvas *canvas, const baphoto_target *target) {
     if (target->dct_scale_eighths >= 1 && target->dct_scale_eighths <= 8) return target->dct_scale_eighths;
-    baphoto_placement p = baphoto_place(width, height, canvas->width, canvas->height, target->scale);
+    bapng_placement p =
+        bapng_place(width, height, canvas->width, canvas->height, target->scale == BAPHOTO_SCALE_FILL);
     for (int eighths = 1; eighths < 8; eighths *= 2) {
         if (ceil_eighths(p.src_w, eighths) >= p.dst_w && ceil_eighths(p.src_h, eighths) >= p.dst_h) return eighths;
     }
@@ -302,8 +305,8 @@ static void prepare_output(jpeg_context *context, const baphoto_target *target) 
     context->rows = malloc(row_bytes * (size_t)cinfo->rec_outbuf_height);
     context->rgb = malloc((size_t)cinfo->output_width * 3);
     if (!context->rows || !context->rgb) fail(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
-    baphoto_placement p =
-        baphoto_place(cinfo->output_width, cinfo->output_height, context->canvas.width, context->canvas.height, target->scale);
+    bapng_placement p = bapng_place(cinfo->output_width, cinfo->output_height, context->canvas.width,
+                                    context->canvas.height, target->scale == BAPHOTO_SCALE_FILL);
     if (bapng_scaler_init(&context->scaler, p.src_x, p.src_w, p.src_h, context->canvas.pixels, context->canvas.width,
                           p.dst_x, p.dst_y, p.dst_w, p.dst_h) != 0) {
         fail(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");

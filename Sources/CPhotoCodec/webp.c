@@ -1,5 +1,5 @@
 #include "CPhotoCodec.h"
-#include "layout.h"
+#include "photo_layout.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -42,7 +42,9 @@ static void context_free(webp_context *context) {
 /* Reads the whole file (a WebP is decoded from memory), within the budget. */
 static int read_file(webp_context *context, int fd, const baphoto_limits *limits) {
     struct stat status;
-    if (fstat(fd, &status) != 0 || lseek(fd, 0, SEEK_SET) != 0) return failure(context, BAPHOTO_ERROR_IO, strerror(errno));
+    if (fstat(fd, &status) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
+        return failure(context, BAPHOTO_ERROR_IO, strerror(errno));
+    }
     if ((uint64_t)status.st_size > limits->budget_bytes) {
         char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
         snprintf(reason, sizeof reason, "WebP file of %.0f MB is over the decode-memory budget of %.0f MB",
@@ -74,7 +76,7 @@ static int chunk_orientation(const WebPDemuxer *demux) {
         bytes += 6;
         size -= 6;
     }
-    int orientation = baphoto_exif_orientation(bytes, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size);
+    int orientation = bapng_exif_orientation(bytes, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size);
     WebPDemuxReleaseChunkIterator(&chunk);
     return orientation;
 }
@@ -101,11 +103,13 @@ static int open_frame(webp_context *context, int fd, const baphoto_limits *limit
     header->orientation = chunk_orientation(context->demux);
     header->whole_image = features.format == 2;
     header->dct_scale_eighths = 8;
-    header->whole_image_bytes = context->file_size + (header->whole_image ? (uint64_t)header->width * header->height * 4 : 0);
+    uint64_t whole_image = header->whole_image ? (uint64_t)header->width * header->height * 4 : 0;
+    header->whole_image_bytes = context->file_size + whole_image;
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
     if (baphoto_over_pixel_limit(header, limits, reason)) return failure(context, BAPHOTO_ERROR_TOO_LARGE, reason);
     if (header->whole_image_bytes > limits->budget_bytes) {
-        snprintf(reason, sizeof reason, "lossless WebP of %ux%u needs %.0f MB to decode, over the decode-memory budget of %.0f MB",
+        snprintf(reason, sizeof reason,
+                 "lossless WebP of %ux%u needs %.0f MB to decode, over the decode-memory budget of %.0f MB",
                  header->width, header->height, baphoto_megabytes(header->whole_image_bytes),
                  baphoto_megabytes(limits->budget_bytes));
         return failure(context, BAPHOTO_ERROR_TOO_LARGE, reason);
@@ -138,7 +142,8 @@ static int decode_frame(webp_context *context, const baphoto_header *header, con
         return failure(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     baphoto_canvas *canvas = &context->canvas;
-    baphoto_placement p = baphoto_place(header->width, header->height, canvas->width, canvas->height, target->scale);
+    bapng_placement p = bapng_place(header->width, header->height, canvas->width, canvas->height,
+                                    target->scale == BAPHOTO_SCALE_FILL);
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return failure(context, BAPHOTO_ERROR_UNSUPPORTED, "libwebp version mismatch");
     config.options.use_cropping = 1;
@@ -155,7 +160,8 @@ static int decode_frame(webp_context *context, const baphoto_header *header, con
     config.output.u.RGBA.rgba = (uint8_t *)(canvas->pixels + (size_t)p.dst_y * canvas->width + p.dst_x);
     config.output.u.RGBA.stride = (int)(canvas->width * 4);
     config.output.u.RGBA.size = (size_t)canvas->width * 4 * (p.dst_h - 1) + (size_t)p.dst_w * 4;
-    int status = decode_status(context, WebPDecode(context->frame.fragment.bytes, context->frame.fragment.size, &config));
+    const WebPData *fragment = &context->frame.fragment;
+    int status = decode_status(context, WebPDecode(fragment->bytes, fragment->size, &config));
     WebPFreeDecBuffer(&config.output);
     if (status != BAPHOTO_OK) return status;
     for (uint32_t y = p.dst_y; y < p.dst_y + p.dst_h; y++) {

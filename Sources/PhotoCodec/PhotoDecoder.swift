@@ -63,7 +63,8 @@ public enum PhotoDecoder {
     /// Decodes the opened `file` (named `path` in errors) and scales it to `size`.
     /// - Parameter dctScaleEighths: JPEG only: force `scale_num/8` instead of choosing it.
     public static func decode(
-        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(),
+        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode,
+        limits: PNGLimits = PNGLimits(),
         budget: DecodeMemoryBudget = .default, dctScaleEighths: Int? = nil
     ) throws(PhotoError) -> DecodedPhoto {
         let format = try detectDecoded(file, path: path)
@@ -76,7 +77,8 @@ public enum PhotoDecoder {
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             var target = baphoto_target(
                 pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
-                scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT, dct_scale_eighths: Int32(dctScaleEighths ?? 0))
+                scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT,
+                dct_scale_eighths: Int32(dctScaleEighths ?? 0))
             return format == .jpeg
                 ? baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &message)
                 : baphoto_webp_decode(descriptor, &cLimits, &target, &header, &message)

@@ -23,7 +23,9 @@ public struct PhotoFile: ~Copyable {
         }
         cPath.append(0)
         let opened = cPath.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY) }
+            bytes.withMemoryRebound(to: CChar.self) {
+                open($0.baseAddress!, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            }
         }
         guard opened >= 0 else {
             throw PhotoError(kind: .io, reason: "cannot open: \(Self.errnoText())", path: displayPath)
@@ -36,7 +38,9 @@ public struct PhotoFile: ~Copyable {
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
             close(opened)
-            throw PhotoError(kind: .notRegularFile, reason: "not a regular file (\(Self.typeName(status.st_mode)))", path: displayPath)
+            throw PhotoError(
+                kind: .notRegularFile, reason: "not a regular file (\(Self.typeName(status.st_mode)))",
+                path: displayPath)
         }
         descriptor = opened
         size = Int64(status.st_size)

@@ -14,7 +14,8 @@ import Testing
     /// `jpeg` with the frame header's height and width replaced.
     private func claiming(_ jpeg: [UInt8], width: Int, height: Int) throws -> [UInt8] {
         var bytes = jpeg
-        let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (0xC0...0xC2).contains(bytes[$0 + 1]) })
+        let sof = try #require(
+            (0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && (0xC0...0xC2).contains(bytes[$0 + 1]) })
         bytes[sof + 5] = UInt8(height >> 8)
         bytes[sof + 6] = UInt8(height & 0xFF)
         bytes[sof + 7] = UInt8(width >> 8)
@@ -39,7 +40,9 @@ import Testing
         // A 6000x5000 progressive 4:2:0 header: about 45 MB of coefficients; a 16 MB budget.
         let progressive = try PhotoFixtures.bytes(PhotoFixtures.jpeg("progressive"))
         let path = try scratch.write(claiming(progressive, width: 6000, height: 5000), to: "big.jpg")
-        let error = try #require(throws: PhotoError.self) { try decode(path, budget: DecodeMemoryBudget(megabytes: 16)) }
+        let error = try #require(throws: PhotoError.self) {
+            try decode(path, budget: DecodeMemoryBudget(megabytes: 16))
+        }
         #expect(error.kind == .tooLarge)
         #expect(error.reason.contains("decode-memory budget of 16 MB"), "\(error.reason)")
         _ = try decode(PhotoFixtures.jpeg("progressive"), budget: DecodeMemoryBudget(megabytes: 16))

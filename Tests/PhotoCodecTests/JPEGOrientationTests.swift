@@ -10,7 +10,8 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         // blocks.jpg is 48x32: 16x16 blocks A B C / D E F, the PNG orientation tests' picture.
-        let bytes = try withOrientation(PhotoFixtures.bytes(PhotoFixtures.jpeg("blocks")), orientation, bigEndian: bigEndian)
+        let bytes = try withOrientation(
+            PhotoFixtures.bytes(PhotoFixtures.jpeg("blocks")), orientation, bigEndian: bigEndian)
         let path = try scratch.write(bytes, to: "turned-\(orientation).jpg")
         let expected = try #require(OrientationTests.upright[orientation])
         let size = FrameSize(width: expected[0].count, height: expected.count)
@@ -40,9 +41,12 @@ import Testing
 
     /// Inserts an APP1 Exif segment holding `orientation` right after SOI.
     private func withOrientation(_ jpeg: [UInt8], _ orientation: Int, bigEndian: Bool) -> [UInt8] {
-        func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u16(_ v: Int) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
+        }
         func u32(_ v: Int) -> [UInt8] { bigEndian ? be32(UInt32(v)) : be32(UInt32(v)).reversed() }
-        let tiff = Array((bigEndian ? "MM" : "II").utf8) + u16(42) + u32(8) + u16(2)
+        let tiff =
+            Array((bigEndian ? "MM" : "II").utf8) + u16(42) + u32(8) + u16(2)
             + u16(0x010F) + u16(2) + u32(4) + Array("abc\0".utf8)
             + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0)
             + u32(0)

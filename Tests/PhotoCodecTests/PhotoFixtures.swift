@@ -20,14 +20,16 @@ enum PhotoFixtures {
     }
 
     /// Decodes `path` at the photo's own size (no scaling).
-    static func decodeAtOwnSize(_ path: String, dctScaleEighths: Int? = nil, budget: DecodeMemoryBudget = .default) throws
+    static func decodeAtOwnSize(_ path: String, dctScaleEighths: Int? = nil, budget: DecodeMemoryBudget = .default)
+        throws
         -> DecodedPhoto
     {
         let header = try PhotoDecoder.header(of: path)
         let eighths = dctScaleEighths ?? 8
         let size = FrameSize(width: (header.width * eighths + 7) / 8, height: (header.height * eighths + 7) / 8)
         let file = try PhotoFile(path: path)
-        return try PhotoDecoder.decode(file, path: path, to: size, scale: .fit, budget: budget, dctScaleEighths: dctScaleEighths)
+        return try PhotoDecoder.decode(
+            file, path: path, to: size, scale: .fit, budget: budget, dctScaleEighths: dctScaleEighths)
     }
 }
 

@@ -25,7 +25,9 @@ import Testing
         #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "mif1", compatible: ["mif1", "heic"])) == .heic)
         #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "mif1", compatible: ["mif1", "miaf"])) == .heif)
         #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "avif", compatible: ["mif1", "miaf"])) == .avif)
-        #expect(PhotoFormat.detect(prefix: Self.isoMedia(major: "isom", compatible: ["isom", "mp41"])) == nil, "an MP4 video")
+        #expect(
+            PhotoFormat.detect(prefix: Self.isoMedia(major: "isom", compatible: ["isom", "mp41"])) == nil,
+            "an MP4 video")
         #expect(PhotoFormat.detect(prefix: Array("hello, world".utf8)) == nil)
         #expect(PhotoFormat.detect(prefix: []) == nil)
         #expect(try PhotoFormat.detect(path: PhotoFixtures.jpeg("s420")) == .jpeg)
@@ -104,9 +106,13 @@ import Testing
         defer { scratch.remove() }
         let empty = try scratch.write([], to: "empty.jpg")
         let text = try scratch.write(Array("not a photo".utf8), to: "notes.webp")
-        let emptyError = try #require(throws: PhotoError.self) { try PhotoDecoder.decode(empty, to: FrameSize(width: 4, height: 4), scale: .fill) }
+        let emptyError = try #require(throws: PhotoError.self) {
+            try PhotoDecoder.decode(empty, to: FrameSize(width: 4, height: 4), scale: .fill)
+        }
         #expect(emptyError.reason == "empty file")
-        let textError = try #require(throws: PhotoError.self) { try PhotoDecoder.decode(text, to: FrameSize(width: 4, height: 4), scale: .fill) }
+        let textError = try #require(throws: PhotoError.self) {
+            try PhotoDecoder.decode(text, to: FrameSize(width: 4, height: 4), scale: .fill)
+        }
         #expect(textError.kind == .unrecognized)
     }
 }

@@ -9,7 +9,8 @@ import Testing
     func stillsMatchTheirReferenceAtFullSize(name: String) throws {
         let decoded = try PhotoFixtures.decodeAtOwnSize(PhotoFixtures.webp(name))
         #expect(decoded.header.format == .webp)
-        // dwebp's pixels for lossy (±1); the source for lossless (exact); Pillow's compositing over black for alpha (±1).
+        // dwebp's pixels for lossy (±1); the source for lossless (exact); Pillow's compositing over
+        // black for alpha (±1).
         let difference = largestDifference(decoded.frame, try PhotoFixtures.reference(name))
         #expect(difference <= (name == "lossless" ? 0 : 1), "\(name): largest difference \(difference)")
     }

@@ -1,18 +1,16 @@
 #include "layout.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stddef.h>
 
 static uint32_t rounded_ratio(uint64_t a, uint64_t b, uint64_t c) {
     uint64_t value = (a * b + c / 2) / c;
     return value < 1 ? 1 : (uint32_t)value;
 }
 
-baphoto_placement baphoto_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, baphoto_scale_mode scale) {
-    baphoto_placement p = {0, 0, sw, sh, 0, 0, dw, dh};
+bapng_placement bapng_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, int fill) {
+    bapng_placement p = {0, 0, sw, sh, 0, 0, dw, dh};
     int source_is_wider = (uint64_t)sw * dh > (uint64_t)sh * dw;
-    if (scale == BAPHOTO_SCALE_FILL) {
+    if (fill) {
         if (source_is_wider) {
             p.src_w = rounded_ratio(sh, dw, dh);
             if (p.src_w > sw) p.src_w = sw;
@@ -36,30 +34,13 @@ baphoto_placement baphoto_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t 
     return p;
 }
 
-int baphoto_canvas_init(baphoto_canvas *canvas, const baphoto_target *target, int orientation) {
-    memset(canvas, 0, sizeof *canvas);
-    canvas->orientation = orientation >= 1 && orientation <= 8 ? orientation : 1;
-    int transposed = canvas->orientation >= 5;
-    canvas->width = transposed ? target->height : target->width;
-    canvas->height = transposed ? target->width : target->height;
-    if (canvas->orientation == 1) {
-        canvas->pixels = target->pixels;
-        return 0;
-    }
-    canvas->owned = calloc((size_t)target->width * target->height, sizeof(uint32_t));
-    canvas->pixels = canvas->owned;
-    return canvas->owned ? 0 : -1;
-}
-
-/* Each upright pixel (x, y) comes from the stored pixel the EXIF orientation names. */
-void baphoto_canvas_finish(const baphoto_canvas *canvas, const baphoto_target *target) {
-    if (canvas->orientation == 1) return;
-    uint32_t tw = canvas->width, th = canvas->height;
-    for (uint32_t y = 0; y < target->height; y++) {
-        uint32_t *out = target->pixels + (size_t)y * target->width;
-        for (uint32_t x = 0; x < target->width; x++) {
+void bapng_apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, uint32_t *dst, uint32_t dw,
+                             uint32_t dh, int orientation) {
+    for (uint32_t y = 0; y < dh; y++) {
+        uint32_t *out = dst + (size_t)y * dw;
+        for (uint32_t x = 0; x < dw; x++) {
             uint32_t sx, sy;
-            switch (canvas->orientation) {
+            switch (orientation) {
             case 2: sx = tw - 1 - x; sy = y; break;
             case 3: sx = tw - 1 - x; sy = th - 1 - y; break;
             case 4: sx = x; sy = th - 1 - y; break;
@@ -69,14 +50,9 @@ void baphoto_canvas_finish(const baphoto_canvas *canvas, const baphoto_target *t
             case 8: sx = tw - 1 - y; sy = x; break;
             default: sx = x; sy = y; break;
             }
-            out[x] = canvas->pixels[(size_t)sy * tw + sx];
+            out[x] = stored[(size_t)sy * tw + sx];
         }
     }
-}
-
-void baphoto_canvas_free(baphoto_canvas *canvas) {
-    free(canvas->owned);
-    memset(canvas, 0, sizeof *canvas);
 }
 
 static uint32_t tiff_read(const uint8_t *p, int bytes, int big_endian) {
@@ -85,7 +61,7 @@ static uint32_t tiff_read(const uint8_t *p, int bytes, int big_endian) {
     return value;
 }
 
-int baphoto_exif_orientation(const uint8_t *tiff, uint32_t length) {
+int bapng_exif_orientation(const uint8_t *tiff, uint32_t length) {
     if (length < 8) return 1;
     int big_endian;
     if (tiff[0] == 'M' && tiff[1] == 'M') big_endian = 1;
@@ -102,16 +78,5 @@ int baphoto_exif_orientation(const uint8_t *tiff, uint32_t length) {
             return value >= 1 && value <= 8 ? (int)value : 1;
         }
     }
-    return 1;
-}
-
-double baphoto_megabytes(uint64_t bytes) { return (double)bytes / (1024.0 * 1024.0); }
-
-int baphoto_over_pixel_limit(const baphoto_header *header, const baphoto_limits *limits,
-                             char reason[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    uint64_t pixels = (uint64_t)header->width * header->height;
-    if (pixels <= limits->max_pixels) return 0;
-    snprintf(reason, BAPHOTO_ERROR_MESSAGE_SIZE, "photo is %ux%u (%.1f megapixels), over the limit of %.1f megapixels",
-             header->width, header->height, (double)pixels / 1e6, (double)limits->max_pixels / 1e6);
     return 1;
 }
