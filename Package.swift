@@ -59,8 +59,9 @@ let package = Package(
             name: "EvdevInput",
             dependencies: ["AlbumDomain", "CEvdev", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
 
-        .target(name: "SystemdNotify"),
-        .target(name: "LinuxInterfaces"),
+        .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"]),
+        .target(name: "CLinuxInterfaces"),
+        .target(name: "LinuxInterfaces", dependencies: ["CLinuxInterfaces"]),
 
         // MARK: Application
         .target(

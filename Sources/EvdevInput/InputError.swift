@@ -68,9 +68,5 @@ func libevdevResult(_ operation: String, path: String, _ body: () -> Int32) thro
 
 extension ExitDeviceFilter {
     /// Resolves symbolic links and `..` (C `realpath`); `nil` if the path does not exist.
-    public static func resolvedPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
+    public static func resolvedPath(_ path: String) -> String? { LinuxInterfaces.resolvedPath(path) }
 }

@@ -212,11 +212,7 @@ public final class FileShuffleMemory: ShuffleMemory {
     }
 
     /// The canonical path (`realpath`), so `photos` and `/home/me/photos` are the same folder.
-    private func resolved(_ path: String) -> String? {
-        guard let canonical = realpath(path, nil) else { return nil }
-        defer { free(canonical) }
-        return String(cString: canonical)
-    }
+    private func resolved(_ path: String) -> String? { resolvedPath(path) }
 
     private static func trimmed(_ path: String) -> String {
         var path = path

@@ -5,7 +5,8 @@
 #endif
 
 /// A failed system call: which call, on which path, and the `errno` (`int errno`). Each layer turns it into
-/// its own error, with its own advice (`FolderError`, `InputError`).
+/// its own error, with its own advice (`FolderError`, `InputError`, `DRMError`,
+/// `SystemdNotifyError`).
 public struct SystemCallFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The C call that failed (`inotify_add_watch`…).
     public var operation: String
@@ -26,14 +27,19 @@ public struct SystemCallFailure: Error, Equatable, Sendable, CustomStringConvert
 
 /// Runs a C call that returns -1 and sets `errno` on failure, retrying `EINTR` (unless told
 /// not to, as for `close`). The single point where `errno` becomes an error; each layer maps
-/// the ``SystemCallFailure`` to its own error type.
+/// the ``SystemCallFailure`` to its own error type, or wraps it with its own advice.
+///
+/// With `negativeIsFailure`, any negative result fails, and a result below -1 is itself the
+/// negated error number: libdrm's convention (`drmModeAddFB2` returns `-errno`).
+@discardableResult
 public func valueOrErrno<I: FixedWidthInteger>(
-    _ operation: String, path: String, retryOnInterrupt: Bool = true, _ body: () -> I
+    _ operation: String, path: String, retryOnInterrupt: Bool = true, negativeIsFailure: Bool = false,
+    _ body: () -> I
 ) throws(SystemCallFailure) -> I {
     while true {
         let result = body()
-        if result != -1 { return result }
-        let code = errno
+        if result != -1 && !(negativeIsFailure && result < 0) { return result }
+        let code = result < -1 ? Int32(truncatingIfNeeded: -Int64(truncatingIfNeeded: result)) : errno
         if retryOnInterrupt, code == EINTR { continue }
         throw SystemCallFailure(operation: operation, path: path, code: code)
     }

@@ -1,12 +1,13 @@
+import CLinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #endif
 
-/// A self-pipe (`pipe`, both ends `FD_CLOEXEC` and `O_NONBLOCK`) that wakes a thread out of
-/// `poll` when it must stop (Glibc's module exports neither `eventfd` nor `pipe2`). Owns both
-/// ends.
+/// A self-pipe that wakes a thread out of `poll`: `pipe2` with `O_CLOEXEC | O_NONBLOCK` in one
+/// call, so no `fork`+`exec` on another thread can inherit an end. Owns both ends.
 public final class Wakeup: Sendable {
     /// The read end, for `poll`.
     public let fileDescriptor: Int32
@@ -15,11 +16,7 @@ public final class Wakeup: Sendable {
     /// Creates the pipe.
     public init() throws(SystemCallFailure) {
         var ends: [Int32] = [-1, -1]
-        _ = try valueOrErrno("pipe", path: "wake-up pipe") { pipe(&ends) }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
+        _ = try valueOrErrno("pipe2", path: "wake-up pipe") { CLinuxInterfaces_pipe2(&ends, O_CLOEXEC | O_NONBLOCK) }
         fileDescriptor = ends[0]
         writeEnd = ends[1]
     }
@@ -33,5 +30,12 @@ public final class Wakeup: Sendable {
     public func signal() {
         var byte: UInt8 = 1
         _ = write(writeEnd, &byte, 1)
+    }
+
+    /// Empties the pipe, so that a loop which handles more than one wake-up (rather than
+    /// stopping at the first) sleeps again in `poll`.
+    public func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ read(fileDescriptor, $0.baseAddress, $0.count) }) > 0 {}
     }
 }

@@ -1,9 +1,9 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
+    import Musl
 #endif
 
 /// The address of systemd's notification socket, as given in `$NOTIFY_SOCKET`.
@@ -50,9 +50,7 @@ public enum NotifySocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Sends `message` as one datagram from a fresh `SOCK_DGRAM` socket, like `sd_notify(3)`.
     func sendDatagram(_ message: String) throws(SystemdNotifyError) {
-        let fd = try valueOrErrno("socket") {
-            socket(AF_UNIX, Self.datagramType, 0)
-        }
+        let fd = try notifyCall("socket") { socket(AF_UNIX, Self.datagramType, 0) }
         defer { close(fd) }
 
         var address = sockaddr_un()
@@ -65,7 +63,7 @@ public enum NotifySocketAddress: Sendable, Hashable, CustomStringConvertible {
         let length = socklen_t(pathOffset + bytes.count)
         let payload = Array(message.utf8)
 
-        _ = try valueOrErrno("sendto") {
+        _ = try notifyCall("sendto") {
             withUnsafePointer(to: &address) { addressPointer in
                 addressPointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                     payload.withUnsafeBytes { buffer in
@@ -76,24 +74,18 @@ public enum NotifySocketAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    #if os(Linux)
     private static let datagramType = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
     private static let sendFlags = Int32(MSG_NOSIGNAL)
-    #else
-    private static let datagramType = SOCK_DGRAM
-    private static let sendFlags: Int32 = 0
-    #endif
-}
 
-/// Runs `body`, retrying on `EINTR`, and turns a `-1` result into a ``SystemdNotifyError`` naming
-/// `operation`.
-private func valueOrErrno<Result: BinaryInteger>(
-    _ operation: String, _ body: () -> Result
-) throws(SystemdNotifyError) -> Result {
-    while true {
-        let result = body()
-        if result != -1 { return result }
-        let error = errno
-        if error != EINTR { throw SystemdNotifyError(operation: operation, errno: error) }
+    /// ``LinuxInterfaces/valueOrErrno(_:path:retryOnInterrupt:negativeIsFailure:_:)`` on this
+    /// socket, failing with a ``SystemdNotifyError``.
+    private func notifyCall<Result: FixedWidthInteger>(
+        _ operation: String, _ body: () -> Result
+    ) throws(SystemdNotifyError) -> Result {
+        do {
+            return try valueOrErrno(operation, path: description, body)
+        } catch {
+            throw SystemdNotifyError(error)
+        }
     }
 }

@@ -1,9 +1,9 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
+    import Musl
 #endif
 
 /// Tells the service manager how the program is doing: readiness, watchdog pings, status text and
@@ -112,20 +112,27 @@ public struct SystemdNotifier: Sendable, Equatable {
     }
 }
 
-/// A system call of the notification protocol failed.
+/// A system call of the notification protocol failed: the shared ``SystemCallFailure`` (the
+/// call, the socket, the `errno`), said as a notification problem.
 public struct SystemdNotifyError: Error, Equatable, CustomStringConvertible {
-    /// The C function that failed (`socket`, `sendto`).
-    public let operation: String
-    /// Its `errno`.
-    public let errno: Int32
+    /// The failed call; its `path` is the notification socket.
+    public let failure: SystemCallFailure
 
-    /// An error for `operation` failing with `errno`.
-    public init(operation: String, errno: Int32) {
-        self.operation = operation
-        self.errno = errno
+    /// The C function that failed (`socket`, `sendto`).
+    public var operation: String { failure.operation }
+    /// Its `errno`.
+    public var errno: Int32 { failure.code }
+
+    /// Wraps a failed call of the protocol.
+    public init(_ failure: SystemCallFailure) { self.failure = failure }
+
+    /// An error for `operation` failing with `errno` on the notification socket `socket` (as
+    /// `$NOTIFY_SOCKET` writes it).
+    public init(operation: String, errno: Int32, socket: String = "NOTIFY_SOCKET") {
+        self.init(SystemCallFailure(operation: operation, path: socket, code: errno))
     }
 
     public var description: String {
-        "systemd notification failed: \(operation): \(String(cString: strerror(errno))) (errno \(errno))"
+        "systemd notification failed: \(failure) (errno \(errno))"
     }
 }

@@ -70,12 +70,13 @@ struct SystemdNotifierTests {
 
     @Test("a socket nobody listens on is a thrown sendto error with errno")
     func missingSocketThrows() throws {
-        let notifier = SystemdNotifier(
-            environment: ["NOTIFY_SOCKET": "/tmp/babyalbum-no-such-socket-\(getpid())"], processID: 1)
+        let path = "/tmp/babyalbum-no-such-socket-\(getpid())"
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path], processID: 1)
         #expect(notifier.isEnabled)
-        #expect(throws: SystemdNotifyError(operation: "sendto", errno: ENOENT)) {
+        let error = #expect(throws: SystemdNotifyError(operation: "sendto", errno: ENOENT, socket: path)) {
             try notifier.ready()
         }
+        #expect(error?.description.contains(path) == true)
     }
 
     @Test("NOTIFY_SOCKET values that are not a usable AF_UNIX address are ignored",

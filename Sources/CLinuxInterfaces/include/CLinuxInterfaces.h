@@ -1,0 +1,9 @@
+#ifndef C_LINUX_INTERFACES_H
+#define C_LINUX_INTERFACES_H
+/* Linux calls that Swift's Glibc module does not export (they need _GNU_SOURCE). */
+
+/// `pipe2(fds, flags)`: a pipe whose ends get `flags` (`O_CLOEXEC`, `O_NONBLOCK`) atomically,
+/// so no other thread's `fork`+`exec` can inherit an end. Returns 0, or -1 with errno set.
+int CLinuxInterfaces_pipe2(int fds[2], int flags);
+
+#endif
