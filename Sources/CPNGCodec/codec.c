@@ -1,4 +1,5 @@
 #include "CPNGCodec.h"
+#include "binner.h"
 #include "scaler.h"
 
 #include <errno.h>
@@ -21,12 +22,15 @@ typedef struct {
     png_structp png;
     png_infop info;
     char *message; /* BAPNG_ERROR_MESSAGE_SIZE bytes */
-    uint8_t *row;   /* one decoded row (RGBA or RGB, 8-bit) */
-    uint8_t *rgb;   /* the same row, premultiplied RGB */
-    uint8_t *whole; /* whole image, decoded rows (Adam7 only) */
+    uint8_t *block; /* one block of the file, as fed to libpng */
+    uint8_t *rgb;   /* one decoded row, premultiplied RGB */
     uint32_t *stored; /* the scaled photo before it is turned upright (eXIf orientation) */
     bapng_scaler scaler;
     int scaler_ready;
+    bapng_binner binner; /* Adam7 passes (and whole_image) */
+    int binner_ready;
+    /* The first warning about the image data itself; empty while there is none. */
+    char data_warning[BAPNG_ERROR_MESSAGE_SIZE];
 } decode_context;
 
 static void on_error(png_structp png, png_const_charp message) {
@@ -35,23 +39,43 @@ static void on_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/*
+ * libpng reports some damage to the image data only as a warning: an ADLER32 mismatch ("IDAT:
+ * ADLER32 checksum mismatch", or "Truncated compressed data in IDAT" once the rows are complete)
+ * or a zlib stream it could not finish. Those make the decode fail. Surplus data after the last
+ * row ("Extra compressed data", an IDAT longer than the image needs: "chunk data is too large")
+ * is never inflated and leaves every row intact.
+ */
+static int is_data_warning(const char *message) {
+    if (strstr(message, "Extra compress") || strstr(message, "too large")) return 0;
+    return strstr(message, "IDAT") || strstr(message, "ADLER32") || strstr(message, "ompressed data") ||
+           strstr(message, "ecompression");
+}
+
 static void on_warning(png_structp png, png_const_charp message) {
+    decode_context *context = png_get_error_ptr(png);
+    if (context->data_warning[0] == 0 && is_data_warning(message)) {
+        snprintf(context->data_warning, sizeof context->data_warning, "%s", message);
+    }
+}
+
+static void on_write_warning(png_structp png, png_const_charp message) {
     (void)png;
-    (void)message; /* benign (for example, a bad CRC in an ancillary chunk, which libpng skips) */
+    (void)message;
 }
 
 static void context_free(decode_context *context) {
     if (context->png) png_destroy_read_struct(&context->png, context->info ? &context->info : NULL, NULL);
     if (context->file) fclose(context->file);
     if (context->scaler_ready) bapng_scaler_free(&context->scaler);
-    free(context->row);
+    if (context->binner_ready) bapng_binner_free(&context->binner);
+    free(context->block);
     free(context->rgb);
-    free(context->whole);
     free(context->stored);
     context->file = NULL;
-    context->row = context->rgb = context->whole = NULL;
+    context->block = context->rgb = NULL;
     context->stored = NULL;
-    context->scaler_ready = 0;
+    context->scaler_ready = context->binner_ready = 0;
 }
 
 /* Opens `path`, checks the signature and creates libpng's structs with the limits applied. */
@@ -100,27 +124,6 @@ static int check_pixel_limit(decode_context *context, const bapng_header *header
         return BAPNG_ERROR_TOO_LARGE;
     }
     return BAPNG_OK;
-}
-
-int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header *header,
-                      char error[BAPNG_ERROR_MESSAGE_SIZE]) {
-    decode_context *context = calloc(1, sizeof *context);
-    if (!context) return BAPNG_ERROR_NO_MEMORY;
-    context->message = error;
-    error[0] = 0;
-    int status = context_open(context, path, limits);
-    if (status == BAPNG_OK) {
-        if (setjmp(png_jmpbuf(context->png))) {
-            status = BAPNG_ERROR_CORRUPT;
-        } else {
-            png_read_info(context->png, context->info);
-            fill_header(context, header);
-            status = check_pixel_limit(context, header, limits);
-        }
-    }
-    context_free(context);
-    free(context);
-    return status;
 }
 
 /* Converts a decoded 8-bit row (3 or 4 channels) to RGB composited over black. */
@@ -268,27 +271,52 @@ static void apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, 
 }
 
 /*
- * Decoding uses libpng's progressive ("push") reader: BabyAlbum feeds the file in blocks and
- * libpng calls back with each row. Unlike the pull reader, whose png_read_row inflates every
- * byte of trailing image data after the last row (a 1 MB file can carry gigabytes of it), the
- * push reader stops inflating when the image is complete, and BabyAlbum stops feeding.
+ * Decoding uses libpng's progressive ("push") reader: BabyAlbum feeds the file and libpng calls
+ * back with each row. Unlike the pull reader, whose png_read_row inflates every byte of trailing
+ * image data after the last row (a 1 MB file can carry gigabytes of it), the push reader stops
+ * inflating when the image is complete.
+ *
+ * BabyAlbum walks the chunks itself and hands libpng only those that decide the pixels (IHDR,
+ * PLTE, tRNS, IDAT, IEND). Every other chunk is skipped with a seek: never read, never buffered
+ * (libpng's push reader holds a whole chunk in memory before it looks at it, growing its buffer
+ * block by block, which costs time in the square of the chunk's size).
  */
 typedef struct {
     decode_context *context;
     const bapng_limits *limits;
-    const bapng_target *target;
+    const bapng_target *target; /* NULL: the header only */
     bapng_header *header;
     int status;
+    int header_done;
     int channels;
-    int whole;
+    int binned; /* pixels go through the binner (Adam7 passes, or whole_image) */
     placement place;
-    uint32_t rows_received;
-    int complete;
+    uint64_t rows_received, rows_expected;
+    int ended; /* IEND reached */
     int orientation;
     /* Where the scaler draws: the target itself, or (for a turned photo) `stored`. */
     uint32_t *canvas;
     uint32_t canvas_width, canvas_height;
 } push_state;
+
+static const uint32_t adam7_x0[7] = {0, 4, 0, 2, 0, 1, 0}, adam7_dx[7] = {8, 8, 4, 4, 2, 2, 1};
+static const uint32_t adam7_y0[7] = {0, 0, 4, 0, 2, 0, 1}, adam7_dy[7] = {8, 8, 8, 4, 4, 2, 2};
+
+static uint32_t pass_extent(uint32_t size, uint32_t start, uint32_t step) {
+    return size > start ? (size - start + step - 1) / step : 0;
+}
+
+/* The rows libpng delivers: every row once, or (Adam7) each non-empty pass's rows. */
+static uint64_t rows_expected(const bapng_header *header) {
+    if (!header->interlaced) return header->height;
+    uint64_t rows = 0;
+    for (int pass = 0; pass < 7; pass++) {
+        uint32_t w = pass_extent(header->width, adam7_x0[pass], adam7_dx[pass]);
+        uint32_t h = pass_extent(header->height, adam7_y0[pass], adam7_dy[pass]);
+        if (w && h) rows += h;
+    }
+    return rows;
+}
 
 static void push_fail(png_structp png, push_state *state, int status, const char *message) {
     state->status = status;
@@ -296,26 +324,9 @@ static void push_fail(png_structp png, push_state *state, int status, const char
     png_longjmp(png, 1);
 }
 
-static void on_info(png_structp png, png_infop info) {
-    push_state *state = png_get_progressive_ptr(png);
+/* Allocates where the photo is drawn: the canvas, the row buffer, and the scaler or the binner. */
+static void prepare_drawing(png_structp png, push_state *state) {
     decode_context *context = state->context;
-    fill_header(context, state->header);
-    uint32_t width = state->header->width, height = state->header->height;
-    if (check_pixel_limit(context, state->header, state->limits) != BAPNG_OK) {
-        state->status = BAPNG_ERROR_TOO_LARGE;
-        png_longjmp(png, 1);
-    }
-    int passes = png_set_interlace_handling(png);
-    state->channels = set_transforms(png, info);
-    if (state->channels != 3 && state->channels != 4) push_fail(png, state, BAPNG_ERROR_CORRUPT, "unexpected channel count");
-    state->whole = passes > 1 || state->target->whole_image;
-    if (state->whole && (uint64_t)width * height * state->channels > state->limits->max_whole_image_bytes) {
-        char message[BAPNG_ERROR_MESSAGE_SIZE];
-        snprintf(message, sizeof message, "interlaced photo of %ux%u needs %.0f MB to decode, over the budget of %.0f MB",
-                 width, height, (double)width * height * state->channels / 1e6,
-                 (double)state->limits->max_whole_image_bytes / 1e6);
-        push_fail(png, state, BAPNG_ERROR_TOO_LARGE, message);
-    }
     const bapng_target *target = state->target;
     /* Scale the photo as stored to the target as the photo sees it, then turn it upright. */
     int transposed = orientation_transposes(state->orientation);
@@ -328,54 +339,182 @@ static void on_info(png_structp png, png_infop info) {
         if (!context->stored) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
         state->canvas = context->stored;
     }
-    state->place = place(width, height, state->canvas_width, state->canvas_height, target->scale);
-    context->rgb = malloc((size_t)width * 3);
-    if (state->whole) context->whole = calloc((size_t)width * height, state->channels);
-    if (!context->rgb || (state->whole && !context->whole) ||
-        bapng_scaler_init(&context->scaler, state->place.src_x, state->place.src_w, state->place.src_h, state->canvas,
-                          state->canvas_width, state->place.dst_x, state->place.dst_y, state->place.dst_w,
-                          state->place.dst_h) != 0) {
-        push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+    state->place = place(state->header->width, state->header->height, state->canvas_width, state->canvas_height,
+                         target->scale);
+    const placement *p = &state->place;
+    context->rgb = malloc((size_t)state->header->width * 3);
+    if (!context->rgb) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+    if (state->binned) {
+        int status = bapng_binner_init(&context->binner, p->src_x, p->src_y, p->src_w, p->src_h, state->canvas,
+                                       state->canvas_width, p->dst_x, p->dst_y, p->dst_w, p->dst_h);
+        if (status == BAPNG_BINNER_OVERFLOW) {
+            push_fail(png, state, BAPNG_ERROR_TOO_LARGE, "interlaced photo too large for this frame size");
+        }
+        if (status != 0) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+        context->binner_ready = 1;
+    } else {
+        if (bapng_scaler_init(&context->scaler, p->src_x, p->src_w, p->src_h, state->canvas, state->canvas_width,
+                              p->dst_x, p->dst_y, p->dst_w, p->dst_h) != 0) {
+            push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+        }
+        context->scaler_ready = 1;
     }
-    context->scaler_ready = 1;
 }
 
-static void on_row(png_structp png, png_bytep row, png_uint_32 y, int pass) {
-    (void)pass;
+static void on_info(png_structp png, png_infop info) {
+    push_state *state = png_get_progressive_ptr(png);
+    fill_header(state->context, state->header);
+    if (check_pixel_limit(state->context, state->header, state->limits) != BAPNG_OK) {
+        state->status = BAPNG_ERROR_TOO_LARGE;
+        png_longjmp(png, 1);
+    }
+    if (!state->target) {
+        state->header_done = 1;
+        png_longjmp(png, 1);
+    }
+    /* No png_set_interlace_handling: Adam7 passes arrive as they are stored, and the binner
+     * places each pixel, so an interlaced photo never exists at full size. */
+    state->channels = set_transforms(png, info);
+    if (state->channels != 3 && state->channels != 4) push_fail(png, state, BAPNG_ERROR_CORRUPT, "unexpected channel count");
+    state->binned = state->header->interlaced || state->target->whole_image;
+    state->rows_expected = rows_expected(state->header);
+    prepare_drawing(png, state);
+}
+
+static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass) {
     push_state *state = png_get_progressive_ptr(png);
     decode_context *context = state->context;
-    if (row == NULL || y >= state->header->height) return;
-    if (state->whole) {
-        /* Adam7 delivers each row once per pass: combine them into the whole image. */
-        png_progressive_combine_row(png, context->whole + (size_t)y * state->header->width * state->channels, row);
-        return;
-    }
+    const bapng_header *header = state->header;
+    if (row == NULL) return;
+    int adam7 = header->interlaced && pass >= 0 && pass < 7;
+    uint32_t x0 = adam7 ? adam7_x0[pass] : 0, dx = adam7 ? adam7_dx[pass] : 1;
+    uint64_t y = adam7 ? adam7_y0[pass] + (uint64_t)number * adam7_dy[pass] : number;
+    uint32_t width = pass_extent(header->width, x0, dx);
+    if (y >= header->height) return;
+    state->rows_received++;
     const placement *p = &state->place;
-    if (y >= p->src_y && y < p->src_y + p->src_h) {
-        to_premultiplied_rgb(row, context->rgb, state->header->width, state->channels);
+    if (y < p->src_y || y >= (uint64_t)p->src_y + p->src_h) return;
+    to_premultiplied_rgb(row, context->rgb, width, state->channels);
+    if (state->binned) {
+        bapng_binner_add(&context->binner, (uint32_t)y, context->rgb, width, x0, dx);
+    } else {
         bapng_scaler_push(&context->scaler, context->rgb);
     }
-    if (++state->rows_received == state->header->height) state->complete = 1;
 }
 
 static void on_end(png_structp png, png_infop info) {
     (void)info;
     push_state *state = png_get_progressive_ptr(png);
-    state->complete = 1;
+    state->ended = 1;
 }
 
-/* Scales the whole decoded image (the Adam7 path, or when asked to). */
-static void scale_whole(push_state *state) {
-    decode_context *context = state->context;
-    size_t stride = (size_t)state->header->width * state->channels;
-    for (uint32_t y = state->place.src_y; y < state->place.src_y + state->place.src_h; y++) {
-        to_premultiplied_rgb(context->whole + stride * y, context->rgb, state->header->width, state->channels);
-        bapng_scaler_push(&context->scaler, context->rgb);
+enum { BLOCK_BYTES = 64 * 1024 };
+
+/* Feeds the next `length` bytes of the file to libpng; returns 0, or -1 when the file ends first. */
+static int feed_bytes(decode_context *context, push_state *state, uint64_t length) {
+    while (length > 0 && !state->ended) {
+        size_t want = length < BLOCK_BYTES ? (size_t)length : BLOCK_BYTES;
+        size_t got = fread(context->block, 1, want, context->file);
+        if (got > 0) png_process_data(context->png, context->info, context->block, got);
+        if (got < want) return -1;
+        length -= got;
     }
+    return 0;
 }
 
-int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
-                        bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+static int is_pixel_chunk(const uint8_t *type) {
+    static const char *const kept[] = {"IHDR", "PLTE", "tRNS", "IDAT", "IEND"};
+    for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        if (memcmp(type, kept[i], 4) == 0) return 1;
+    }
+    return 0;
+}
+
+static int valid_chunk_type(const uint8_t *type) {
+    for (int i = 0; i < 4; i++) {
+        if (!((type[i] >= 'A' && type[i] <= 'Z') || (type[i] >= 'a' && type[i] <= 'z'))) return 0;
+    }
+    return 1;
+}
+
+static int chunk_fail(decode_context *context, const uint8_t *type, const char *why, uint32_t length) {
+    snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "chunk %.4s: %s (%u bytes)",
+             valid_chunk_type(type) ? (const char *)type : "????", why, length);
+    return BAPNG_ERROR_CORRUPT;
+}
+
+/*
+ * Walks the chunks from the signature to IEND (or the end of the file), feeding libpng the pixel
+ * chunks and seeking past the rest. Returns BAPNG_OK, or an error for a chunk BabyAlbum refuses;
+ * libpng's own errors longjmp out.
+ */
+static int feed_chunks(decode_context *context, push_state *state) {
+    static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    if (fseek(context->file, 8, SEEK_SET) != 0) return BAPNG_ERROR_IO;
+    png_process_data(context->png, context->info, (png_bytep)signature, 8);
+    while (!state->ended) {
+        uint8_t head[8];
+        if (fread(head, 1, 8, context->file) != 8) return BAPNG_OK; /* the caller reports the truncation */
+        uint32_t length = exif_read(head, 4, 1);
+        const uint8_t *type = head + 4;
+        if (length > 0x7FFFFFFF) return chunk_fail(context, type, "length out of range", length);
+        if (!valid_chunk_type(type)) return chunk_fail(context, type, "invalid chunk type", length);
+        if (!is_pixel_chunk(type)) {
+            if ((type[0] & 0x20) == 0) return chunk_fail(context, type, "unknown critical chunk", length);
+            if (fseeko(context->file, (off_t)length + 4, SEEK_CUR) != 0) return BAPNG_ERROR_IO;
+            continue;
+        }
+        if (memcmp(type, "IDAT", 4) != 0 && length > state->limits->max_chunk_bytes) {
+            return chunk_fail(context, type, "chunk too large", length);
+        }
+        png_process_data(context->png, context->info, head, 8);
+        if (feed_bytes(context, state, (uint64_t)length + 4) != 0) return BAPNG_OK;
+    }
+    return BAPNG_OK;
+}
+
+/* After feeding: a photo counts only when every row arrived, IEND was reached, and libpng
+ * reported no damage to the image data. */
+static int check_complete(decode_context *context, const push_state *state) {
+    if (context->data_warning[0]) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "damaged image data: %s", context->data_warning);
+        return BAPNG_ERROR_CORRUPT;
+    }
+    if (state->rows_received < state->rows_expected) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s: %llu of %llu rows arrived",
+                 state->ended ? "the image data ends early" : "truncated file",
+                 (unsigned long long)state->rows_received, (unsigned long long)state->rows_expected);
+        return BAPNG_ERROR_CORRUPT;
+    }
+    if (!state->ended) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "truncated file: no IEND after the image data");
+        return BAPNG_ERROR_CORRUPT;
+    }
+    return BAPNG_OK;
+}
+
+/* Runs the push reader over the file: the header only (no target) or the whole decode. */
+static int run_push(decode_context *context, push_state *state) {
+    context->block = malloc(BLOCK_BYTES);
+    if (!context->block) return BAPNG_ERROR_NO_MEMORY;
+    if (setjmp(png_jmpbuf(context->png))) {
+        if (state->header_done) return BAPNG_OK;
+        return state->status != BAPNG_OK ? state->status : BAPNG_ERROR_CORRUPT;
+    }
+    png_set_sig_bytes(context->png, 0);
+    png_set_progressive_read_fn(context->png, state, on_info, on_row, on_end);
+    int status = feed_chunks(context, state);
+    if (status != BAPNG_OK) return status;
+    if (!state->target) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "truncated file: no image data");
+        return BAPNG_ERROR_CORRUPT;
+    }
+    return check_complete(context, state);
+}
+
+/* Opens the file and runs the push reader; `target` NULL reads the header only. */
+static int decode_file(const char *path, const bapng_limits *limits, const bapng_target *target, bapng_header *header,
+                       char error[BAPNG_ERROR_MESSAGE_SIZE]) {
     decode_context *context = calloc(1, sizeof *context);
     push_state *state = calloc(1, sizeof *state);
     if (!context || !state) {
@@ -385,45 +524,34 @@ int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapn
     }
     context->message = error;
     error[0] = 0;
-    state->context = context;
-    state->limits = limits;
-    state->target = target;
-    state->header = header;
+    *state = (push_state){.context = context, .limits = limits, .target = target, .header = header, .orientation = 1};
     int status = context_open(context, path, limits);
-    if (status == BAPNG_OK) {
+    if (status == BAPNG_OK && target) {
         memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
         state->orientation = file_orientation(context->file, limits->max_chunk_bytes);
-        context->row = malloc(64 * 1024);
-        if (!context->row) status = BAPNG_ERROR_NO_MEMORY;
-        else if (fseek(context->file, 0, SEEK_SET) != 0) status = BAPNG_ERROR_IO;
     }
-    if (status == BAPNG_OK) {
-        if (setjmp(png_jmpbuf(context->png))) {
-            status = state->status != BAPNG_OK ? state->status : BAPNG_ERROR_CORRUPT;
-        } else {
-            png_set_sig_bytes(context->png, 0);
-            png_set_progressive_read_fn(context->png, state, on_info, on_row, on_end);
-            while (!state->complete) {
-                size_t got = fread(context->row, 1, 64 * 1024, context->file);
-                if (got == 0) break;
-                png_process_data(context->png, context->info, context->row, got);
-            }
-            if (!state->complete) {
-                snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "truncated file: the image data ends early");
-                status = BAPNG_ERROR_CORRUPT;
-            } else {
-                if (state->whole) scale_whole(state);
-                if (state->orientation != 1) {
-                    apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels,
-                                      target->width, target->height, state->orientation);
-                }
-            }
+    if (status == BAPNG_OK) status = run_push(context, state);
+    if (status == BAPNG_OK && target) {
+        if (state->binned) bapng_binner_finish(&context->binner);
+        if (state->orientation != 1) {
+            apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels, target->width,
+                              target->height, state->orientation);
         }
     }
     context_free(context);
     free(context);
     free(state);
     return status;
+}
+
+int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header *header,
+                      char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+    return decode_file(path, limits, NULL, header, error);
+}
+
+int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
+                        bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+    return decode_file(path, limits, target, header, error);
 }
 
 /* Writing: a separate context because the write structs differ. */
@@ -441,7 +569,7 @@ static void on_write_error(png_structp png, png_const_charp message) {
 }
 
 int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
-                     int compression_level, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+                     int compression_level, int interlaced, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
     encode_context context = {.message = error};
     error[0] = 0;
     int status = BAPNG_OK;
@@ -450,7 +578,7 @@ int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, u
         snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "cannot create: %s", strerror(errno));
         return BAPNG_ERROR_IO;
     }
-    context.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_write_error, on_warning);
+    context.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_write_error, on_write_warning);
     if (context.png) context.info = png_create_info_struct(context.png);
     if (!context.png || !context.info) {
         status = BAPNG_ERROR_NO_MEMORY;
@@ -459,14 +587,18 @@ int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, u
     } else {
         png_init_io(context.png, context.file);
         png_set_compression_level(context.png, compression_level);
-        png_set_IHDR(context.png, context.info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
-                     PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+        png_set_IHDR(context.png, context.info, width, height, 8, PNG_COLOR_TYPE_RGB,
+                     interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                     PNG_FILTER_TYPE_DEFAULT);
         png_write_info(context.png, context.info);
         /* Rows are uint32 0x00RRGGBB: in little-endian memory B, G, R, X. */
         png_set_bgr(context.png);
         png_set_filler(context.png, 0, PNG_FILLER_AFTER);
-        for (uint32_t y = 0; y < height; y++) {
-            png_write_row(context.png, (png_const_bytep)(pixels + (size_t)y * width));
+        int passes = png_set_interlace_handling(context.png); /* 1 when not interlaced */
+        for (int pass = 0; pass < passes; pass++) {
+            for (uint32_t y = 0; y < height; y++) {
+                png_write_row(context.png, (png_const_bytep)(pixels + (size_t)y * width));
+            }
         }
         png_write_end(context.png, NULL);
     }

@@ -3,20 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* First source index covered by destination index i when n source cells map onto m (n >= m). */
-static uint32_t box_start(uint32_t i, uint32_t n, uint32_t m) { return (uint32_t)(((uint64_t)i * n) / m); }
-
-/* Bilinear sample position: source index and weight (0..256) of the following index. */
-static void bilinear_position(uint32_t i, uint32_t n, uint32_t m, uint32_t *index, uint32_t *weight) {
-    /* centre of destination cell i in source coordinates, in 1/256 units: ((i + 0.5) * n / m - 0.5) */
-    int64_t pos = ((int64_t)(2 * i + 1) * n * 256) / (2 * (int64_t)m) - 128;
-    if (pos < 0) pos = 0;
-    int64_t max = (int64_t)(n - 1) * 256;
-    if (pos > max) pos = max;
-    *index = (uint32_t)(pos >> 8);
-    *weight = (uint32_t)(pos & 255);
-}
-
 int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t src_h, uint32_t *dst,
                       uint32_t dst_stride, uint32_t dst_x, uint32_t dst_y, uint32_t dst_w, uint32_t dst_h) {
     memset(s, 0, sizeof *s);
@@ -48,13 +34,13 @@ int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t 
     }
     for (uint32_t i = 0; i < dst_w; i++) {
         if (s->horizontal_box) {
-            s->col_start[i] = box_start(i, src_w, dst_w);
-            s->col_end[i] = box_start(i + 1, src_w, dst_w);
+            s->col_start[i] = bapng_box_start(i, src_w, dst_w);
+            s->col_end[i] = bapng_box_start(i + 1, src_w, dst_w);
             uint32_t count = s->col_end[i] - s->col_start[i];
             s->col_weight[i] = (uint32_t)(((1u << 24) + count / 2) / count);
         } else {
             uint32_t index, weight;
-            bilinear_position(i, src_w, dst_w, &index, &weight);
+            bapng_bilinear_position(i, src_w, dst_w, &index, &weight);
             s->col_start[i] = index;
             s->col_end[i] = index + 1 < src_w ? index + 1 : index;
             s->col_weight[i] = weight;
@@ -127,7 +113,7 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
     if (s->vertical_box) {
         resample_row(s, rgb_row, s->hrow);
         uint32_t j = s->next_dst_row;
-        int completes_row = r + 1 == box_start(j + 1, s->src_h, s->dst_h);
+        int completes_row = r + 1 == bapng_box_start(j + 1, s->src_h, s->dst_h);
         if (completes_row && s->rows_in_sum == 0) {
             /* One source row for this destination row: the same as the general case with a sum
              * of one row, since (double)h / 256 + 0.5 truncates to (h + 128) >> 8 exactly. */
@@ -161,7 +147,7 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
     resample_row(s, rgb_row, current);
     while (s->next_dst_row < s->dst_h) {
         uint32_t j = s->next_dst_row, index, weight;
-        bilinear_position(j, s->src_h, s->dst_h, &index, &weight);
+        bapng_bilinear_position(j, s->src_h, s->dst_h, &index, &weight);
         uint32_t following = index + 1 < s->src_h ? index + 1 : index;
         if (following > r) break;
         const uint32_t *a = s->rows[index & 1], *b = s->rows[following & 1];

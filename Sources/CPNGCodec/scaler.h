@@ -8,6 +8,22 @@
  */
 #include <stdint.h>
 
+/* First source index covered by destination index i when n source cells map onto m (n >= m). */
+static inline uint32_t bapng_box_start(uint32_t i, uint32_t n, uint32_t m) {
+    return (uint32_t)(((uint64_t)i * n) / m);
+}
+
+/* Bilinear sample position: source index and weight (0..256) of the following index. */
+static inline void bapng_bilinear_position(uint32_t i, uint32_t n, uint32_t m, uint32_t *index, uint32_t *weight) {
+    /* centre of destination cell i in source coordinates, in 1/256 units: ((i + 0.5) * n / m - 0.5) */
+    int64_t pos = ((int64_t)(2 * i + 1) * n * 256) / (2 * (int64_t)m) - 128;
+    if (pos < 0) pos = 0;
+    int64_t max = (int64_t)(n - 1) * 256;
+    if (pos > max) pos = max;
+    *index = (uint32_t)(pos >> 8);
+    *weight = (uint32_t)(pos & 255);
+}
+
 typedef struct {
     /* Source crop: columns [src_x, src_x + src_w), rows [0, src_h) of what is pushed. */
     uint32_t src_x, src_w, src_h;

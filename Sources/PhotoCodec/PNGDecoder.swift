@@ -5,20 +5,18 @@ import CPNGCodec
 public struct PNGLimits: Sendable, Equatable {
     /// Largest accepted photo, in pixels (`--max-photo-megapixels`).
     public var maxPixels: UInt64
-    /// Largest whole-image buffer for photos that cannot be streamed (Adam7 interlaced).
-    public var maxWholeImageBytes: UInt64
-    /// Largest ancillary chunk (text, eXIf, ...), compressed or not.
+    /// Largest PLTE, tRNS or eXIf chunk. Text, ICC and unknown chunks are skipped unread.
     public var maxChunkBytes: UInt32
 
-    /// Creates limits; `maxMegapixels` defaults to 100.
-    public init(maxMegapixels: Double = 100, maxWholeImageBytes: UInt64 = 128 << 20, maxChunkBytes: UInt32 = 1 << 20) {
-        self.maxPixels = UInt64(maxMegapixels * 1_000_000)
-        self.maxWholeImageBytes = maxWholeImageBytes
+    /// Creates limits; `maxMegapixels` defaults to 100 and is clamped to 0...1,000,000.
+    public init(maxMegapixels: Double = 100, maxChunkBytes: UInt32 = 1 << 20) {
+        let megapixels = maxMegapixels.isFinite ? min(max(maxMegapixels, 0), 1_000_000) : 100
+        self.maxPixels = UInt64(megapixels * 1_000_000)
         self.maxChunkBytes = maxChunkBytes
     }
 
     var c: bapng_limits {
-        bapng_limits(max_pixels: maxPixels, max_whole_image_bytes: maxWholeImageBytes, max_chunk_bytes: maxChunkBytes)
+        bapng_limits(max_pixels: maxPixels, max_chunk_bytes: maxChunkBytes)
     }
 }
 
@@ -48,7 +46,8 @@ public struct PNGHeader: Equatable, Sendable {
 ///
 /// Every colour type, bit depth, palette, tRNS and Adam7 is decoded to 8 bits a channel,
 /// transparency composited over black, gAMA ignored. Non-interlaced photos are streamed row by
-/// row straight into the target size, so the full-size photo never exists in memory.
+/// row straight into the target size, and Adam7 passes are added straight into per-pixel sums of
+/// the target, so the full-size photo never exists in memory.
 public enum PNGDecoder {
     /// Reads the header of `path`, checking it against `limits`.
     public static func header(of path: String, limits: PNGLimits = PNGLimits()) throws(PNGError) -> PNGHeader {
@@ -63,8 +62,8 @@ public enum PNGDecoder {
     }
 
     /// Decodes `path` and scales it to `size` with `scale`.
-    /// - Parameter wholeImage: Decode every row before scaling even when the photo could be
-    ///   streamed (the frame is identical; used to check the streaming path).
+    /// - Parameter wholeImage: Send every pixel through the order-free path that Adam7 photos take
+    ///   (the frame agrees within one level; used to check the two paths against each other).
     public static func decode(
         _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false
     ) throws(PNGError) -> Frame {

@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test(arguments: [ScaleMode.fill, .fit])
-    func streamingAndWholeImageDecodingGiveIdenticalFrames(scale: ScaleMode) throws {
+    func streamingAndOrderFreeDecodingAgreeWithinOneLevel(scale: ScaleMode) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let photo = makeFrame(641, 427) { x, y in rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251)) }
@@ -99,7 +99,7 @@ import Testing
         for size in [FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203)] {
             let streamed = try PNGDecoder.decode(scratch.path("photo.png"), to: size, scale: scale)
             let whole = try PNGDecoder.decode(scratch.path("photo.png"), to: size, scale: scale, wholeImage: true)
-            #expect(streamed.pixels == whole.pixels, "\(size) \(scale)")
+            #expect(largestDifference(streamed, whole) <= 1, "\(size) \(scale)")
         }
     }
 }

@@ -52,9 +52,10 @@ typedef struct {
 typedef struct {
     /** Largest accepted width * height. */
     uint64_t max_pixels;
-    /** Largest whole-image buffer (bytes) for photos that cannot be streamed (Adam7). */
-    uint64_t max_whole_image_bytes;
-    /** Largest ancillary chunk, compressed or not (libpng's chunk_malloc_max). */
+    /**
+     * Largest PLTE or tRNS chunk, and largest eXIf chunk read for the orientation. Every other
+     * chunk but IHDR, IDAT and IEND is skipped unread, whatever its size.
+     */
     uint32_t max_chunk_bytes;
 } bapng_limits;
 
@@ -66,8 +67,8 @@ typedef struct {
     uint32_t height;
     bapng_scale_mode scale;
     /**
-     * Non-zero forces the whole-image path (decode all rows, then scale) even when the photo
-     * could be streamed; the frames are identical either way.
+     * Non-zero sends every pixel through the order-free binner (the Adam7 path) even when the
+     * photo could be streamed; the frames agree within one level of rounding.
      */
     int whole_image;
 } bapng_target;
@@ -80,14 +81,16 @@ int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header
  * Decodes the PNG at `path` and scales it into `target`.
  *
  * Non-interlaced photos are streamed: each row is scaled into the target as libpng delivers
- * it, so memory is proportional to the target, never to the photo. Adam7 photos are decoded
- * whole, within `limits->max_whole_image_bytes`.
+ * it. Adam7 photos are added pass by pass straight into per-target-pixel sums. Either way memory
+ * is proportional to the target, never to the photo. A photo succeeds only when every row arrived,
+ * IEND was reached, and libpng reported no damage to the image data (an ADLER32 mismatch is only
+ * a warning in libpng); otherwise BAPNG_ERROR_CORRUPT with the reason.
  */
 int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
                         bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]);
 
-/** Writes `pixels` (XRGB8888, `width * height`) to `path` as an 8-bit RGB PNG. */
+/** Writes `pixels` (XRGB8888, `width * height`) to `path` as an 8-bit RGB PNG (Adam7 when `interlaced`). */
 int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
-                     int compression_level, char error[BAPNG_ERROR_MESSAGE_SIZE]);
+                     int compression_level, int interlaced, char error[BAPNG_ERROR_MESSAGE_SIZE]);
 
 #endif
