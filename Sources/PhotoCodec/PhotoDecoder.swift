@@ -91,7 +91,14 @@ public enum PhotoDecoder {
     public static func header(
         of path: String, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default
     ) throws(PhotoError) -> PhotoHeader {
-        let file = try PhotoFile(path: path)
+        try header(of: PhotoFile(path: path), path: path, limits: limits, budget: budget)
+    }
+
+    /// Reads the header of the opened `file` (named `path` in errors) without decoding the pixels.
+    public static func header(
+        of file: borrowing PhotoFile, path: String, limits: PNGLimits = PNGLimits(),
+        budget: DecodeMemoryBudget = .default
+    ) throws(PhotoError) -> PhotoHeader {
         let format = try detectDecoded(file, path: path)
         if format == .png {
             do {

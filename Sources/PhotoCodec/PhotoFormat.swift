@@ -39,8 +39,12 @@ public enum PhotoFormat: String, Sendable, CaseIterable, CustomStringConvertible
 
     /// The format of the file at `path` by its content, opened as a photo is (see ``PhotoFile``).
     public static func detect(path: String) throws(PhotoError) -> PhotoFormat? {
-        let file = try PhotoFile(path: path)
-        return detect(prefix: try file.prefix(prefixLength, path: path))
+        try detect(file: PhotoFile(path: path), path: path)
+    }
+
+    /// The format of the opened `file` (named `path` in errors) by its content.
+    public static func detect(file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat? {
+        detect(prefix: try file.prefix(prefixLength, path: path))
     }
 
     /// The format a file name's extension promises, in any case (`IMG_0001.JPG`, `a.jpeg`), or

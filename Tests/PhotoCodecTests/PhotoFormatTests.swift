@@ -75,6 +75,27 @@ import Testing
         _ = try PhotoDecoder.decode(png, to: size, scale: .fill)
     }
 
+    @Test func aPhotoWhoseNameIsNotUTF8IsOpenedByItsBytes() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let name = Array((scratch.folder + "/IMG_").utf8) + [0xFF, 0xFE] + Array(".JPG".utf8)
+        let bytes = try PhotoFixtures.bytes(PhotoFixtures.jpeg("s420"))
+        let written = (name + [0]).withUnsafeBufferPointer { path in
+            path.withMemoryRebound(to: CChar.self) { path -> Bool in
+                guard let stream = fopen(path.baseAddress!, "wb") else { return false }
+                defer { fclose(stream) }
+                return fwrite(bytes, 1, bytes.count, stream) == bytes.count
+            }
+        }
+        #expect(written)
+        let file = try PhotoFile(pathBytes: name, displayPath: "IMG_\\xFF\\xFE.JPG")
+        #expect(try PhotoFormat.detect(file: file, path: "IMG_\\xFF\\xFE.JPG") == .jpeg)
+        let header = try PhotoDecoder.header(of: file, path: "IMG_\\xFF\\xFE.JPG")
+        #expect(header.width == 45 && header.height == 37)
+        let decoded = try PhotoDecoder.decode(file, path: "IMG", to: FrameSize(width: 9, height: 9), scale: .fill)
+        #expect(decoded.frame.pixels.contains { $0 != 0 })
+    }
+
     @Test func theFramePreparerDecodesEveryShownFormat() throws {
         let preparer = PhotoFramePreparer(scale: .fill)
         for path in [PhotoFixtures.jpeg("s420"), PhotoFixtures.webp("lossy"), PngSuite.path("basn2c08")] {
