@@ -62,18 +62,22 @@ let package = Package(
         .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"]),
         .target(name: "CLinuxInterfaces"),
         .target(name: "LinuxInterfaces", dependencies: ["CLinuxInterfaces"]),
+        .target(name: "CClockShims"),
+        .target(
+            name: "QuietHours",
+            dependencies: ["AlbumDomain", "CClockShims", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
 
         // MARK: Application
         .target(
             name: "BabyAlbumApp",
             dependencies: [
                 "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
-                .product(name: "Logging", package: "swift-log"),
+                "QuietHours", .product(name: "Logging", package: "swift-log"),
             ]),
         .executableTarget(
             name: "babyalbum",
             dependencies: [
-                "BabyAlbumApp", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BabyAlbumApp", "QuietHours", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -92,6 +96,7 @@ let package = Package(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(name: "QuietHoursTests", dependencies: ["QuietHours", "AlbumDomain"]),
         .testTarget(name: "FolderRepositoryTests", dependencies: ["FolderRepository", "AlbumDomain"]),
     ],
     swiftLanguageModes: [.v6]

@@ -21,6 +21,9 @@ public enum Slideshow {
         let heartbeat = Heartbeat(notifier: notifier, interval: configuration.interval)
         let statistics = PresentationStatistics()
         let runner = makeRunner(configuration, heartbeat: heartbeat, statistics: statistics, logger: logger)
+        let quietHours = QuietHoursWiring(configuration, view: output.view, logger: logger)
+        quietHours.start(sendingTo: runner)
+        defer { quietHours.stop() }
 
         let repository = RescanningRepository { FolderPhotoRepository(folder: configuration.photos, logger: logger) }
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGQUIT, SIGHUP]) { number in
@@ -38,7 +41,7 @@ public enum Slideshow {
             await runner.run(
                 repository: repository, frameSize: output.frameSize, random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
         }
-        let drawing = SlideshowDrawing(view: output.view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
+        let drawing = SlideshowDrawing(view: quietHours.view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
         do {
             try await drawing.draw(runner.state)
         } catch {

@@ -2,6 +2,7 @@ import AlbumDomain
 import FolderRepository
 import EvdevInput
 import PhotoCodec
+import QuietHours
 
 /// Everything `babyalbum` was asked to do, checked and typed.
 public struct SlideshowConfiguration: Sendable {
@@ -41,6 +42,12 @@ public struct SlideshowConfiguration: Sendable {
     public var reportsLatency = false
     /// Where the shuffle round is kept across restarts and power cuts.
     public var stateDirectory = StateDirectory.automatic
+    /// When the display is kept quiet (`--quiet-hours`); none by default.
+    public var quietHours = QuietSchedule.none
+    /// How it is kept quiet (`--quiet-mode`).
+    public var quietMode = QuietMode.off
+    /// Where backlights are looked for, for `--quiet-mode dim`.
+    public var backlightClass = Backlight.classDirectory
 
     /// Where the shuffle round is kept (`--state-dir`).
     public enum StateDirectory: Sendable, Equatable {

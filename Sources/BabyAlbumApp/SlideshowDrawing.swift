@@ -19,7 +19,8 @@ struct SlideshowDrawing {
             guard viewModel != drawn else { continue }
             heartbeat.drawingStarted()
             try await view.render(viewModel)
-            let isPhoto = if case .photo = viewModel.content { true } else { false }
+            // A photo kept still in quiet hours is not a slideshow waiting for ticks.
+            let isPhoto = if case .photo = viewModel.content, state.quiet == nil { true } else { false }
             heartbeat.drawingFinished(photo: isPhoto)
             if isPhoto { statistics.photoPresented() }
             if drawn == nil { try? notifier.ready(status: "showing the album") }

@@ -5,6 +5,7 @@ import EvdevInput
 import Foundation
 import Logging
 import PhotoCodec
+import QuietHours
 
 /// `babyalbum`: a child-safe photo frame. Shows the PNG photos of a folder full screen, a
 /// different one every interval, and leaves only by the hardware exit button.
@@ -73,6 +74,18 @@ struct Show: AsyncParsableCommand {
             valueName: "dir"))
     var stateDir: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Keep the display quiet in this window of local time: [DAYS ]HH:MM-HH:MM, e.g. 'mon-fri 19:00-07:00' "
+                + "or 'sat,sun 20:00-08:30' (repeatable).", valueName: "spec"))
+    var quietHours: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "During quiet hours: off (the display off), black (signal on, a black picture), or dim[:PERCENT] (the "
+                + "backlight lowered, default 10; black without a backlight)."))
+    var quietMode = QuietMode.off
+
     @Flag(help: ArgumentHelp("Log tick-to-presented latency percentiles at exit (benchmarks).", visibility: .hidden))
     var statistics = false
 
@@ -95,6 +108,7 @@ struct Show: AsyncParsableCommand {
                 throw ValidationError("the state folder '\(stateDir)' does not exist (or use --state-dir none)")
             }
         }
+        _ = try quietSchedule(quietHours)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: photos, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw ValidationError("the photo folder '\(photos)' does not exist (use --photos DIR)")
@@ -120,6 +134,8 @@ struct Show: AsyncParsableCommand {
                 hold: .milliseconds(Int64((exitHold * 1000).rounded())))
         )
         configuration.reportsLatency = statistics
+        configuration.quietHours = try quietSchedule(quietHours)
+        configuration.quietMode = quietMode
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade * 1000).rounded()))) : .cut
         configuration.stateDirectory =

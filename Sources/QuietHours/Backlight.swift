@@ -1,0 +1,82 @@
+import Foundation
+
+/// A panel's backlight in sysfs (`/sys/class/backlight/NAME`): `brightness` from 0 to
+/// `max_brightness`. Found rather than named: `rpi_backlight`, `10-0045`, `4-0045` (max 31)
+/// and laptop and tablet panels all differ.
+public struct Backlight: Equatable, Sendable {
+    /// Where the kernel lists backlights.
+    public static let classDirectory = "/sys/class/backlight"
+
+    /// The backlight's folder, e.g. `/sys/class/backlight/10-0045`.
+    public let directory: String
+    /// Its full brightness.
+    public let maxBrightness: Int
+
+    /// A backlight whose folder and full brightness are known.
+    public init(directory: String, maxBrightness: Int) {
+        self.directory = directory
+        self.maxBrightness = maxBrightness
+    }
+
+    /// The first backlight (by name) in `classDirectory` with a readable positive
+    /// `max_brightness`; `nil` when there is none (HDMI screens have none).
+    public static func find(in classDirectory: String = classDirectory) -> Backlight? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: classDirectory)) ?? []
+        for name in names.sorted() {
+            let directory = classDirectory + "/" + name
+            if let max = readNumber(directory + "/max_brightness"), max > 0 {
+                return Backlight(directory: directory, maxBrightness: max)
+            }
+        }
+        return nil
+    }
+
+    /// The brightness now.
+    public func brightness() throws(BacklightError) -> Int {
+        guard let value = Self.readNumber(brightnessFile) else { throw .unreadable(brightnessFile) }
+        return value
+    }
+
+    /// Sets the brightness (clamped to 0…`maxBrightness`).
+    public func setBrightness(_ value: Int) throws(BacklightError) {
+        let clamped = min(max(value, 0), maxBrightness)
+        do {
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: brightnessFile))
+            defer { try? handle.close() }
+            try handle.write(contentsOf: Data("\(clamped)\n".utf8))
+        } catch {
+            throw .unwritable(brightnessFile, reason: "\(error)")
+        }
+    }
+
+    /// The brightness for `percent` of full (never 0, which turns some panels off).
+    public func brightness(percent: Int) -> Int {
+        max(1, (maxBrightness * min(max(percent, 0), 100) + 50) / 100)
+    }
+
+    /// Whether this process may set the brightness.
+    public var isWritable: Bool { FileManager.default.isWritableFile(atPath: brightnessFile) }
+
+    private var brightnessFile: String { directory + "/brightness" }
+
+    private static func readNumber(_ path: String) -> Int? {
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}
+
+/// The backlight could not be read or set.
+public enum BacklightError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The brightness file cannot be read.
+    case unreadable(String)
+    /// The brightness file cannot be written (the service needs a udev rule or a writable path).
+    case unwritable(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path): "cannot read \(path)"
+        case .unwritable(let path, let reason):
+            "cannot set \(path) (\(reason)); install.sh adds a udev rule that lets the video group set it"
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import CClockShims
+import Foundation
+import LinuxInterfaces
+
+/// A timer on the wall clock (`timerfd` on `CLOCK_REALTIME`) that also tells when the wall
+/// clock is set, without polling: armed with `TFD_TIMER_CANCEL_ON_SET`, its read fails with
+/// `ECANCELED` after `date -s`, an NTP step or a resume. Owns its file descriptor.
+final class WallClockTimer {
+    /// What woke the timer.
+    enum Outcome: Equatable {
+        /// The moment it was armed for came.
+        case expired
+        /// The wall clock was set; the timer must be armed again.
+        case clockChanged
+        /// Nothing yet (a spurious wake-up).
+        case nothing
+    }
+
+    /// The timer, for `poll`.
+    let fileDescriptor: Int32
+
+    /// Creates the timer, unarmed.
+    init() throws(SystemCallFailure) {
+        fileDescriptor = try valueOrErrno("timerfd_create", path: "CLOCK_REALTIME") { CClockShims_realtime_timer() }
+    }
+
+    deinit {
+        close(fileDescriptor)
+    }
+
+    /// Arms the timer for the wall-clock moment `date` (at once when it has passed).
+    func arm(until date: Date) throws(SystemCallFailure) {
+        let since1970 = max(date.timeIntervalSince1970, 1)
+        let seconds = since1970.rounded(.down)
+        let nanoseconds = min(((since1970 - seconds) * 1e9).rounded(), 999_999_999)
+        _ = try valueOrErrno("timerfd_settime", path: "CLOCK_REALTIME") {
+            CClockShims_arm_until(fileDescriptor, Int64(seconds), Int64(nanoseconds))
+        }
+    }
+
+    /// Reads the timer after `poll` said it is readable.
+    func consume() -> Outcome {
+        var expirations: UInt64 = 0
+        let count = read(fileDescriptor, &expirations, MemoryLayout<UInt64>.size)
+        if count == MemoryLayout<UInt64>.size { return .expired }
+        return count == -1 && errno == ECANCELED ? .clockChanged : .nothing
+    }
+}

@@ -1,0 +1,20 @@
+import AlbumDomain
+import ArgumentParser
+import QuietHours
+
+extension QuietMode: ExpressibleByArgument {
+    public var defaultValueDescription: String { description }
+}
+
+/// The schedule of `--quiet-hours` specs; a bad window is a usage error that says why.
+func quietSchedule(_ specs: [String]) throws(ValidationError) -> QuietSchedule {
+    var windows: [QuietWindow] = []
+    for spec in specs {
+        do {
+            windows.append(try QuietWindow(parsing: spec))
+        } catch {
+            throw ValidationError("--quiet-hours: \(error)")
+        }
+    }
+    return QuietSchedule(windows: windows)
+}
