@@ -9,6 +9,10 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
+# shellcheck source=sync-lib.sh
+. "$SCRIPT_DIR/sync-lib.sh"
+# shellcheck source=sync-install.sh
+. "$SCRIPT_DIR/sync-install.sh"
 
 usage() {
     cat <<'EOF'
@@ -28,6 +32,8 @@ Installs BabyAlbum as a kiosk service on this machine (see deploy/README.md).
   --no-button        Raspberry Pi: do not add the gpio-key overlay to config.txt
   --board KIND       auto (default), pi (config.txt/cmdline.txt), grub (a PC or tablet), none
   --no-apt           do not install the runtime libraries with apt
+  --sync             also receive the family library's photos with Syncthing (its own user and
+                     service; the slideshow stays without network); then pair: deploy/pair.sh
   --root DIR         stage every file under DIR instead of the live system (for tests, images)
   --dry-run, -n      print every change without making it
   -h, --help         this text
@@ -46,6 +52,7 @@ BOARD=auto
 APT=1
 CONFIG_GIVEN=0
 BUTTON_GIVEN=0
+SYNC=0
 
 while (($#)); do
     case $1 in
@@ -59,6 +66,7 @@ while (($#)); do
     --no-button) BUTTON=0; BUTTON_GIVEN=1; shift ;;
     --board) BOARD=${2:?--board needs auto, pi, grub or none}; shift 2 ;;
     --no-apt) APT=0; shift ;;
+    --sync) SYNC=1; shift ;;
     --root) set_root "${2:-}"; shift 2 ;;
     --root=*) set_root "${1#*=}"; shift ;;
     --dry-run | -n) DRY_RUN=1; shift ;;
@@ -326,6 +334,10 @@ none)
     ;;
 esac
 
+# ---- 6. the family library, with --sync (deploy/sync-install.sh) -------------------------------
+
+if ((SYNC)); then install_sync "$PHOTOS"; fi
+
 write_state
 
 # ---- done -------------------------------------------------------------------------------------
@@ -339,4 +351,10 @@ BabyAlbum is installed. Next:
   2. check the setup:      sudo -u babyalbum /usr/local/bin/babyalbum doctor --photos $PHOTOS
   3. start the frame:      sudo reboot
 EOF
+    if ((SYNC)); then
+        cat <<EOF
+  Family photos: pair this frame with the family's Syncthing (deploy/README.md):
+                           sudo deploy/pair.sh FAMILY-DEVICE-ID
+EOF
+    fi
 fi

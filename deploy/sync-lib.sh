@@ -15,7 +15,7 @@ SYNC_GUI=127.0.0.1:8384
 # sync_generate HOME: a new device key and default configuration in HOME (nothing if one exists).
 sync_generate() {
     [[ -f $1/config.xml && -f $1/cert.pem ]] && return 0
-    syncthing generate --home="$1" --no-default-folder --skip-port-probing >/dev/null
+    syncthing generate --home="$1" --no-default-folder --skip-port-probing >/dev/null 2>&1
 }
 
 # sync_device_id HOME: this device's ID, from the configuration syncthing generate wrote.

@@ -7,6 +7,10 @@ PROG=uninstall.sh # lib.sh prints it
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib.sh
 . "$SCRIPT_DIR/lib.sh"
+# shellcheck source=sync-lib.sh
+. "$SCRIPT_DIR/sync-lib.sh"
+# shellcheck source=sync-install.sh
+. "$SCRIPT_DIR/sync-install.sh"
 
 usage() {
     cat <<'EOF'
@@ -105,6 +109,10 @@ fi
 before=$CHANGES
 remove /etc/default/grub.d/babyalbum.cfg
 if ((CHANGES > before)) && live && command -v update-grub >/dev/null; then run update-grub; fi
+
+# ---- the family library's Syncthing (install.sh --sync; deploy/sync-install.sh) ---------------
+
+uninstall_sync "$PHOTOS" "$PURGE"
 
 # ---- folders and the user ---------------------------------------------------------------------
 
