@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
         .target(
             name: "FolderRepository",
-            dependencies: ["AlbumDomain", "PhotoCodec", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "DRMDisplay",
             dependencies: [
@@ -97,7 +97,12 @@ let package = Package(
             dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(name: "QuietHoursTests", dependencies: ["QuietHours", "AlbumDomain"]),
-        .testTarget(name: "FolderRepositoryTests", dependencies: ["FolderRepository", "AlbumDomain"]),
+        .testTarget(
+            name: "FolderRepositoryTests",
+            dependencies: [
+                "FolderRepository", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Logging", package: "swift-log"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

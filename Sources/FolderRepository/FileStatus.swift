@@ -1,3 +1,4 @@
+import AlbumDomain
 import LinuxInterfaces
 
 #if canImport(Glibc)
@@ -14,6 +15,16 @@ struct FileSignature: Equatable, Sendable {
     var modified: Int64
     /// `st_ino`: a file renamed over the old one is a new inode.
     var inode: UInt64
+    /// `st_mode`, `st_uid` and `st_gid`: a `chmod` or `chown` that makes an unreadable photo
+    /// readable changes the file (inotify says `IN_ATTRIB`), so a skipped photo is tried again.
+    var access: FileAccess = FileAccess()
+}
+
+/// Who may read a file: its mode bits and owner.
+struct FileAccess: Equatable, Sendable {
+    var mode: UInt32 = 0
+    var owner: UInt32 = 0
+    var group: UInt32 = 0
 }
 
 /// The parts of `struct stat` the repository uses.
@@ -48,11 +59,22 @@ struct FileStatus: Sendable {
 
     /// `stat(2)` (following symbolic links) or `lstat(2)`.
     init(path: String, followingLinks: Bool = true) throws(FolderError) {
+        try self.init(pathBytes: Array(path.utf8), followingLinks: followingLinks)
+    }
+
+    /// `stat(2)` (following symbolic links) or `lstat(2)` of a path given as bytes.
+    init(pathBytes path: [UInt8], followingLinks: Bool = true) throws(FolderError) {
         var buffer = stat()
-        if followingLinks {
-            _ = try valueOrErrno("stat", path: path) { stat(path, &buffer) }
-        } else {
-            _ = try valueOrErrno("lstat", path: path) { lstat(path, &buffer) }
+        let cPath = path + [0]
+        let result = cPath.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                followingLinks ? stat($0.baseAddress!, &buffer) : lstat($0.baseAddress!, &buffer)
+            }
+        }
+        guard result == 0 else {
+            // The escaped name is made only for the error: `stat` runs once per event and entry.
+            throw FolderError(
+                operation: followingLinks ? "stat" : "lstat", path: PhotoID(bytes: path).description, code: errno)
         }
         switch buffer.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
@@ -65,7 +87,9 @@ struct FileStatus: Sendable {
         signature = FileSignature(
             size: Int64(buffer.st_size),
             modified: Int64(buffer.st_mtim.tv_sec) * 1_000_000_000 + Int64(buffer.st_mtim.tv_nsec),
-            inode: UInt64(buffer.st_ino))
+            inode: UInt64(buffer.st_ino),
+            access: FileAccess(mode: UInt32(buffer.st_mode), owner: UInt32(buffer.st_uid), group: UInt32(buffer.st_gid))
+        )
     }
 }
 

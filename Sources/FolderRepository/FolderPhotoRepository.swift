@@ -1,7 +1,7 @@
 import AlbumDomain
 import Logging
 
-/// A ``PhotoRepository`` over a living folder of PNG files: scans it (and its subfolders) in the
+/// A ``PhotoRepository`` over a living folder of photo files: scans it (and its subfolders) in the
 /// background, then follows it with inotify and publishes the photo list whenever the set of
 /// ready photos changes.
 ///
@@ -12,21 +12,26 @@ import Logging
 /// - A folder that disappears (a USB stick pulled) is published as `.failed`; it comes back on
 ///   its own when the folder does.
 /// - Hidden files and folders (dot-names), sync tools' temporary files and symbolic link loops
-///   are skipped. Photo ids are file paths, in sorted order, so a seed reproduces the same order.
+///   are skipped. Photo ids are file paths as bytes, in byte order, so a seed reproduces the same
+///   order. Symbolic links to folders are followed, up to ``FolderScanLimits``.
 public struct FolderPhotoRepository: PhotoRepository {
     /// The folder.
     public let folder: String
     /// When files are trusted, and how the scan is paced.
     public let timing: FolderWatchTiming
+    /// Caps on watched folders and listed photo files.
+    public let limits: FolderScanLimits
     private let logger: Logger
 
     /// Creates a repository for `folder`.
     public init(
-        folder: String, logger: Logger = Logger(label: "babyalbum.photos"), timing: FolderWatchTiming = .standard
+        folder: String, logger: Logger = Logger(label: "babyalbum.photos"), timing: FolderWatchTiming = .standard,
+        limits: FolderScanLimits = .standard
     ) {
         self.folder = folder
         self.logger = logger
         self.timing = timing
+        self.limits = limits
     }
 
     /// Each call starts its own watcher thread; it stops when the stream's consumer goes away.
@@ -35,7 +40,7 @@ public struct FolderPhotoRepository: PhotoRepository {
         let logger = self.logger
         let folder = self.folder
         do throws(FolderError) {
-            let watcher = try FolderWatcher(folder: folder, timing: timing, logger: logger) { state in
+            let watcher = try FolderWatcher(folder: folder, timing: timing, limits: limits, logger: logger) { state in
                 switch state {
                 case .loaded(let photos): logger.debug("publishing \(photos.count) photos of \(folder)")
                 case .failed, .loading: break

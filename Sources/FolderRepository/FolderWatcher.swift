@@ -10,7 +10,7 @@ import Synchronization
 #endif
 
 /// Watches the photo folder on its own thread, which blocks in `poll` on the inotify descriptor
-/// (and a wake-up `eventfd`) and publishes the photo list whenever the set of ready photos changes.
+/// (and a wake-up pipe) and publishes the photo list whenever the set of ready photos changes.
 ///
 /// One owner: the watcher owns the thread and the wake-up descriptor; the thread's loop owns the
 /// inotify descriptor. ``stop()`` wakes the thread and joins it; the descriptors close after it.
@@ -20,10 +20,11 @@ final class FolderWatcher: Sendable {
 
     /// Starts watching `folder`; `publish` is called on the watcher thread.
     init(
-        folder: String, timing: FolderWatchTiming, logger: Logger,
+        folder: String, timing: FolderWatchTiming, limits: FolderScanLimits, logger: Logger,
         publish: @escaping @Sendable (PhotoListState) -> Void
     ) throws(FolderError) {
-        let loop = WatchLoop(inotify: try Inotify(), folder: folder, timing: timing, logger: logger, publish: publish)
+        let loop = WatchLoop(
+            inotify: try Inotify(), folder: folder, timing: timing, limits: limits, logger: logger, publish: publish)
         let wakeup = try Wakeup()
         self.wakeup = wakeup
         do {
@@ -46,11 +47,12 @@ private final class WatchLoop: @unchecked Sendable {
     private let index: FolderIndex
 
     init(
-        inotify: Inotify, folder: String, timing: FolderWatchTiming, logger: Logger,
+        inotify: Inotify, folder: String, timing: FolderWatchTiming, limits: FolderScanLimits, logger: Logger,
         publish: @escaping @Sendable (PhotoListState) -> Void
     ) {
         self.inotify = inotify
-        index = FolderIndex(root: folder, inotify: inotify, timing: timing, logger: logger, publish: publish)
+        index = FolderIndex(
+            root: folder, inotify: inotify, timing: timing, limits: limits, logger: logger, publish: publish)
     }
 
     /// Runs until `wakeup` is signalled.
@@ -68,14 +70,14 @@ private final class WatchLoop: @unchecked Sendable {
         ]
         while true {
             index.publishIfChanged()
-            let timeout = index.pollTimeout(now: .now)
+            let timeout = index.pollTimeout()
             for slot in descriptors.indices { descriptors[slot].revents = 0 }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             if ready < 0, errno != EINTR { return }
             if descriptors[1].revents != 0 { return }
             if descriptors[0].revents != 0 { index.handle(inotify.readEvents()) }
             if descriptors[2].revents != 0 { index.mountTableChanged() }
-            index.processDeadlines(now: .now)
+            index.processDeadlines()
             index.scanStep()
         }
     }

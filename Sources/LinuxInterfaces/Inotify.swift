@@ -12,6 +12,9 @@ public final class Inotify {
         /// The C `int wd`.
         public var rawValue: Int32
         public var description: String { "wd\(rawValue)" }
+
+        /// A watch from its descriptor number.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
     }
 
     /// Event bits (`uint32_t mask` of `struct inotify_event`, and the watch mask).
@@ -59,8 +62,11 @@ public final class Inotify {
         public var mask: Mask
         /// `cookie`: pairs `IN_MOVED_FROM` with `IN_MOVED_TO`.
         public var cookie: UInt32
-        /// The entry's name within the watched directory; empty for events on the directory itself.
-        public var name: String
+        /// The entry's name within the watched directory, as the kernel gives it (bytes, not
+        /// always UTF-8); empty for events on the directory itself.
+        public var nameBytes: [UInt8]
+        /// ``nameBytes`` decoded as UTF-8, for names that are text (device nodes).
+        public var name: String { String(decoding: nameBytes, as: UTF8.self) }
     }
 
     /// The descriptor, for `poll`.
@@ -83,6 +89,18 @@ public final class Inotify {
         Watch(
             rawValue: try valueOrErrno("inotify_add_watch", path: path) {
                 inotify_add_watch(fileDescriptor, path, mask.rawValue)
+            })
+    }
+
+    /// `inotify_add_watch` on a path given as bytes (no terminating zero).
+    public func addWatch(pathBytes path: some Collection<UInt8>, mask: Mask) throws(SystemCallFailure) -> Watch {
+        let cPath = Array(path) + [0]
+        let fd = fileDescriptor
+        return Watch(
+            rawValue: try valueOrErrno("inotify_add_watch", path: String(decoding: path, as: UTF8.self)) {
+                cPath.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { inotify_add_watch(fd, $0.baseAddress!, mask.rawValue) }
+                }
             })
     }
 
@@ -113,9 +131,9 @@ public final class Inotify {
                         bytes.loadUnaligned(
                             fromByteOffset: offset + MemoryLayout.offset(of: \inotify_event.len)!, as: UInt32.self))
                     let nameBytes = bytes[(offset + headerSize)..<min(offset + headerSize + length, count)]
-                    let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                    let name = Array(nameBytes.prefix { $0 != 0 })
                     events.append(
-                        Event(watch: Watch(rawValue: wd), mask: Mask(rawValue: mask), cookie: cookie, name: name))
+                        Event(watch: Watch(rawValue: wd), mask: Mask(rawValue: mask), cookie: cookie, nameBytes: name))
                     offset += headerSize + length
                 }
             }

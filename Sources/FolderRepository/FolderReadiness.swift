@@ -1,0 +1,280 @@
+import AlbumDomain
+
+/// One photo file as the readiness model knows it: the folder it is in (the driver's number for
+/// that folder) and its name, as bytes.
+struct FileKey: Hashable, Sendable {
+    /// The folder (the driver uses its inotify watch descriptor).
+    var folder: Int32
+    /// The name within the folder.
+    var name: [UInt8]
+}
+
+/// Why a file is looked at.
+enum FileCause: Sendable, Equatable {
+    /// Found by a scan.
+    case scan
+    /// `IN_CREATE`.
+    case created
+    /// `IN_MODIFY`.
+    case modified
+    /// `IN_CLOSE_WRITE`.
+    case closedAfterWrite
+    /// `IN_MOVED_TO`.
+    case movedIn
+    /// `IN_ATTRIB`.
+    case attributesChanged
+}
+
+/// What the driver saw of a file when it looked (`stat`, and for a new entry `lstat`).
+struct FileObservation: Sendable, Equatable {
+    /// Size, modification time, inode, mode and owner.
+    var signature: FileSignature
+    /// Whether the last write is older than the settle time by the wall clock.
+    var modifiedLongAgo: Bool
+    /// Whether a new entry is a symbolic link or a second hard link (it points at a file that
+    /// exists already, so no writer will close it).
+    var isLink: Bool
+}
+
+/// When a photo file is complete enough to show, and which photo lists to publish: the pure
+/// part of the folder watcher. No I/O: the driver (``FolderIndex``) reports what it saw, asks
+/// which files to look at again, and publishes what ``publication(scanSettled:)`` returns. Time
+/// comes from the injected clock, so tests run it on a test clock.
+///
+/// - A file found by a scan is ready at once when it was last written longer ago than the
+///   settle time; otherwise it is ready once it stayed the same for the settle time.
+/// - A file created while watching is ready when its writer closes it or it is renamed into
+///   place; failing that (a writer that keeps it open) after the quiet time.
+/// - A ready file whose signature changes (replaced, or `chmod` made it readable) leaves the
+///   published list for one publication, so the album forgets a failure or a stale frame.
+/// - While the first scan runs, lists are paced: the first ready photos after the first-list
+///   patience, then each time the count doubles, then the full list.
+struct FolderReadiness<C: Clock> where C.Duration == Duration {
+    enum Readiness: Sendable, Equatable { case ready, settling, writing }
+
+    struct Entry: Sendable, Equatable {
+        var id: PhotoID
+        var signature: FileSignature
+        var readiness: Readiness
+        /// The signature last published, `nil` when the photo is not in the published list.
+        var published: FileSignature?
+    }
+
+    /// A file to look at again because its settle or quiet time ran out.
+    struct Recheck: Sendable, Equatable {
+        var key: FileKey
+        var expecting: Readiness
+    }
+
+    let clock: C
+    let timing: FolderWatchTiming
+    private(set) var entries: [FileKey: Entry] = [:]
+    private var settleQueue = DeadlineQueue<FileKey, C.Instant>()
+    private var quietQueue = DeadlineQueue<FileKey, C.Instant>()
+    private(set) var readyCount = 0
+    private var settlingCount = 0
+    private var changed = false
+    private var vanished: Set<PhotoID> = []
+    private var publishedCount: Int?
+    private var firstScanPublished = false
+    private var firstScanStart: C.Instant?
+
+    /// Files whose settle time ends this close together are taken together, so files copied in
+    /// one go are published as one list.
+    static var settleSlack: Duration { .milliseconds(20) }
+
+    init(clock: C, timing: FolderWatchTiming) {
+        self.clock = clock
+        self.timing = timing
+    }
+
+    /// How many photo files are known (ready or not).
+    var fileCount: Int { entries.count }
+
+    /// The folder was opened: its first scan starts now.
+    mutating func folderOpened() {
+        self = FolderReadiness(clock: clock, timing: timing)
+        firstScanStart = clock.now
+    }
+
+    /// Whether `key` is being written (an `IN_MODIFY` for it needs no `stat`).
+    func isWriting(_ key: FileKey) -> Bool { entries[key]?.readiness == .writing }
+
+    /// Whether `key` is known.
+    func contains(_ key: FileKey) -> Bool { entries[key] != nil }
+
+    /// Takes in what the driver saw of the photo file `key` (path `id`) for `cause`.
+    mutating func observe(_ key: FileKey, id: PhotoID, _ seen: FileObservation, cause: FileCause) {
+        let old = entries[key]
+        guard let readiness = readiness(after: cause, old: old, seen: seen) else { return }
+        store(Entry(id: id, signature: seen.signature, readiness: readiness, published: old?.published), at: key)
+        switch readiness {
+        case .settling: settleQueue.append(key, at: clock.now.advanced(by: timing.settleTime))
+        case .writing: quietQueue.append(key, at: clock.now.advanced(by: timing.quietTimeForOpenFiles))
+        case .ready: break
+        }
+    }
+
+    private func readiness(after cause: FileCause, old: Entry?, seen: FileObservation) -> Readiness? {
+        switch cause {
+        case .scan:
+            if let old, old.readiness == .writing { return nil }
+            if let old, old.readiness == .ready, old.signature == seen.signature { return nil }
+            // Unchanged since longer than the settle time already (the usual photo at start):
+            // taken at once, so a small folder is published as one list.
+            return seen.modifiedLongAgo ? .ready : .settling
+        case .created:
+            return seen.isLink ? .settling : .writing
+        case .modified:
+            return .writing
+        case .closedAfterWrite, .movedIn:
+            return .ready
+        case .attributesChanged:
+            guard let old else { return .settling }
+            // Mode or owner changed (a photo made readable): a new version of the photo.
+            guard old.readiness == .ready, old.signature != seen.signature else { return nil }
+            return .ready
+        }
+    }
+
+    /// Forgets the file `key` (deleted, moved away, no longer a regular file).
+    mutating func remove(_ key: FileKey) {
+        guard let old = entries.removeValue(forKey: key) else { return }
+        account(old, becoming: nil)
+        if old.published != nil { vanished.insert(old.id) }
+    }
+
+    /// The files whose settle or quiet time ran out: the driver looks at each again and reports
+    /// with ``recheck(_:signature:)``.
+    mutating func dueRechecks() -> [Recheck] {
+        let now = clock.now
+        var due: [Recheck] = []
+        while let key = settleQueue.popDue(by: now.advanced(by: Self.settleSlack)) {
+            if entries[key]?.readiness == .settling { due.append(Recheck(key: key, expecting: .settling)) }
+        }
+        while let key = quietQueue.popDue(by: now) {
+            if entries[key]?.readiness == .writing { due.append(Recheck(key: key, expecting: .writing)) }
+        }
+        return due
+    }
+
+    /// What the driver saw when it looked again: `nil` when the file is gone or no longer a
+    /// regular file. Unchanged: ready; changed: wait once more.
+    mutating func recheck(_ recheck: Recheck, signature: FileSignature?) {
+        guard var entry = entries[recheck.key], entry.readiness == recheck.expecting else { return }
+        guard let signature else { return remove(recheck.key) }
+        if signature == entry.signature {
+            entry.readiness = .ready
+        } else {
+            entry.signature = signature
+            if recheck.expecting == .settling {
+                settleQueue.append(recheck.key, at: clock.now.advanced(by: timing.settleTime))
+            } else {
+                quietQueue.append(recheck.key, at: clock.now.advanced(by: timing.quietTimeForOpenFiles))
+            }
+        }
+        store(entry, at: recheck.key)
+    }
+
+    /// The earliest moment something is due (a recheck, or the first list's patience).
+    var nextDeadline: C.Instant? {
+        var deadlines = [settleQueue.first, quietQueue.first].compactMap { $0 }
+        if publishedCount == nil, let start = firstScanStart {
+            // Only while it lies ahead: a passed patience must not make the loop spin.
+            let patience = start.advanced(by: timing.firstListPatience)
+            if patience > clock.now { deadlines.append(patience) }
+        }
+        return deadlines.min()
+    }
+
+    /// The lists to publish now, oldest first (none, one, or two when a replaced photo must
+    /// leave the list for one publication). `scanSettled`: the driver has no scan running.
+    mutating func publication(scanSettled: Bool) -> [[Photo]] {
+        let settled = scanSettled && settlingCount == 0
+        guard shouldPublish(settled: settled) else { return [] }
+        changed = false
+        var photos: [Photo] = []
+        photos.reserveCapacity(readyCount)
+        var replaced = Set(vanished.map(Photo.init(id:)))
+        vanished.removeAll()
+        for index in entries.indices {
+            let entry = entries.values[index]
+            if entry.readiness == .ready {
+                let photo = Photo(id: entry.id)
+                photos.append(photo)
+                if let published = entry.published, published != entry.signature { replaced.insert(photo) }
+                if entry.published != entry.signature { entries.values[index].published = entry.signature }
+            } else if entry.published != nil {
+                entries.values[index].published = nil
+            }
+        }
+        photos.sort { $0.id < $1.id }
+        var lists: [[Photo]] = []
+        if !replaced.isEmpty, publishedCount != nil {
+            let kept = photos.filter { !replaced.contains($0) }
+            if kept.count != photos.count { lists.append(kept) }
+        }
+        publishedCount = photos.count
+        firstScanStart = nil
+        if settled { firstScanPublished = true }
+        lists.append(photos)
+        return lists
+    }
+
+    private func shouldPublish(settled: Bool) -> Bool {
+        if let publishedCount {
+            guard changed else { return false }
+            return settled || firstScanPublished || readyCount >= publishedCount * 2
+        }
+        guard readyCount > 0 || settled else { return false }
+        if !settled, let start = firstScanStart, start.duration(to: clock.now) < timing.firstListPatience {
+            return false
+        }
+        return true
+    }
+
+    private mutating func store(_ entry: Entry, at key: FileKey) {
+        let old = entries.updateValue(entry, forKey: key)
+        account(old, becoming: entry)
+    }
+
+    /// Keeps the counts, and notes whether the ready set changed.
+    private mutating func account(_ old: Entry?, becoming new: Entry?) {
+        if old?.readiness == .ready { readyCount -= 1 }
+        if old?.readiness == .settling { settlingCount -= 1 }
+        if new?.readiness == .ready { readyCount += 1 }
+        if new?.readiness == .settling { settlingCount += 1 }
+        if (old?.readiness == .ready) != (new?.readiness == .ready)
+            || (new?.readiness == .ready && old?.signature != new?.signature)
+        {
+            changed = true
+        }
+    }
+}
+
+/// A first-in first-out queue of deadlines that only grow (each is "now plus a fixed time"), so
+/// the head is the earliest. Append and pop cost O(1) amortised.
+struct DeadlineQueue<Key, Instant: Comparable> {
+    private var items: [(key: Key, deadline: Instant)] = []
+    private var head = 0
+
+    /// The earliest deadline.
+    var first: Instant? { head < items.count ? items[head].deadline : nil }
+
+    mutating func append(_ key: Key, at deadline: Instant) { items.append((key, deadline)) }
+
+    /// Removes and returns the head if its deadline is at or before `limit`.
+    mutating func popDue(by limit: Instant) -> Key? {
+        guard head < items.count, items[head].deadline <= limit else { return nil }
+        let key = items[head].key
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return key
+    }
+}

@@ -1,0 +1,140 @@
+import AlbumDomain
+import FolderRepository
+import Foundation
+import Logging
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Names and trees an attacker (or a careless sync tool) can put in the photo folder.
+@Suite("Folder watcher: hostile names and trees", .serialized)
+struct HostileFolderTests {
+    /// Creates `relative` (bytes, under `folder`) with `open`, `write`, `close`.
+    func writeFile(_ folder: String, _ relative: [UInt8]) throws {
+        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + relative + [0]
+        let fd = path.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        }
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        _ = write(fd, [UInt8](repeating: 0x42, count: 32), 32)
+        close(fd)
+    }
+
+    func makeDirectory(_ folder: String, _ relative: [UInt8]) throws {
+        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + relative + [0]
+        let result = path.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) }
+        }
+        guard result == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+
+    /// The published ids relative to `folder`, as bytes; `nil` for states that are not lists.
+    func relativeIDs(_ state: PhotoListState, in folder: String) -> Set<[UInt8]>? {
+        guard case .loaded(let photos) = state else { return nil }
+        return Set(photos.map { Array($0.id.bytes.dropFirst(folder.utf8.count + 1)) })
+    }
+
+    @Test("names that are not UTF-8, NFC and NFD twins and names with newlines are all photos, by their bytes")
+    func byteNames() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        try temp.makeDirectory("photos")
+        let folder = temp.file("photos")
+        let latin1Folder: [UInt8] = Array("f".utf8) + [0xF6, 0x72]  // "för" in Latin-1
+        let expected: Set<[UInt8]> = [
+            Array("plain.png".utf8),
+            Array("caf\u{E9}.png".utf8),
+            Array("cafe\u{301}.png".utf8),
+            Array("caf".utf8) + [0xE9] + Array(".png".utf8),
+            Array("two\nlines.png".utf8),
+            latin1Folder + Array("/x.png".utf8),
+        ]
+        try makeDirectory(folder, latin1Folder)
+        for name in expected { try writeFile(folder, name) }
+        let recorder = ListRecorder(repository: FolderPhotoRepository(folder: folder, timing: testTiming))
+        let list = await recorder.next { self.relativeIDs($0, in: folder) == expected }
+        let seen = await recorder.all
+        #expect(list != nil, "all six, by their bytes: \(seen)")
+        await recorder.stop()
+    }
+
+    @Test("a chmod on a listed photo (say, a skipped one made readable) makes it leave the list once and come back")
+    func chmodRepublishes() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        try temp.write("photos/a.png")
+        try temp.write("photos/b.png")
+        #expect(chmod(temp.file("photos/a.png"), 0) == 0)
+        let recorder = ListRecorder(repository: FolderPhotoRepository(folder: temp.file("photos"), timing: testTiming))
+        #expect(await recorder.nextList { $0 == ["a.png", "b.png"] } != nil)
+        #expect(chmod(temp.file("photos/a.png"), 0o644) == 0)
+        #expect(await recorder.nextList { $0 == ["b.png"] } != nil, "the changed photo leaves the list once")
+        #expect(await recorder.nextList { $0 == ["a.png", "b.png"] } != nil, "and comes back, to be tried again")
+        await recorder.stop()
+    }
+
+    @Test("a symbolic link to a huge tree is followed up to the caps on folders and photos, and the log says so")
+    func capsOnFoldersAndPhotos() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        for folder in 0..<12 {
+            for photo in 0..<3 { try temp.write("huge/d\(folder)/p\(photo).png") }
+        }
+        try temp.write("photos/own.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: temp.file("photos/link"), withDestinationPath: temp.file("huge"))
+        let log = LogRecorder()
+        let logger = Logger(label: "test") { _ in log }
+
+        // Positive control: generous caps list every photo and warn of nothing.
+        let all = ListRecorder(
+            repository: FolderPhotoRepository(folder: temp.file("photos"), logger: logger, timing: testTiming))
+        #expect(await all.nextList { $0.count == 37 } != nil)
+        await all.stop()
+        #expect(log.warnings.isEmpty)
+
+        let capped = ListRecorder(
+            repository: FolderPhotoRepository(
+                folder: temp.file("photos"), logger: logger, timing: testTiming,
+                limits: FolderScanLimits(maxFolders: 5, maxPhotos: 8)))
+        let list = await capped.next { state in
+            guard case .loaded(let photos) = state else { return false }
+            return photos.count == 8
+        }
+        let seen = await capped.all
+        #expect(list != nil, "eight photos: \(seen)")
+        await capped.stop()
+        #expect(log.warnings.contains { $0.contains("more than 5 folders") }, "\(log.warnings)")
+        #expect(log.warnings.contains { $0.contains("more than 8 photo files") }, "\(log.warnings)")
+        #expect(log.warnings.count == 2, "each cap is logged once: \(log.warnings)")
+    }
+}
+
+/// A log handler that keeps the messages of level warning and above.
+final class LogRecorder: LogHandler, Sendable {
+    private let messages = Mutex<[String]>([])
+    var warnings: [String] { messages.withLock { $0 } }
+    var metadata: Logger.Metadata {
+        get { [:] }
+        set {}
+    }
+    var logLevel: Logger.Level {
+        get { .debug }
+        set {}
+    }
+    var metadataProvider: Logger.MetadataProvider? {
+        get { nil }
+        set {}
+    }
+    subscript(metadataKey _: String) -> Logger.Metadata.Value? {
+        get { nil }
+        set {}
+    }
+    func log(event: LogEvent) {
+        guard event.level >= .warning else { return }
+        messages.withLock { $0.append(event.message.description) }
+    }
+}
