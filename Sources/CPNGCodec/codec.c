@@ -1,5 +1,6 @@
 #include "CPNGCodec.h"
 #include "binner.h"
+#include "layout.h"
 #include "scaler.h"
 
 #include <errno.h>
@@ -140,44 +141,6 @@ static void to_premultiplied_rgb(const uint8_t *in, uint8_t *out, uint32_t width
     }
 }
 
-/* Where the photo goes: the source crop and the destination rectangle. */
-typedef struct {
-    uint32_t src_x, src_y, src_w, src_h;
-    uint32_t dst_x, dst_y, dst_w, dst_h;
-} placement;
-
-static uint32_t rounded_ratio(uint64_t a, uint64_t b, uint64_t c) {
-    uint64_t value = (a * b + c / 2) / c;
-    return value < 1 ? 1 : (uint32_t)value;
-}
-
-static placement place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, bapng_scale_mode scale) {
-    placement p = {0, 0, sw, sh, 0, 0, dw, dh};
-    int source_is_wider = (uint64_t)sw * dh > (uint64_t)sh * dw;
-    if (scale == BAPNG_SCALE_FILL) {
-        if (source_is_wider) {
-            p.src_w = rounded_ratio(sh, dw, dh);
-            if (p.src_w > sw) p.src_w = sw;
-            p.src_x = (sw - p.src_w) / 2;
-        } else {
-            p.src_h = rounded_ratio(sw, dh, dw);
-            if (p.src_h > sh) p.src_h = sh;
-            p.src_y = (sh - p.src_h) / 2;
-        }
-    } else {
-        if (source_is_wider) {
-            p.dst_h = rounded_ratio(sh, dw, sw);
-            if (p.dst_h > dh) p.dst_h = dh;
-            p.dst_y = (dh - p.dst_h) / 2;
-        } else {
-            p.dst_w = rounded_ratio(sw, dh, sh);
-            if (p.dst_w > dw) p.dst_w = dw;
-            p.dst_x = (dw - p.dst_w) / 2;
-        }
-    }
-    return p;
-}
-
 /* Sets the transforms that turn any PNG into 8-bit RGB or RGBA rows; returns the channel count. */
 static int set_transforms(png_structp png, png_infop info) {
     png_set_expand(png); /* palette to RGB, gray below 8 bits to 8, tRNS to alpha */
@@ -187,35 +150,9 @@ static int set_transforms(png_structp png, png_infop info) {
     return png_get_channels(png, info);
 }
 
-/*
- * eXIf orientation. libpng hands over the raw TIFF-structured eXIf chunk; the Orientation tag
- * (0x0112, IFD0) says how the stored pixels must be turned to be upright.
- */
-static uint32_t exif_read(const uint8_t *p, int bytes, int big_endian) {
-    uint32_t value = 0;
-    for (int i = 0; i < bytes; i++) value |= (uint32_t)p[big_endian ? i : bytes - 1 - i] << (8 * (bytes - 1 - i));
-    return value;
-}
-
-/* The Orientation tag of a TIFF-structured eXIf payload, or 1. */
-static int exif_orientation(const uint8_t *exif, uint32_t length) {
-    if (length < 8) return 1;
-    int big_endian;
-    if (exif[0] == 'M' && exif[1] == 'M') big_endian = 1;
-    else if (exif[0] == 'I' && exif[1] == 'I') big_endian = 0;
-    else return 1;
-    uint32_t ifd = exif_read(exif + 4, 4, big_endian);
-    if (ifd > length - 2) return 1;
-    uint32_t count = exif_read(exif + ifd, 2, big_endian);
-    for (uint32_t i = 0; i < count; i++) {
-        uint64_t entry = ifd + 2 + 12 * (uint64_t)i;
-        if (entry + 12 > length) break;
-        if (exif_read(exif + entry, 2, big_endian) == 0x0112 && exif_read(exif + entry + 2, 2, big_endian) == 3) {
-            uint32_t value = exif_read(exif + entry + 8, 2, big_endian);
-            return value >= 1 && value <= 8 ? (int)value : 1;
-        }
-    }
-    return 1;
+/* A big-endian 32-bit value (chunk lengths). */
+static uint32_t read_be32(const uint8_t *p) {
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
 /*
@@ -228,13 +165,13 @@ static int file_orientation(FILE *file, uint32_t max_chunk_bytes) {
     for (int chunks = 0; chunks < 1000; chunks++) {
         uint8_t head[8];
         if (fread(head, 1, 8, file) != 8) return 1;
-        uint32_t length = exif_read(head, 4, 1);
+        uint32_t length = read_be32(head);
         if (memcmp(head + 4, "IDAT", 4) == 0 || memcmp(head + 4, "IEND", 4) == 0) return 1;
         if (memcmp(head + 4, "eXIf", 4) == 0) {
             if (length > max_chunk_bytes) return 1;
             uint8_t *exif = malloc(length ? length : 1);
             int orientation = 1;
-            if (exif && fread(exif, 1, length, file) == length) orientation = exif_orientation(exif, length);
+            if (exif && fread(exif, 1, length, file) == length) orientation = bapng_exif_orientation(exif, length);
             free(exif);
             return orientation;
         }
@@ -245,30 +182,6 @@ static int file_orientation(FILE *file, uint32_t max_chunk_bytes) {
 
 /* Orientations 5 to 8 swap width and height. */
 static int orientation_transposes(int orientation) { return orientation >= 5; }
-
-/*
- * Turns `stored` (the photo scaled as stored, tw x th) upright into `dst` (dw x dh): each
- * upright pixel (x, y) comes from the stored pixel named by the EXIF orientation.
- */
-static void apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, uint32_t *dst, uint32_t dw,
-                              uint32_t dh, int orientation) {
-    for (uint32_t y = 0; y < dh; y++) {
-        for (uint32_t x = 0; x < dw; x++) {
-            uint32_t sx, sy;
-            switch (orientation) {
-            case 2: sx = tw - 1 - x; sy = y; break;
-            case 3: sx = tw - 1 - x; sy = th - 1 - y; break;
-            case 4: sx = x; sy = th - 1 - y; break;
-            case 5: sx = y; sy = x; break;
-            case 6: sx = y; sy = th - 1 - x; break;
-            case 7: sx = tw - 1 - y; sy = th - 1 - x; break;
-            case 8: sx = tw - 1 - y; sy = x; break;
-            default: sx = x; sy = y; break;
-            }
-            dst[(size_t)y * dw + x] = stored[(size_t)sy * tw + sx];
-        }
-    }
-}
 
 /*
  * Decoding uses libpng's progressive ("push") reader: BabyAlbum feeds the file and libpng calls
@@ -290,7 +203,7 @@ typedef struct {
     int header_done;
     int channels;
     int binned; /* pixels go through the binner (Adam7 passes, or whole_image) */
-    placement place;
+    bapng_placement place;
     uint64_t rows_received, rows_expected;
     int ended; /* IEND reached */
     int orientation;
@@ -339,9 +252,9 @@ static void prepare_drawing(png_structp png, push_state *state) {
         if (!context->stored) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
         state->canvas = context->stored;
     }
-    state->place = place(state->header->width, state->header->height, state->canvas_width, state->canvas_height,
-                         target->scale);
-    const placement *p = &state->place;
+    state->place = bapng_place(state->header->width, state->header->height, state->canvas_width,
+                               state->canvas_height, target->scale == BAPNG_SCALE_FILL);
+    const bapng_placement *p = &state->place;
     context->rgb = malloc((size_t)state->header->width * 3);
     if (!context->rgb) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
     if (state->binned) {
@@ -392,7 +305,7 @@ static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass)
     uint32_t width = pass_extent(header->width, x0, dx);
     if (y >= header->height) return;
     state->rows_received++;
-    const placement *p = &state->place;
+    const bapng_placement *p = &state->place;
     if (y < p->src_y || y >= (uint64_t)p->src_y + p->src_h) return;
     to_premultiplied_rgb(row, context->rgb, width, state->channels);
     if (state->binned) {
@@ -455,7 +368,7 @@ static int feed_chunks(decode_context *context, push_state *state) {
     while (!state->ended) {
         uint8_t head[8];
         if (fread(head, 1, 8, context->file) != 8) return BAPNG_OK; /* the caller reports the truncation */
-        uint32_t length = exif_read(head, 4, 1);
+        uint32_t length = read_be32(head);
         const uint8_t *type = head + 4;
         if (length > 0x7FFFFFFF) return chunk_fail(context, type, "length out of range", length);
         if (!valid_chunk_type(type)) return chunk_fail(context, type, "invalid chunk type", length);
@@ -534,8 +447,8 @@ static int decode_file(const char *path, const bapng_limits *limits, const bapng
     if (status == BAPNG_OK && target) {
         if (state->binned) bapng_binner_finish(&context->binner);
         if (state->orientation != 1) {
-            apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels, target->width,
-                              target->height, state->orientation);
+            bapng_apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels,
+                                    target->width, target->height, state->orientation);
         }
     }
     context_free(context);
