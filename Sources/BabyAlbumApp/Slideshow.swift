@@ -20,7 +20,9 @@ public enum Slideshow {
         let notifier = SystemdNotifier.fromEnvironment()
         let heartbeat = Heartbeat(notifier: notifier, interval: configuration.interval)
         let statistics = PresentationStatistics()
-        let runner = makeRunner(configuration, heartbeat: heartbeat, statistics: statistics, logger: logger)
+        let rotation = output.rotation(configuration.rotation, logger: logger)
+        let runner = makeRunner(
+            configuration, rotation: rotation, heartbeat: heartbeat, statistics: statistics, logger: logger)
         let quietHours = QuietHoursWiring(configuration, view: output.view, logger: logger)
         quietHours.start(sendingTo: runner)
         defer { quietHours.stop() }
@@ -57,8 +59,8 @@ public enum Slideshow {
 
     /// The runner over the reducer, with the preparer, the shuffle memory and the event log.
     private static func makeRunner(
-        _ configuration: SlideshowConfiguration, heartbeat: Heartbeat, statistics: PresentationStatistics,
-        logger: Logger
+        _ configuration: SlideshowConfiguration, rotation: ScreenRotation, heartbeat: Heartbeat,
+        statistics: PresentationStatistics, logger: Logger
     ) -> AlbumRunner<ContinuousClock> {
         let memory = FileShuffleMemory(
             stateDirectory: configuration.resolvedStateDirectory, folder: configuration.photos, logger: logger)
@@ -68,7 +70,7 @@ public enum Slideshow {
                 interval: configuration.interval, presentationLimit: configuration.count,
                 transition: configuration.transition),
             clock: ContinuousClock(),
-            preparer: PhotoFramePreparer(scale: configuration.scale, limits: configuration.limits),
+            preparer: PhotoFramePreparer(scale: configuration.scale, limits: configuration.limits, rotation: rotation),
             memory: memory,
             events: { event in
                 if event == .intervalElapsed {

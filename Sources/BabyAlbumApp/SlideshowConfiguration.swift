@@ -36,6 +36,8 @@ public struct SlideshowConfiguration: Sendable {
     public var limits: PNGLimits
     /// The hardware exit button.
     public var exitButton: ExitButtonPolicy
+    /// How the screen is mounted (`--rotate`).
+    public var rotation = RotationSetting.automatic
     /// How one photo gives way to the next.
     public var transition = PhotoTransition.cut
     /// Log tick-to-presented latencies at the end.
@@ -86,4 +88,12 @@ public struct SlideshowConfiguration: Sendable {
         self.limits = limits
         self.exitButton = exitButton
     }
+}
+
+/// How the screen is mounted, as `--rotate` says.
+public enum RotationSetting: Sendable, Equatable {
+    /// From the kernel's `panel orientation` of the connector (none for PNG output).
+    case automatic
+    /// As given.
+    case fixed(ScreenRotation)
 }

@@ -17,6 +17,15 @@ struct SlideshowOutput {
     /// Every input device grabbed, for DRM output.
     let input: InputGuard?
 
+    /// How the screen is mounted: as configured, or for `auto` the display's panel orientation.
+    func rotation(_ setting: RotationSetting, logger: Logger) -> ScreenRotation {
+        if case .fixed(let rotation) = setting { return rotation }
+        guard let display, let orientation = display.panelOrientation else { return .none }
+        let rotation = ScreenRotation(panelOrientation: orientation) ?? .none
+        logger.info("the panel's orientation is \(orientation): photos are turned for a screen mounted \(rotation)")
+        return rotation
+    }
+
     /// Opens the output `configuration` asks for.
     static func open(_ configuration: SlideshowConfiguration, logger: Logger) throws -> SlideshowOutput {
         switch configuration.output {

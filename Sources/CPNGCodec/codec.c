@@ -1,6 +1,7 @@
 #include "CPNGCodec.h"
 #include "binner.h"
 #include "layout.h"
+#include "orientation.h"
 #include "scaler.h"
 
 #include <errno.h>
@@ -441,7 +442,8 @@ static int decode_file(const char *path, const bapng_limits *limits, const bapng
     int status = context_open(context, path, limits);
     if (status == BAPNG_OK && target) {
         memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
-        state->orientation = file_orientation(context->file, limits->max_chunk_bytes);
+        state->orientation =
+            ba_orientation_on_panel(file_orientation(context->file, limits->max_chunk_bytes), target->quarter_turns);
     }
     if (status == BAPNG_OK) status = run_push(context, state);
     if (status == BAPNG_OK && target) {

@@ -1,4 +1,5 @@
 #include "CPhotoCodec.h"
+#include "orientation.h"
 #include "photo_layout.h"
 #include "scaler.h"
 
@@ -291,7 +292,8 @@ static void cmyk_to_rgb(const uint8_t *in, uint8_t *out, uint32_t width, int inv
 /* Sets the scale and colour space, then the scaler from the scaled size onto the canvas. */
 static void prepare_output(jpeg_context *context, const baphoto_target *target) {
     struct jpeg_decompress_struct *cinfo = &context->cinfo;
-    if (baphoto_canvas_init(&context->canvas, target, context->header->orientation) != 0) {
+    int orientation = ba_orientation_on_panel(context->header->orientation, target->quarter_turns);
+    if (baphoto_canvas_init(&context->canvas, target, orientation) != 0) {
         fail(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     int eighths = choose_scale(cinfo->image_width, cinfo->image_height, &context->canvas, target);

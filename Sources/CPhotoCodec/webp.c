@@ -1,4 +1,5 @@
 #include "CPhotoCodec.h"
+#include "orientation.h"
 #include "photo_layout.h"
 
 #include <errno.h>
@@ -138,7 +139,8 @@ static int decode_status(webp_context *context, VP8StatusCode code) {
 
 /* Crops and scales the frame onto the canvas with libwebp, then drops the alpha byte. */
 static int decode_frame(webp_context *context, const baphoto_header *header, const baphoto_target *target) {
-    if (baphoto_canvas_init(&context->canvas, target, header->orientation) != 0) {
+    int orientation = ba_orientation_on_panel(header->orientation, target->quarter_turns);
+    if (baphoto_canvas_init(&context->canvas, target, orientation) != 0) {
         return failure(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     baphoto_canvas *canvas = &context->canvas;

@@ -54,6 +54,12 @@ public final class DRMDisplay: FrameView, @unchecked Sendable {
     /// The connector in use, like `HDMI-A-1`.
     public var connectorName: String { lock.withLock { output.name } }
 
+    /// The connector's `panel orientation` (`Normal`, `Upside Down`, `Left Side Up`,
+    /// `Right Side Up`), set by the kernel for panels mounted turned; `nil` when it has none.
+    public var panelOrientation: String? {
+        lock.withLock { device.connectorEnumValue(output.connector, named: "panel orientation") }
+    }
+
     /// Opens `device` (for example `/dev/dri/card0`), or the first card with a connected display
     /// when `nil`, with the connector's preferred mode or `mode` when given.
     public static func open(device: String?, mode: FrameSize?, logger: Logger) throws -> DRMDisplay {

@@ -62,10 +62,14 @@ public enum PNGDecoder {
     }
 
     /// Decodes `path` and scales it to `size` with `scale`.
-    /// - Parameter wholeImage: Send every pixel through the order-free path that Adam7 photos take
-    ///   (the frame agrees within one level; used to check the two paths against each other).
+    /// - Parameters:
+    ///   - wholeImage: Send every pixel through the order-free path that Adam7 photos take
+    ///     (the frame agrees within one level; used to check the two paths against each other).
+    ///   - rotation: How the screen is mounted; `size` is the panel's own, and the photo is
+    ///     drawn turned so that it is upright on the mounted screen.
     public static func decode(
-        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false
+        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false,
+        rotation: ScreenRotation = .none
     ) throws(PNGError) -> Frame {
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         var header = bapng_header()
@@ -74,7 +78,8 @@ public enum PNGDecoder {
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             var target = bapng_target(
                 pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
-                scale: scale == .fill ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT, whole_image: wholeImage ? 1 : 0)
+                scale: scale == .fill ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT, whole_image: wholeImage ? 1 : 0,
+                quarter_turns: Int32(rotation.quarterTurns))
             return bapng_decode_scaled(path, &limitsC, &target, &header, &message)
         }
         guard status == Int32(BAPNG_OK) else {

@@ -51,13 +51,16 @@ public struct DecodedPhoto: Sendable {
 /// domain, then area-averaged), WebP with libwebp. HEIC, HEIF and AVIF are recognised and refused
 /// with a reason that says what to do. Each file is opened once, safely (``PhotoFile``).
 public enum PhotoDecoder {
-    /// Decodes `path` and scales it to `size` with `scale`.
+    /// Decodes `path` and scales it to `size` with `scale`, turned for a screen mounted with
+    /// `rotation` (`size` is the panel's own).
     public static func decode(
         _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(),
-        budget: DecodeMemoryBudget = .default
+        budget: DecodeMemoryBudget = .default, rotation: ScreenRotation = .none
     ) throws(PhotoError) -> Frame {
         let file = try PhotoFile(path: path)
-        return try decode(file, path: path, to: size, scale: scale, limits: limits, budget: budget).frame
+        return try decode(
+            file, path: path, to: size, scale: scale, limits: limits, budget: budget, rotation: rotation
+        ).frame
     }
 
     /// Decodes the opened `file` (named `path` in errors) and scales it to `size`.
@@ -65,10 +68,12 @@ public enum PhotoDecoder {
     public static func decode(
         _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode,
         limits: PNGLimits = PNGLimits(),
-        budget: DecodeMemoryBudget = .default, dctScaleEighths: Int? = nil
+        budget: DecodeMemoryBudget = .default, dctScaleEighths: Int? = nil, rotation: ScreenRotation = .none
     ) throws(PhotoError) -> DecodedPhoto {
         let format = try detectDecoded(file, path: path)
-        if format == .png { return try decodePNG(file, path: path, to: size, scale: scale, limits: limits) }
+        if format == .png {
+            return try decodePNG(file, path: path, to: size, scale: scale, limits: limits, rotation: rotation)
+        }
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         var header = baphoto_header()
         var cLimits = photoLimits(limits, budget)
@@ -78,7 +83,7 @@ public enum PhotoDecoder {
             var target = baphoto_target(
                 pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
                 scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT,
-                dct_scale_eighths: Int32(dctScaleEighths ?? 0))
+                dct_scale_eighths: Int32(dctScaleEighths ?? 0), quarter_turns: Int32(rotation.quarterTurns))
             return format == .jpeg
                 ? baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &message)
                 : baphoto_webp_decode(descriptor, &cLimits, &target, &header, &message)
@@ -134,11 +139,12 @@ public enum PhotoDecoder {
     private static func procPath(_ file: borrowing PhotoFile) -> String { "/proc/self/fd/\(file.descriptor)" }
 
     private static func decodePNG(
-        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits
+        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits,
+        rotation: ScreenRotation
     ) throws(PhotoError) -> DecodedPhoto {
         do {
             let header = try PNGDecoder.header(of: procPath(file), limits: limits)
-            let frame = try PNGDecoder.decode(procPath(file), to: size, scale: scale, limits: limits)
+            let frame = try PNGDecoder.decode(procPath(file), to: size, scale: scale, limits: limits, rotation: rotation)
             return DecodedPhoto(frame: frame, header: PhotoHeader(png: header))
         } catch { throw PhotoError(png: error, path: path) }
     }

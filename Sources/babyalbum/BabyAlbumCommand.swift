@@ -46,6 +46,13 @@ struct Show: AsyncParsableCommand {
     @Option(help: "fill: cover the screen, cropping (default); fit: whole photo with black bars.")
     var scale = ScaleMode.fill
 
+    @Option(
+        help: ArgumentHelp(
+            "How the screen is mounted, turned clockwise: auto (the kernel's panel orientation; 0 for png output), "
+                + "0, 90 (the panel's left side up), 180 or 270 (its right side up).",
+            valueName: "auto|0|90|180|270"))
+    var rotate = RotateOption(argument: "auto")!
+
     @Option(help: "fade: each new photo fades in over the last (default); none: it replaces it at once.")
     var transition = TransitionOption.fade
 
@@ -136,6 +143,7 @@ struct Show: AsyncParsableCommand {
         configuration.reportsLatency = statistics
         configuration.quietHours = try quietSchedule(quietHours)
         configuration.quietMode = quietMode
+        configuration.rotation = rotate.value
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade * 1000).rounded()))) : .cut
         configuration.stateDirectory =

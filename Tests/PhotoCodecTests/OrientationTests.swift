@@ -51,7 +51,7 @@ import Testing
     }
 
     /// Writes `frame` as a PNG with an eXIf chunk (before the image data) holding `orientation`.
-    private func writeWithOrientation(_ frame: Frame, orientation: Int, bigEndian: Bool, in scratch: Scratch) throws -> String {
+    func writeWithOrientation(_ frame: Frame, orientation: Int, bigEndian: Bool, in scratch: Scratch) throws -> String {
         let plain = scratch.path("plain-\(orientation).png")
         try PNGEncoder.write(frame, to: plain)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))

@@ -71,6 +71,12 @@ typedef struct {
      * photo could be streamed; the frames agree within one level of rounding.
      */
     int whole_image;
+    /**
+     * How the screen is mounted, in quarter turns clockwise (0 to 3): the photo is drawn turned
+     * the other way, so that it is upright on the mounted screen. `width` and `height` are the
+     * panel's own.
+     */
+    int quarter_turns;
 } bapng_target;
 
 /** Reads the header of the PNG at `path`. */

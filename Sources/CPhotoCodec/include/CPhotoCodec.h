@@ -71,6 +71,12 @@ typedef struct {
      * scale_num/8 (for tests against djpeg -scale).
      */
     int dct_scale_eighths;
+    /**
+     * How the screen is mounted, in quarter turns clockwise (0 to 3): the photo is drawn turned
+     * the other way, so that it is upright on the mounted screen. `width` and `height` are the
+     * panel's own.
+     */
+    int quarter_turns;
 } baphoto_target;
 
 /** What a photo's header says. */
