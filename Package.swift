@@ -61,6 +61,8 @@ let package = Package(
 
         .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"]),
         .target(name: "CLinuxInterfaces"),
+        .target(
+            name: "BabyAlbumSettings", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "LinuxInterfaces", dependencies: ["CLinuxInterfaces"]),
         .target(name: "CClockShims"),
         .target(
@@ -77,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "babyalbum",
             dependencies: [
-                "BabyAlbumApp", "QuietHours", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BabyAlbumApp", "BabyAlbumSettings", "QuietHours", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -96,6 +98,9 @@ let package = Package(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(
+            name: "BabyAlbumSettingsTests",
+            dependencies: ["BabyAlbumSettings", "babyalbum", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .testTarget(name: "QuietHoursTests", dependencies: ["QuietHours", "AlbumDomain"]),
         .testTarget(
             name: "FolderRepositoryTests",

@@ -13,6 +13,8 @@ REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
 . "$SCRIPT_DIR/sync-lib.sh"
 # shellcheck source=sync-install.sh
 . "$SCRIPT_DIR/sync-install.sh"
+# shellcheck source=settings.sh
+. "$SCRIPT_DIR/settings.sh"
 
 usage() {
     cat <<'EOF'
@@ -212,15 +214,24 @@ fi
 
 put_file /usr/local/bin/babyalbum 0755 "$BINARY"
 
+# The options go into the settings file, where a parent can change them (deploy/settings.sh).
+existing_opts=""
+[[ ! -f $(tpath "$CONFIG") ]] || existing_opts=$(sed -n 's/^BABYALBUM_OPTS=//p' "$(tpath "$CONFIG")" | tail -n 1)
 if [[ ! -f $(tpath "$CONFIG") ]] || ((CONFIG_GIVEN)); then
+    install_settings_file "$BOARD" "--exit-key $EXIT_KEY${OPTIONS:+ $OPTIONS}"
+else
+    install_settings_file "$BOARD" "$existing_opts"
+fi
+if [[ ! -f $(tpath "$CONFIG") ]] || ((CONFIG_GIVEN)) || [[ -n $existing_opts ]]; then
     put_text "$CONFIG" 0644 <<EOF
 # Options of the BabyAlbum photo frame, read by babyalbum.service (written by deploy/install.sh).
 # After a change: sudo systemctl restart babyalbum
 #
 # The photo folder. Not under /home: the service cannot see home folders.
 BABYALBUM_PHOTOS=$PHOTOS
-# More options (see: babyalbum --help), e.g. --interval 30 --exit-device gpio
-BABYALBUM_OPTS=--exit-key $EXIT_KEY${OPTIONS:+ $OPTIONS}
+# The other settings are in $SETTINGS_FILE (key = value lines).
+# Options here (see: babyalbum --help) win over that file; best leave this empty.
+BABYALBUM_OPTS=
 EOF
 fi
 

@@ -11,6 +11,8 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$SCRIPT_DIR/sync-lib.sh"
 # shellcheck source=sync-install.sh
 . "$SCRIPT_DIR/sync-install.sh"
+# shellcheck source=settings.sh
+. "$SCRIPT_DIR/settings.sh"
 
 usage() {
     cat <<'EOF'
@@ -67,6 +69,7 @@ fi
 # ---- files ------------------------------------------------------------------------------------
 
 remove /etc/default/babyalbum
+uninstall_settings_file
 remove /usr/local/bin/babyalbum
 remove /usr/local/share/doc/babyalbum/README.md
 remove_dir_if_empty /usr/local/share/doc/babyalbum

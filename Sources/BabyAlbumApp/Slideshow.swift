@@ -30,6 +30,7 @@ public enum Slideshow {
         let repository = RescanningRepository { FolderPhotoRepository(folder: configuration.photos, logger: logger) }
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGQUIT, SIGHUP]) { number in
             guard number == SIGHUP else { return runner.send(.stopSignalReceived(number)) }
+            if configuration.settingsChanged?() == true { return runner.send(.stopSignalReceived(SIGHUP)) }
             logger.notice("SIGHUP: reading the photo folder afresh")
             repository.rescan()
         }

@@ -50,6 +50,9 @@ public struct SlideshowConfiguration: Sendable {
     public var quietMode = QuietMode.off
     /// Where backlights are looked for, for `--quiet-mode dim`.
     public var backlightClass = Backlight.classDirectory
+    /// Asked on SIGHUP: `true` when the settings file changed, and the slideshow should end
+    /// (with `.signal(SIGHUP)`) so that the command starts again with the new settings.
+    public var settingsChanged: (@Sendable () -> Bool)?
 
     /// Where the shuffle round is kept (`--state-dir`).
     public enum StateDirectory: Sendable, Equatable {

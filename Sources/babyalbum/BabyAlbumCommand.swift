@@ -14,7 +14,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
-        subcommands: [Show.self, Doctor.self, BenchmarkDecode.self],
+        subcommands: [Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self],
         defaultSubcommand: Show.self
     )
 }
@@ -92,6 +92,10 @@ struct Show: AsyncParsableCommand {
             "During quiet hours: off (the display off), black (signal on, a black picture), or dim[:PERCENT] (the "
                 + "backlight lowered, default 10; black without a backlight)."))
     var quietMode = QuietMode.off
+    @Option(help: ArgumentHelp(
+        "The settings file, key = value lines (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, "
+            + "else /etc/babyalbum/babyalbum.conf); the command line wins over it.", valueName: "file"))
+    var settings: String?
 
     @Flag(help: ArgumentHelp("Log tick-to-presented latency percentiles at exit (benchmarks).", visibility: .hidden))
     var statistics = false
@@ -152,9 +156,11 @@ struct Show: AsyncParsableCommand {
             case "none": .none
             case let directory?: .directory(directory)
             }
+        configuration.settingsChanged = SettingsWiring.changeDetector()
         signal(SIGPIPE, SIG_IGN)
         do {
-            _ = try await Slideshow.run(configuration, logger: logger)
+            let end = try await Slideshow.run(configuration, logger: logger)
+            if end == .signal(SIGHUP) { SettingsWiring.restartWithNewSettings() }
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure

@@ -42,8 +42,11 @@ struct Doctor: AsyncParsableCommand {
     @Flag(help: "Only read each photo's header instead of decoding it (faster, finds fewer broken files).")
     var quick = false
 
-    @Option(help: "The frame's settings file; ignored when missing.")
+    @Option(help: "The service's options file; ignored when missing.")
     var config = DoctorConfigFile.defaultPath
+
+    @Option(help: "The frame's settings file (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, else /etc/babyalbum/babyalbum.conf).")
+    var settingsFile: String?
 
     func validate() throws {
         for key in exitKey where KeyName.code(for: key) == nil {
@@ -60,20 +63,26 @@ struct Doctor: AsyncParsableCommand {
     func run() async throws {
         let file = DoctorConfigFile.read(config)
         let settings = file ?? DoctorConfigFile(contents: "")
-        // Command-line options win over the settings file, which wins over the defaults.
-        let keys = exitKey.isEmpty ? settings.values(of: "--exit-key") : exitKey
+        // The slideshow's settings as the service runs it: the settings file under its command line.
+        let serviceLine = (settings.photos.map { ["--photos", $0] } ?? []) + settings.options
+        let frame = Result { try SettingsWiring.resolveWithReport(commandLine: serviceLine, path: settingsFile) }
+        let show = try? frame.get().show
+        // Command-line options win over the frame's settings, which win over the defaults.
+        let keys = exitKey.isEmpty ? show?.exitKey ?? settings.values(of: "--exit-key") : exitKey
         let codes = keys.compactMap(KeyName.code(for:))
-        let hold = exitHold ?? settings.values(of: "--exit-hold").last.flatMap(Double.init) ?? 1.0
-        let megapixels = maxPhotoMegapixels ?? settings.values(of: "--max-photo-megapixels").last.flatMap(Double.init) ?? 100
-        let outputValue = output?.value
+        let hold = exitHold ?? show?.exitHold ?? settings.values(of: "--exit-hold").last.flatMap(Double.init) ?? 1.0
+        let megapixels =
+            maxPhotoMegapixels ?? show?.maxPhotoMegapixels
+            ?? settings.values(of: "--max-photo-megapixels").last.flatMap(Double.init) ?? 100
+        let outputValue = output?.value ?? show?.output.value
             ?? settings.values(of: "--output").last.flatMap(OutputOption.init(argument:))?.value
             ?? .drm(device: nil)
         let options = DoctorOptions(
-            photos: photos ?? settings.photos ?? "Photos",
+            photos: photos ?? show?.photos ?? settings.photos ?? "Photos",
             output: outputValue,
             exitButton: ExitButtonPolicy(
                 keyCodes: codes.isEmpty ? ExitButtonPolicy.default.keyCodes : codes,
-                device: exitDevice ?? settings.values(of: "--exit-device").last,
+                device: exitDevice ?? show?.exitDevice ?? settings.values(of: "--exit-device").last,
                 hold: .milliseconds(Int64((hold * 1000).rounded()))),
             limits: PNGLimits(maxMegapixels: megapixels),
             headersOnly: quick)
@@ -82,12 +91,13 @@ struct Doctor: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(report)
+            let data = try SettingsWiring.addingSettings(frame, to: encoder.encode(report))
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } else {
-            if file != nil { print("Settings from \(config)\n") }
+            if file != nil { print("Service options from \(config)") }
+            print(SettingsWiring.text(frame))
             print(report.text, terminator: "")
         }
-        if !report.ok { throw ExitCode.failure }
+        if !report.ok || (file != nil && (try? frame.get()) == nil) { throw ExitCode.failure }
     }
 }

@@ -1,0 +1,91 @@
+import ArgumentParser
+
+/// One setting as the frame runs with it, and where it came from.
+public struct SettingInEffect: Sendable, Equatable, Codable {
+    /// The key (`interval`).
+    public var key: String
+    /// Its values (several for a repeated key; none for an option without a default).
+    public var values: [String]
+    /// `default`, `FILE line N` or `command line`.
+    public var origin: String
+}
+
+/// What `doctor` and `babyalbum settings` show about the settings.
+public struct SettingsReport: Sendable, Equatable, Codable {
+    /// The settings file read (or looked for).
+    public var file: String
+    /// Whether it exists.
+    public var fileFound: Bool
+    /// Every key, in the command's order.
+    public var settings: [SettingInEffect]
+    /// File lines left out, and why.
+    public var problems: [SettingsProblem]
+
+    /// Builds the report of `resolution`, over the keys of `keys`.
+    public init<Command: ParsableCommand>(
+        file: String, fileFound: Bool, resolution: SettingsResolution<Command>, keys: [SettingKey],
+        commandLine: [String]
+    ) {
+        self.file = file
+        self.fileFound = fileFound
+        self.problems = resolution.problems.map { problem in
+            var problem = problem
+            if problem.reason.hasSuffix("is not a setting"),
+                let key = problem.reason.split(separator: "'").first.map(String.init),
+                let near = SettingsCatalog.suggestion(for: key, among: keys)
+            {
+                problem.reason += " (did you mean '\(near)'?)"
+            }
+            return problem
+        }
+        self.settings = keys.map { key in
+            let given = Self.values(of: key, in: commandLine)
+            if !given.isEmpty || resolution.commandLineKeys.contains(key.name) {
+                return SettingInEffect(key: key.name, values: given, origin: SettingOrigin.commandLine.description)
+            }
+            let lines = resolution.accepted.filter { $0.key == key.name }
+            if let last = lines.last {
+                let values = key.isRepeating ? lines.map(\.value) : [last.value]
+                return SettingInEffect(
+                    key: key.name, values: values, origin: SettingOrigin.file(path: file, line: last.line).description)
+            }
+            return SettingInEffect(
+                key: key.name, values: key.defaultValue.map { [$0] } ?? [], origin: SettingOrigin.defaultValue.description)
+        }
+    }
+
+    /// The values of `key` in `arguments` (`--key value`, `--key=value`, or `yes` for a flag).
+    static func values(of key: SettingKey, in arguments: [String]) -> [String] {
+        var result: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let word = arguments[index]
+            if word == "--\(key.name)" {
+                if key.isFlag {
+                    result.append("yes")
+                } else if index + 1 < arguments.count {
+                    result.append(arguments[index + 1])
+                    index += 1
+                }
+            } else if word.hasPrefix("--\(key.name)=") {
+                result.append(String(word.dropFirst(key.name.count + 3)))
+            }
+            index += 1
+        }
+        return key.isRepeating ? result : Array(result.suffix(1))
+    }
+
+    /// The report as text: the problems first (what to fix), then every setting and its origin.
+    public var text: String {
+        var lines: [String] = []
+        lines.append("Settings file: \(file)\(fileFound ? "" : " (not there: all defaults)")")
+        for problem in problems { lines.append("  FIX: \(problem)") }
+        let width = settings.map(\.key.count).max() ?? 0
+        for setting in settings {
+            let value = setting.values.isEmpty ? "(none)" : setting.values.joined(separator: ", ")
+            let padded = setting.key + String(repeating: " ", count: width - setting.key.count)
+            lines.append("  \(padded) = \(value)   [\(setting.origin)]")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
