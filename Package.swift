@@ -8,7 +8,8 @@ import PackageDescription
 /// - `AlbumRuntime`: the runner that feeds actions to the reducer and performs its effects.
 /// - `PhotoCodec`, `FolderRepository`: libpng decoding and scaling, and the photo folder.
 /// - `DRMDisplay`, `EvdevInput`: the hardware edge (DRM/KMS output, evdev input).
-/// - `BabyAlbumApp`: wires adapters to the domain; `babyalbum`: the `@main` command.
+/// - `BabyAlbumApp`: wires adapters to the domain; `BabyAlbumDoctor`: the checks of `babyalbum doctor`;
+///   `babyalbum`: the `@main` command.
 /// - `C…` targets: thin C modules over libpng, libdrm and libevdev, and the constants Swift cannot import.
 let package = Package(
     name: "BabyAlbum",
@@ -76,10 +77,14 @@ let package = Package(
                 "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
             ]),
+        .target(
+            name: "BabyAlbumDoctor",
+            dependencies: ["AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput"]),
         .executableTarget(
             name: "babyalbum",
             dependencies: [
-                "BabyAlbumApp", "BabyAlbumSettings", "QuietHours", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BabyAlbumApp", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -92,7 +97,7 @@ let package = Package(
             name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain"]),
+            name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"]),
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "AlbumDomain"]),
         .testTarget(
             name: "EvdevInputTests",
@@ -105,9 +110,16 @@ let package = Package(
         .testTarget(
             name: "FolderRepositoryTests",
             dependencies: [
-                "FolderRepository", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks"),
+                "FolderRepository", "AlbumDomain", "TestSupport", .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
+        .testTarget(
+            name: "BabyAlbumDoctorTests",
+            dependencies: ["BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "EvdevInput", "FolderRepository", "PhotoCodec", "TestSupport"]),
+        // Helpers shared by the test targets (a temporary folder, resident memory, a log recorder).
+        .target(
+            name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport"),
     ],
     swiftLanguageModes: [.v6]
 )

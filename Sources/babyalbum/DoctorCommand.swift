@@ -1,5 +1,6 @@
 import ArgumentParser
 import BabyAlbumApp
+import BabyAlbumDoctor
 import EvdevInput
 import Foundation
 import PhotoCodec

@@ -58,20 +58,3 @@ final class LockedData: @unchecked Sendable {
     var data: Data { lock.withLock { storage } }
     func append(_ more: Data) { lock.withLock { storage.append(more) } }
 }
-
-/// A temporary folder.
-struct TemporaryFolder {
-    let path = NSTemporaryDirectory() + "babyalbum-e2e-" + UUID().uuidString
-
-    init() throws {
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func files() -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}

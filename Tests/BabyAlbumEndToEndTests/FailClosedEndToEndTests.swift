@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Hostile events against the real binary: a stopped process, thousands of unreadable files,

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import TestSupport
 import Testing
 
 /// The `babyalbum` binary showing a folder while photos are copied into it (one written slowly,

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import TestSupport
 import Testing
 
 /// Resident memory stays flat however many photos are shown.
@@ -28,13 +29,5 @@ import Testing
         let early = samples[(samples.count / 10)..<(samples.count / 5)].max()!
         let late = samples[(samples.count * 4 / 5)...].max()!
         #expect(late - early < 16 * 1024, "VmRSS grew from \(early) kB to \(late) kB")
-    }
-
-    private func residentKilobytes(of pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true)[1])
-        }
-        return nil
     }
 }

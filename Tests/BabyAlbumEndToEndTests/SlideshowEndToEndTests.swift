@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import TestSupport
 import Testing
 
 /// The `babyalbum` binary, run as a user would, with `--output png:`.

@@ -2,6 +2,7 @@ import AlbumDomain
 import FolderRepository
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

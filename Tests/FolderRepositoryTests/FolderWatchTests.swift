@@ -1,6 +1,7 @@
 import AlbumDomain
 import FolderRepository
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -222,7 +223,7 @@ struct FolderWatchTests {
         }
         print("generated 10,000 files in \(ContinuousClock.now - generation)")
 
-        let before = residentKilobytes()
+        let before = (residentKilobytes() ?? 0)
         let start = ContinuousClock.now
         let timing = FolderWatchTiming(
             settleTime: .milliseconds(50), quietTimeForOpenFiles: .seconds(600), missingFolderRetry: .seconds(1),
@@ -236,7 +237,7 @@ struct FolderWatchTests {
                 lists += 1
                 if first == nil { first = (ContinuousClock.now - start, photos.count) }
                 if photos.count == 10_000, let first {
-                    return (first.0, first.1, ContinuousClock.now - start, lists, residentKilobytes())
+                    return (first.0, first.1, ContinuousClock.now - start, lists, (residentKilobytes() ?? 0))
                 }
             }
             return nil

@@ -2,7 +2,7 @@ import AlbumDomain
 import FolderRepository
 import Foundation
 import Logging
-import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -87,7 +87,7 @@ struct HostileFolderTests {
         try FileManager.default.createSymbolicLink(
             atPath: temp.file("photos/link"), withDestinationPath: temp.file("huge"))
         let log = LogRecorder()
-        let logger = Logger(label: "test") { _ in log }
+        let logger = log.logger
 
         // Positive control: generous caps list every photo and warn of nothing.
         let all = ListRecorder(
@@ -110,31 +110,5 @@ struct HostileFolderTests {
         #expect(log.warnings.contains { $0.contains("more than 5 folders") }, "\(log.warnings)")
         #expect(log.warnings.contains { $0.contains("more than 8 photo files") }, "\(log.warnings)")
         #expect(log.warnings.count == 2, "each cap is logged once: \(log.warnings)")
-    }
-}
-
-/// A log handler that keeps the messages of level warning and above.
-final class LogRecorder: LogHandler, Sendable {
-    private let messages = Mutex<[String]>([])
-    var warnings: [String] { messages.withLock { $0 } }
-    var metadata: Logger.Metadata {
-        get { [:] }
-        set {}
-    }
-    var logLevel: Logger.Level {
-        get { .debug }
-        set {}
-    }
-    var metadataProvider: Logger.MetadataProvider? {
-        get { nil }
-        set {}
-    }
-    subscript(metadataKey _: String) -> Logger.Metadata.Value? {
-        get { nil }
-        set {}
-    }
-    func log(event: LogEvent) {
-        guard event.level >= .warning else { return }
-        messages.withLock { $0.append(event.message.description) }
     }
 }

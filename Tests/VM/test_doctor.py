@@ -123,7 +123,7 @@ class DoctorWithDisplayTests(unittest.TestCase):
         self.assertEqual(photos["valid"], 2)
         reasons = {os.path.relpath(entry["path"], self.photos): entry["reason"] for entry in photos["skipped"]}
         self.assertEqual(set(reasons), {"truncated.png", "empty.png", "notes.txt", ".hidden.png"}, reasons)
-        self.assertIn("not a PNG photo", reasons["notes.txt"])
+        self.assertIn("not a photo name", reasons["notes.txt"])
         self.assertIn("hidden", reasons[".hidden.png"])
         self.assertNotEqual(reasons["truncated.png"], "")
         self.assertNotEqual(reasons["empty.png"], reasons["truncated.png"])
@@ -138,7 +138,7 @@ class DoctorWithDisplayTests(unittest.TestCase):
         self.assertIn("OK: BabyAlbum would draw on /dev/dri/card0 Virtual-1 1280x800@", output)
         self.assertRegex(output, rf"/dev/input/event\d+ '{BUTTON_NAME}': can be grabbed, EXIT BUTTON \(KEY_POWER\)")
         self.assertIn("2 valid photo(s), 4 skipped", output)
-        self.assertRegex(output, r"skipped \S+/notes.txt: not a PNG photo")
+        self.assertRegex(output, r"skipped \S+/notes.txt: not a photo name")
         self.assertIn("not installed", output)
         self.assertIn("Result: OK", output)
 

@@ -132,7 +132,8 @@ public struct DoctorInputSection: Codable, Sendable, Equatable {
             let reason = devices.compactMap(\.error).first ?? "unknown error"
             problem = "cannot open any input device: \(reason)"
         } else if exitButtonDevices.isEmpty {
-            problem = "no input device sends the exit key \(keys)\(restriction): the frame could only be "
+            problem =
+                "no input device sends the exit key \(keys)\(restriction): the frame could only be "
                 + "left by power or SSH (check the button's wiring and --exit-key/--exit-device)"
         }
         for device in devices where !device.grabbable && device.path.contains("/event") {
@@ -161,14 +162,23 @@ public struct DoctorSkippedFile: Codable, Sendable, Equatable {
     }
 }
 
-/// The photo-folder part of a ``DoctorReport``.
+/// The photo-folder part of a ``DoctorReport``. Paths are printable: control characters and
+/// bytes that are not UTF-8 are escaped (``PhotoID/description``), so a file name cannot forge
+/// a line of the report.
 public struct DoctorPhotoSection: Codable, Sendable, Equatable {
     /// The folder.
     public var folder: String
     /// How many photos decode.
     public var valid: Int
-    /// Every file that is not shown, with the reason.
+    /// Every file that is not shown (broken, not a photo, hidden…), with the reason.
     public var skipped: [DoctorSkippedFile]
+    /// HEIC, HEIF and AVIF files: recognised, not decoded, counted apart from broken files; the
+    /// reason says what to do.
+    public var notDecoded: [DoctorSkippedFile]
+    /// Files whose content and extension disagree (shown by their content).
+    public var mismatched: [DoctorSkippedFile]
+    /// How many folders the slideshow would watch (the photo folder included).
+    public var folders: Int
     /// Whether only headers were read (`--quick`) instead of decoding every photo.
     public var headersOnly: Bool
     /// What stops the frame, if anything (no folder, no valid photo).
@@ -177,22 +187,37 @@ public struct DoctorPhotoSection: Codable, Sendable, Equatable {
     public var warnings: [String]
 
     /// Derives ``problem`` and ``warnings``; `failure` is why the folder cannot be read at all.
-    public init(folder: String, valid: Int, skipped: [DoctorSkippedFile], headersOnly: Bool, failure: String?) {
+    public init(
+        folder: String, valid: Int, skipped: [DoctorSkippedFile], headersOnly: Bool, failure: String?,
+        notDecoded: [DoctorSkippedFile] = [], mismatched: [DoctorSkippedFile] = [], folders: Int = 0
+    ) {
         self.folder = folder
         self.valid = valid
         self.skipped = skipped
+        self.notDecoded = notDecoded
+        self.mismatched = mismatched
+        self.folders = folders
         self.headersOnly = headersOnly
-        self.warnings = []
+        var warnings: [String] = []
         if let failure {
             problem = failure
         } else if valid == 0 {
-            problem = "no valid photo in \(folder): the frame would stay black (copy PNG photos into it)"
+            problem = "no valid photo in \(folder): the frame would stay black (copy JPEG, PNG or WebP photos into it)"
         } else {
             problem = nil
-            if !skipped.isEmpty {
-                warnings.append("\(skipped.count) file(s) in \(folder) are skipped (listed under Photos)")
-            }
         }
+        if failure == nil, !skipped.isEmpty {
+            warnings.append("\(skipped.count) file(s) in \(folder) are skipped (listed under Photos)")
+        }
+        if !notDecoded.isEmpty {
+            warnings.append(
+                "\(notDecoded.count) HEIC/HEIF/AVIF file(s) are not shown: export them as JPEG (on the iPhone, "
+                    + "Settings > Camera > Formats > Most Compatible makes new photos JPEG)")
+        }
+        if !mismatched.isEmpty {
+            warnings.append("\(mismatched.count) file(s) have an extension that does not match their content")
+        }
+        self.warnings = warnings
     }
 }
 
@@ -235,7 +260,8 @@ public struct DoctorServiceSection: Codable, Sendable, Equatable {
             if !userExists {
                 problem = "the service user babyalbum does not exist (run deploy/install.sh again)"
             } else if !userMissingGroups.isEmpty {
-                problem = "the service user babyalbum is not in the group(s) "
+                problem =
+                    "the service user babyalbum is not in the group(s) "
                     + userMissingGroups.joined(separator: ", ") + " (run deploy/install.sh again)"
             } else if active == "failed" {
                 problem = "\(unit) has failed: see `journalctl -u \(unit) -b`"

@@ -8,7 +8,8 @@ extension DoctorReport {
         lines += display.textLines + [""] + input.textLines + [""] + photos.textLines + [""] + service.textLines
         lines.append("")
         if ok {
-            lines.append("Result: OK, nothing stops the frame" + (warnings.isEmpty ? "." : " (\(warnings.count) warning(s))."))
+            lines.append(
+                "Result: OK, nothing stops the frame" + (warnings.isEmpty ? "." : " (\(warnings.count) warning(s))."))
         } else {
             lines.append("Result: \(problems.count) problem(s) would stop the frame:")
         }
@@ -85,7 +86,15 @@ extension DoctorInputSection {
 extension DoctorPhotoSection {
     var textLines: [String] {
         var lines = ["Photos in \(folder)" + (headersOnly ? " (headers only)" : "")]
-        if problem == nil || valid > 0 { lines.append("  \(valid) valid photo(s), \(skipped.count) skipped") }
+        if problem == nil || valid > 0 {
+            var counts = "  \(valid) valid photo(s)"
+            if !notDecoded.isEmpty { counts += ", \(notDecoded.count) HEIC/HEIF/AVIF not shown" }
+            counts += ", \(skipped.count) skipped"
+            if folders > 1 { counts += ", in \(folders) folders" }
+            lines.append(counts)
+        }
+        lines += notDecoded.map { "  not shown \($0.path): \($0.reason)" }
+        lines += mismatched.map { "  mismatch \($0.path): \($0.reason)" }
         lines += skipped.map { "  skipped \($0.path): \($0.reason)" }
         if let problem { lines.append("  PROBLEM: \(problem)") }
         return lines

@@ -1,4 +1,5 @@
 import AlbumDomain
+import BabyAlbumApp
 import DRMDisplay
 import EvdevInput
 import FolderRepository
@@ -15,10 +16,12 @@ public struct DoctorOptions: Sendable {
     public var exitButton: ExitButtonPolicy
     /// Limits against hostile photos, as the slideshow applies them.
     public var limits: PNGLimits
-    /// Read only PNG headers instead of decoding every photo.
+    /// Read only each photo's header instead of decoding it.
     public var headersOnly: Bool
     /// The systemd unit.
     public var unit: String
+    /// The caps on folders and photos, as the slideshow applies them.
+    public var folderLimits: FolderScanLimits = .standard
 
     /// Creates options.
     public init(
@@ -77,103 +80,16 @@ public enum DoctorProbes {
             devices: devices, heldByRunningFrame: heldByRunningFrame)
     }
 
-    /// The photo folder: every file the slideshow would pick up (the rules of
-    /// ``FolderScan``: `.png` names, hidden and temporary names ignored, subfolders included,
-    /// symbolic links followed, each folder once), decoded (or only its header read) with the
-    /// slideshow's limits; and every other file with the reason it is left out.
-    public static func photos(_ options: DoctorOptions) -> DoctorPhotoSection {
-        let folder = options.photos
-        var root = stat()
-        guard stat(folder, &root) == 0 else {
-            let reason = errno == ENOENT
-                ? "the photo folder \(folder) does not exist"
-                : "the photo folder \(folder) cannot be read: \(String(cString: strerror(errno)))"
-            return DoctorPhotoSection(folder: folder, valid: 0, skipped: [], headersOnly: options.headersOnly, failure: reason)
-        }
-        guard root.st_mode & S_IFMT == S_IFDIR else {
-            return DoctorPhotoSection(
-                folder: folder, valid: 0, skipped: [], headersOnly: options.headersOnly, failure: "\(folder) is not a folder")
-        }
-        guard (try? FileManager.default.contentsOfDirectory(atPath: folder)) != nil else {
-            return DoctorPhotoSection(
-                folder: folder, valid: 0, skipped: [], headersOnly: options.headersOnly,
-                failure: "the photo folder \(folder) cannot be read (permission denied? run doctor with sudo)")
-        }
-        let found = walk(folder)
-        var skipped = found.skipped
-        var valid = 0
-        for photo in found.photos.sorted() {
-            do throws(PNGError) {
-                if options.headersOnly {
-                    _ = try PNGDecoder.header(of: photo, limits: options.limits)
-                } else {
-                    // Decoding into a small frame reads and checks every row, as the slideshow does.
-                    _ = try PNGDecoder.decode(
-                        photo, to: FrameSize(width: 32, height: 32), scale: .fit, limits: options.limits)
-                }
-                valid += 1
-            } catch {
-                skipped.append(DoctorSkippedFile(path: photo, reason: error.description))
-            }
-        }
-        skipped.sort { $0.path < $1.path }
-        return DoctorPhotoSection(
-            folder: folder, valid: valid, skipped: skipped, headersOnly: options.headersOnly, failure: nil)
-    }
-
-    /// The photo files under `folder`, and the other entries with the reason they are left out.
-    static func walk(_ folder: String) -> (photos: [String], skipped: [DoctorSkippedFile]) {
-        struct Identity: Hashable {
-            let device: UInt
-            let inode: UInt
-        }
-        var photos: [String] = []
-        var skipped: [DoctorSkippedFile] = []
-        var visited: Set<Identity> = []
-        func visit(_ directory: String, _ status: stat) {
-            guard visited.insert(Identity(device: UInt(status.st_dev), inode: UInt(status.st_ino))).inserted else {
-                return  // A symbolic link back to a folder already seen.
-            }
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
-                skipped.append(DoctorSkippedFile(path: directory, reason: "folder cannot be read"))
-                return
-            }
-            for name in names.sorted() {
-                let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-                var entry = stat()
-                if stat(path, &entry) != 0 {
-                    skipped.append(
-                        DoctorSkippedFile(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))"))
-                    continue
-                }
-                let isDirectory = entry.st_mode & S_IFMT == S_IFDIR
-                if FolderScan.isIgnored(name: name) {
-                    skipped.append(
-                        DoctorSkippedFile(
-                            path: path, reason: "hidden or temporary \(isDirectory ? "folder" : "file"): ignored"))
-                } else if isDirectory {
-                    visit(path, entry)
-                } else if entry.st_mode & S_IFMT != S_IFREG {
-                    skipped.append(DoctorSkippedFile(path: path, reason: "not a regular file"))
-                } else if FolderScan.isPhoto(name: name) {
-                    photos.append(path)
-                } else {
-                    skipped.append(DoctorSkippedFile(path: path, reason: "not a PNG photo (only .png files are shown)"))
-                }
-            }
-        }
-        var root = stat()
-        if stat(folder, &root) == 0 { visit(folder, root) }
-        return (photos, skipped)
-    }
-
     /// The service: unit file, `systemctl is-enabled`/`is-active` (only when systemd is PID 1),
     /// and the service user's groups.
     public static func service(unit: String) -> DoctorServiceSection {
         let systemdRunning = FileManager.default.fileExists(atPath: "/run/systemd/system")
-        let unitFile = ["/etc/systemd/system/", "/usr/local/lib/systemd/system/", "/usr/lib/systemd/system/", "/lib/systemd/system/"]
-            .map { $0 + unit }
-            .first { FileManager.default.fileExists(atPath: $0) }
+        let unitFile = [
+            "/etc/systemd/system/", "/usr/local/lib/systemd/system/", "/usr/lib/systemd/system/",
+            "/lib/systemd/system/",
+        ]
+        .map { $0 + unit }
+        .first { FileManager.default.fileExists(atPath: $0) }
         var enabled: String? = nil
         var active: String? = nil
         if unitFile != nil {
@@ -188,7 +104,8 @@ public enum DoctorProbes {
 
     /// The first line `systemctl` prints, or `nil` when it cannot run.
     static func systemctl(_ arguments: [String]) -> String? {
-        guard let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: FileManager.default.isExecutableFile)
+        guard
+            let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: FileManager.default.isExecutableFile)
         else { return nil }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)

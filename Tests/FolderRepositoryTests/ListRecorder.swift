@@ -1,62 +1,12 @@
 import AlbumDomain
 import FolderRepository
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
-
-/// A fresh temporary folder, removed by ``remove()``.
-struct TemporaryFolder {
-    /// The folder holding the test's files (the photo folder is usually `path/photos`).
-    let path: String
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/babyalbum-folder-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        guard let made else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        path = String(cString: made)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-
-    func file(_ relative: String) -> String { path + "/" + relative }
-
-    /// Writes a complete file (`open`, `write`, `close`: one `IN_CLOSE_WRITE`).
-    @discardableResult
-    func write(_ relative: String, bytes: Int = 32, fill: UInt8 = 0x42) throws -> String {
-        let target = file(relative)
-        let directory = (target as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try writeFile(target, bytes: bytes, fill: fill)
-        return target
-    }
-
-    func makeDirectory(_ relative: String) throws {
-        try FileManager.default.createDirectory(atPath: file(relative), withIntermediateDirectories: true)
-    }
-
-    func move(_ from: String, _ to: String) throws {
-        guard rename(file(from), file(to)) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    }
-
-    func delete(_ relative: String) throws {
-        try FileManager.default.removeItem(atPath: file(relative))
-    }
-}
-
-/// Writes a file in place with `open`, `write`, `close` (so inotify sees `IN_CREATE`, `IN_MODIFY`,
-/// `IN_CLOSE_WRITE`; Foundation's `createFile` would write a temporary file and rename it).
-func writeFile(_ path: String, bytes: Int = 32, fill: UInt8 = 0x42) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    defer { close(fd) }
-    let content = [UInt8](repeating: fill, count: bytes)
-    guard write(fd, content, content.count) == content.count else { throw POSIXError(.EIO) }
-}
 
 /// Records what a repository publishes and lets a test wait, with a timeout, for the next state
 /// that matches. States are consumed in order: each wait starts after the previous match.
@@ -158,15 +108,6 @@ func names(of state: PhotoListState, in folder: String) -> Set<String>? {
 func isFailed(_ state: PhotoListState) -> Bool {
     if case .failed = state { return true }
     return false
-}
-
-/// The resident set size of this process, from `/proc/self/status` (`VmRSS`), in kB.
-func residentKilobytes() -> Int {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-    return 0
 }
 
 /// The inodes this process watches with inotify, from `/proc/self/fdinfo` (`inotify wd:… ino:…`).

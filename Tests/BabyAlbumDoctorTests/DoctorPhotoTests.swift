@@ -1,0 +1,132 @@
+import AlbumDomain
+import BabyAlbumApp
+import BabyAlbumDoctor
+import EvdevInput
+import FolderRepository
+import Foundation
+import PhotoCodec
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `babyalbum doctor`'s photo check on real files, decoded by the real codecs.
+@Suite("Doctor: the photo folder")
+struct DoctorPhotoTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let png = repository + "/Photos/duck.png"
+    static let jpeg = repository + "/Tests/PhotoCodecTests/Fixtures/photos/jpeg/s420.jpg"
+
+    func options(_ folder: String, limits: FolderScanLimits = .standard) -> DoctorOptions {
+        var options = DoctorOptions(
+            photos: folder, output: .memory, exitButton: .default, limits: PNGLimits(), headersOnly: false)
+        options.folderLimits = limits
+        return options
+    }
+
+    /// Copies `source` to `folder/name`, where `name` is bytes.
+    func copy(_ source: String, to folder: String, name: [UInt8]) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: source))
+        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
+        let fd = path.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        }
+        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    @Test("every photo name the slideshow takes is checked: not UTF-8, NFC and NFD twins, upper-case extensions")
+    func byteNamesAndExtensions() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let names: [[UInt8]] = [
+            Array("plain.png".utf8), Array("caf\u{E9}.png".utf8), Array("cafe\u{301}.png".utf8),
+            Array("caf".utf8) + [0xE9] + Array(".png".utf8),
+        ]
+        for name in names { try copy(Self.png, to: temp.path, name: name) }
+        try copy(Self.jpeg, to: temp.path, name: Array("IMG_0001.JPG".utf8))
+        try copy(Self.jpeg, to: temp.path, name: Array("IMG_0002.Jpeg".utf8))
+        let section = DoctorProbes.photos(options(temp.path))
+        #expect(section.valid == 6, "\(section)")
+        #expect(section.skipped.isEmpty, "\(section.skipped)")
+        #expect(section.problem == nil)
+    }
+
+    @Test("a name with a newline or an escape sequence cannot forge a line of the report, in text or JSON")
+    func namesAreEscaped() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        try copy(Self.png, to: temp.path, name: Array("good.png".utf8))
+        try temp.write("evil\n  skipped forged.png: all is well\u{1B}[2J.txt")
+        try copy(Self.png, to: temp.path, name: Array("bad".utf8) + [0xFF] + Array(".txt".utf8))
+        let report = DoctorReport(
+            display: DoctorDisplaySection(required: false, cards: []),
+            input: DoctorInputSection(
+                required: false, exitKeys: ["KEY_POWER"], exitDevice: nil, exitHoldSeconds: 1, devices: [],
+                heldByRunningFrame: false),
+            photos: DoctorProbes.photos(options(temp.path)),
+            service: DoctorServiceSection(
+                unit: "babyalbum.service", systemdRunning: false, unitFile: nil, enabled: nil, active: nil,
+                userExists: false, userMissingGroups: []))
+        let lines = report.text.split(separator: "\n")
+        #expect(
+            lines.contains {
+                $0.hasPrefix("  skipped \(temp.path)/evil\\n  skipped forged.png: all is well\\x1B[2J.txt:")
+            })
+        #expect(!lines.contains { $0.hasPrefix("  skipped forged.png") }, "no forged line")
+        #expect(!report.text.contains("\u{1B}"), "no escape sequence reaches the terminal")
+        #expect(lines.contains { $0.hasPrefix("  skipped \(temp.path)/bad\\xFF.txt: not a photo name") })
+        let json = String(decoding: try JSONEncoder().encode(report.photos), as: UTF8.self)
+        #expect(json.contains(#"evil\\n  skipped forged.png: all is well\\x1B[2J.txt"#), "\(json)")
+        #expect(json.contains(#"bad\\xFF.txt"#))
+    }
+
+    @Test("HEIC, HEIF and AVIF are counted apart from broken files; a content that disagrees with its name is named")
+    func formatsByContent() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        func isoMedia(_ brand: String) -> Data {
+            let body = Array(brand.utf8) + [0, 0, 0, 0] + Array("mif1".utf8) + Array(brand.utf8)
+            return Data(
+                [0, 0, 0, UInt8(8 + body.count)] + Array("ftyp".utf8) + body + [0, 0, 0, 8] + Array("meta".utf8))
+        }
+        try isoMedia("heic").write(to: URL(fileURLWithPath: temp.file("IMG_0003.HEIC")))
+        try isoMedia("avif").write(to: URL(fileURLWithPath: temp.file("still.avif")))
+        try copy(Self.jpeg, to: temp.path, name: Array("really-a-jpeg.png".utf8))
+        try copy(Self.png, to: temp.path, name: Array("good.png".utf8))
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: temp.file("broken.jpg")))
+        let section = DoctorProbes.photos(options(temp.path))
+        #expect(section.valid == 2, "the PNG and the JPEG named .png (shown by its content)")
+        #expect(section.notDecoded.map(\.path) == [temp.file("IMG_0003.HEIC"), temp.file("still.avif")])
+        #expect(section.notDecoded.allSatisfy { $0.reason.contains("export the photo as JPEG") })
+        #expect(section.skipped.map(\.path) == [temp.file("broken.jpg")], "only the broken file is skipped")
+        #expect(section.mismatched.map(\.path) == [temp.file("really-a-jpeg.png")])
+        #expect(section.mismatched.first?.reason.contains("JPEG") == true)
+        #expect(section.warnings.contains { $0.contains("2 HEIC/HEIF/AVIF") })
+    }
+
+    @Test("doctor walks as the watcher does: the caps on folders and photos are reported")
+    func capsAreReported() throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        for folder in 0..<4 {
+            try copy(Self.png, to: try makeFolder(temp, "photos/d\(folder)"), name: Array("p.png".utf8))
+        }
+        let generous = DoctorProbes.photos(options(temp.file("photos")))
+        #expect(generous.valid == 4, "positive control")
+        #expect(generous.warnings.isEmpty)
+        let capped = DoctorProbes.photos(options(temp.file("photos"), limits: FolderScanLimits(maxFolders: 3)))
+        #expect(capped.valid == 2)
+        #expect(capped.skipped.map(\.path) == [temp.file("photos/d2"), temp.file("photos/d3")])
+        #expect(capped.warnings.contains { $0.contains("more than 3 folders") }, "\(capped.warnings)")
+    }
+
+    func makeFolder(_ temp: TemporaryFolder, _ relative: String) throws -> String {
+        try temp.makeDirectory(relative)
+        return temp.file(relative)
+    }
+}
