@@ -173,3 +173,13 @@ extension SettingsWiring {
                 """)
     }
 }
+
+extension RotateOption {
+    /// `auto` or the degrees, as the help and the example settings file show the default.
+    var defaultValueDescription: String {
+        switch value {
+        case .automatic: "auto"
+        case .fixed(let rotation): "\(rotation.rawValue * 90)"
+        }
+    }
+}
