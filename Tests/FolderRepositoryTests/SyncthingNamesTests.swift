@@ -1,6 +1,7 @@
 import AlbumDomain
 import FolderRepository
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
