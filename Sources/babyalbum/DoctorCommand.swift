@@ -49,6 +49,9 @@ struct Doctor: AsyncParsableCommand {
     @Option(help: "The frame's settings file (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, else /etc/babyalbum/babyalbum.conf).")
     var settingsFile: String?
 
+    @Option(help: ArgumentHelp("Syncthing's home, for the frame's device ID (install.sh --sync).", visibility: .hidden))
+    var syncHome = DoctorSyncProbe.defaultHome
+
     func validate() throws {
         for key in exitKey where KeyName.code(for: key) == nil {
             throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
@@ -98,6 +101,7 @@ struct Doctor: AsyncParsableCommand {
             if file != nil { print("Service options from \(config)") }
             print(SettingsWiring.text(frame))
             print(report.text, terminator: "")
+            if let sync = DoctorSyncProbe.line(home: syncHome) { print(sync) }
         }
         if !report.ok || (file != nil && (try? frame.get()) == nil) { throw ExitCode.failure }
     }
