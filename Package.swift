@@ -63,6 +63,9 @@ let package = Package(
         .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"]),
         .target(name: "CLinuxInterfaces"),
         .target(
+            name: "PhotoSources",
+            dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
+        .target(
             name: "BabyAlbumSettings", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "LinuxInterfaces", dependencies: ["CLinuxInterfaces"]),
         .target(name: "CClockShims"),
@@ -74,7 +77,7 @@ let package = Package(
         .target(
             name: "BabyAlbumApp",
             dependencies: [
-                "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
+                "PhotoSources", "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -83,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "babyalbum",
             dependencies: [
-                "BabyAlbumApp", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
+                "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -103,6 +106,9 @@ let package = Package(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(
+            name: "PhotoSourcesTests",
+            dependencies: ["PhotoSources", "AlbumDomain", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "BabyAlbumSettingsTests",
             dependencies: ["BabyAlbumSettings", "babyalbum", .product(name: "ArgumentParser", package: "swift-argument-parser")]),

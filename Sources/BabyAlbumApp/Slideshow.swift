@@ -27,7 +27,7 @@ public enum Slideshow {
         quietHours.start(sendingTo: runner)
         defer { quietHours.stop() }
 
-        let repository = RescanningRepository { FolderPhotoRepository(folder: configuration.photos, logger: logger) }
+        let repository = RescanningRepository { configuration.photoRepository(logger: logger) }
         let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGQUIT, SIGHUP]) { number in
             guard number == SIGHUP else { return runner.send(.stopSignalReceived(number)) }
             if configuration.settingsChanged?() == true { return runner.send(.stopSignalReceived(SIGHUP)) }

@@ -2,6 +2,7 @@ import AlbumDomain
 import FolderRepository
 import EvdevInput
 import PhotoCodec
+import PhotoSources
 import QuietHours
 
 /// Everything `babyalbum` was asked to do, checked and typed.
@@ -50,6 +51,12 @@ public struct SlideshowConfiguration: Sendable {
     public var quietMode = QuietMode.off
     /// Where backlights are looked for, for `--quiet-mode dim`.
     public var backlightClass = Backlight.classDirectory
+    /// More photo folders after ``photos`` (`--photos` repeated).
+    public var extraPhotoFolders: [String] = []
+    /// The folder below which USB sticks are mounted (`/media/babyalbum`); `nil`: none.
+    public var stickRoot: String?
+    /// Whether a stick's photos join the folder's or replace them while it is in.
+    public var stickPhotos = StickPhotos.join
     /// Asked on SIGHUP: `true` when the settings file changed, and the slideshow should end
     /// (with `.signal(SIGHUP)`) so that the command starts again with the new settings.
     public var settingsChanged: (@Sendable () -> Bool)?

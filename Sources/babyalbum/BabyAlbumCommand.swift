@@ -5,6 +5,7 @@ import EvdevInput
 import Foundation
 import Logging
 import PhotoCodec
+import PhotoSources
 import QuietHours
 
 /// `babyalbum`: a child-safe photo frame. Shows the PNG photos of a folder full screen, a
@@ -24,8 +25,16 @@ struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the photos of a folder, a different one every interval (the default).")
 
-    @Option(help: "The folder of PNG photos (subfolders included).")
-    var photos = "Photos"
+    @Option(help: "A folder of photos (subfolders included). Repeatable: the photos of every folder are shown.")
+    var photos: [String] = ["Photos"]
+
+    @Option(help: ArgumentHelp(
+        "The folder below which USB sticks are mounted: each mount's photos are shown while it is there, or 'none'.",
+        valueName: "dir"))
+    var sticks = "/media/babyalbum"
+
+    @Option(help: "join: a stick's photos join the round at once; replace: while a stick is in, only its photos are shown.")
+    var stickPhotos = StickPhotos.join
 
     @Option(help: "Seconds each photo stays on screen (fractions allowed).")
     var interval = 15.0
@@ -121,8 +130,10 @@ struct Show: AsyncParsableCommand {
         }
         _ = try quietSchedule(quietHours)
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: photos, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw ValidationError("the photo folder '\(photos)' does not exist (use --photos DIR)")
+        for folder in photos {
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ValidationError("the photo folder '\(folder)' does not exist (use --photos DIR)")
+            }
         }
     }
 
@@ -131,7 +142,7 @@ struct Show: AsyncParsableCommand {
         var logger = Logger(label: "babyalbum")
         logger.logLevel = .info
         var configuration = SlideshowConfiguration(
-            photos: photos,
+            photos: photos[0],
             interval: .milliseconds(Int64((interval * 1000).rounded())),
             count: count,
             output: output.value,
@@ -157,6 +168,9 @@ struct Show: AsyncParsableCommand {
             case let directory?: .directory(directory)
             }
         configuration.settingsChanged = SettingsWiring.changeDetector()
+        configuration.extraPhotoFolders = Array(photos.dropFirst())
+        configuration.stickRoot = sticks == "none" ? nil : sticks
+        configuration.stickPhotos = stickPhotos
         signal(SIGPIPE, SIG_IGN)
         do {
             let end = try await Slideshow.run(configuration, logger: logger)

@@ -82,7 +82,7 @@ struct Doctor: AsyncParsableCommand {
             ?? settings.values(of: "--output").last.flatMap(OutputOption.init(argument:))?.value
             ?? .drm(device: nil)
         let options = DoctorOptions(
-            photos: photos ?? show?.photos ?? settings.photos ?? "Photos",
+            photos: photos ?? show?.photos.first ?? settings.photos ?? "Photos",
             output: outputValue,
             exitButton: ExitButtonPolicy(
                 keyCodes: codes.isEmpty ? ExitButtonPolicy.default.keyCodes : codes,

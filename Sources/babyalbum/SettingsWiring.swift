@@ -2,6 +2,7 @@ import ArgumentParser
 import BabyAlbumSettings
 import Foundation
 import Logging
+import PhotoSources
 
 /// The settings file in front of the slideshow's command line: `babyalbum` (and `babyalbum
 /// show`) read `--settings FILE`, else ``SettingsFile/defaultPath(fileExists:)``, merge it under
@@ -183,3 +184,5 @@ extension RotateOption {
         }
     }
 }
+
+extension StickPhotos: ExpressibleByArgument {}

@@ -1,0 +1,131 @@
+import AlbumDomain
+import Foundation
+import Logging
+import Testing
+
+@testable import PhotoSources
+
+@Suite("Photo sources: several folders and USB sticks as one list")
+struct PhotoListMergeTests {
+    private func merge(_ stickPhotos: StickPhotos = .join, folders: [String: PhotoListState], order: [String])
+        -> PhotoListMerge
+    {
+        var merge = PhotoListMerge(stickPhotos: stickPhotos)
+        merge.sources = order.map { .init(folder: $0, isStick: false, state: folders[$0]!) }
+        return merge
+    }
+
+    @Test("Loaded lists are joined in source order, each photo once")
+    func joined() {
+        let merged = merge(
+            folders: ["/a": .loaded(["/a/1.png", "/a/2.png"]), "/b": .loaded(["/b/3.png", "/a/1.png"])],
+            order: ["/a", "/b"])
+        #expect(merged.combined == .loaded(["/a/1.png", "/a/2.png", "/b/3.png"]))
+    }
+
+    @Test("A failed or loading folder never hides the others' photos; all failed is failed")
+    func failures() {
+        #expect(
+            merge(folders: ["/a": .failed(reason: "gone"), "/b": .loaded(["/b/1.png"])], order: ["/a", "/b"]).combined
+                == .loaded(["/b/1.png"]))
+        #expect(
+            merge(folders: ["/a": .loading, "/b": .loaded(["/b/1.png"])], order: ["/a", "/b"]).combined
+                == .loaded(["/b/1.png"]))
+        #expect(merge(folders: ["/a": .loading, "/b": .loaded([])], order: ["/a", "/b"]).combined == .loading)
+        #expect(
+            merge(folders: ["/a": .failed(reason: "x"), "/b": .failed(reason: "y")], order: ["/a", "/b"]).combined
+                == .failed(reason: "x; y"))
+        #expect(merge(folders: ["/a": .failed(reason: "x"), "/b": .loaded([])], order: ["/a", "/b"]).combined == .loaded([]))
+    }
+
+    @Test("A stick joins the round; with replace, only sticks while one is in; pulled, the folder is back")
+    func sticks() {
+        for policy in StickPhotos.allCases {
+            var merged = merge(policy, folders: ["/p": .loaded(["/p/1.png"])], order: ["/p"])
+            let change = merged.setSticks(["/media/babyalbum/KIDS"])
+            #expect(change.added == ["/media/babyalbum/KIDS"])
+            #expect(merged.combined == (policy == .join ? .loaded(["/p/1.png"]) : .loading))
+            merged.update(folder: "/media/babyalbum/KIDS", state: .loaded(["/media/babyalbum/KIDS/s.png"]))
+            #expect(
+                merged.combined
+                    == .loaded(policy == .join ? ["/p/1.png", "/media/babyalbum/KIDS/s.png"] : ["/media/babyalbum/KIDS/s.png"]))
+            #expect(merged.setSticks([]).removed == ["/media/babyalbum/KIDS"])
+            #expect(merged.combined == .loaded(["/p/1.png"]))
+            // A late state from the pulled stick's reading changes nothing.
+            merged.update(folder: "/media/babyalbum/KIDS", state: .loaded(["/media/babyalbum/KIDS/s.png"]))
+            #expect(merged.combined == .loaded(["/p/1.png"]))
+        }
+    }
+}
+
+@Suite("Mount table")
+struct MountTableTests {
+    static let sample = """
+        22 1 8:2 / / rw,relatime shared:1 - ext4 /dev/sda2 rw
+        98 22 8:17 / /media/babyalbum/KIDS\\040PHOTOS ro,nosuid,nodev,noexec,relatime shared:50 - vfat /dev/sdb1 ro,fmask=0022
+        99 22 8:33 / /media/babyalbum/1234-ABCD ro,nosuid,nodev,noexec shared:51 - exfat /dev/sdc1 ro
+        100 99 0:50 / /media/babyalbum/1234-ABCD rw shared:52 - tmpfs tmpfs rw
+        101 22 0:51 / /media/babyalbumx rw shared:53 - tmpfs tmpfs rw
+        102 22 0:52 / /media/babyalbum rw shared:54 - tmpfs tmpfs rw
+        """
+
+    @Test("Parses fields after the optional ones, decodes \\040, and lists mounts strictly below the root once")
+    func parse() {
+        let entries = MountTable.parse(Self.sample)
+        #expect(entries.count == 6)
+        #expect(entries[1] == MountEntry(device: "8:17", mountPoint: "/media/babyalbum/KIDS PHOTOS", fileSystem: "vfat", source: "/dev/sdb1"))
+        #expect(
+            MountTable.mountPoints(below: "/media/babyalbum", in: entries) == [
+                "/media/babyalbum/1234-ABCD", "/media/babyalbum/KIDS PHOTOS",
+            ])
+    }
+
+    @Test("This process's real table has the root mount")
+    func real() {
+        #expect(MountTable.read().contains { $0.mountPoint == "/" })
+    }
+}
+
+@Suite("Mount watcher and combined repository on real mounts (needs root to mount)")
+struct MountWatcherTests {
+    /// A photo repository that lists a folder's files once (the real folder watcher is tested in
+    /// FolderRepositoryTests; here the point is which folders are read when).
+    struct ListingRepository: PhotoRepository {
+        let folder: String
+        func photoListStates() -> AsyncStream<PhotoListState> {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            return AsyncStream { continuation in
+                continuation.yield(.loaded(names.sorted().map { Photo(id: PhotoID(folder + "/" + $0)) }))
+            }
+        }
+    }
+
+    @Test(
+        "A bind mount below the root joins the list at once, with no inotify event; a lazy unmount leaves it",
+        .enabled(if: getuid() == 0), .timeLimit(.minutes(1)))
+    func mountAndUnmount() async throws {
+        let base = NSTemporaryDirectory() + "babyalbum-mounts-\(getpid())"
+        let root = base + "/media", stick = root + "/STICK", data = base + "/data", folder = base + "/photos"
+        for path in [stick, data, folder] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        #expect(FileManager.default.createFile(atPath: data + "/s.png", contents: Data()))
+        #expect(FileManager.default.createFile(atPath: folder + "/f.png", contents: Data()))
+        let repository = CombinedPhotoRepository(
+            folders: [folder], stickRoot: root, stickPhotos: .join, logger: Logger(label: "test")
+        ) { ListingRepository(folder: $0) }
+        var states = repository.photoListStates().makeAsyncIterator()
+        #expect(await states.next() == .loading)
+        #expect(await states.next() == .loaded([Photo(id: PhotoID(folder + "/f.png"))]))
+        #expect(system("mount --bind \(data) \(stick)") == 0)
+        #expect(await states.next() == .loaded([Photo(id: PhotoID(folder + "/f.png")), Photo(id: PhotoID(stick + "/s.png"))]))
+        #expect(system("umount -l \(stick)") == 0)
+        #expect(await states.next() == .loaded([Photo(id: PhotoID(folder + "/f.png"))]))
+    }
+}
+
+/// Photos written as their paths, for short expectations.
+extension Photo: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        self.init(id: PhotoID(value))
+    }
+}
