@@ -147,7 +147,7 @@ struct SettingsResolverTests {
         "photos": photoFolder, "interval": "20", "count": "3", "output": "png:/tmp/x", "size": "640x480",
         "mode": "1280x720", "scale": "fit", "transition": "none", "fade": "2", "seed": "42",
         "max-photo-megapixels": "50", "exit-key": "KEY_ESC", "exit-device": "gpio", "exit-hold": "2",
-        "state-dir": "none", "statistics": "yes", "quiet-hours": "mon-fri 19:00-07:00", "quiet-mode": "dim:20", "rotate": "90",
+        "state-dir": "none", "statistics": "yes", "quiet-hours": "mon-fri 19:00-07:00", "quiet-mode": "dim:20", "rotate": "90", "sticks": "none", "stick-photos": "replace",
     ]
 
     @Test("Every key of the command can be set from the file")
