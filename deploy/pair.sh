@@ -85,7 +85,19 @@ while :; do
     sleep 1
 done
 
-devices="[{\"deviceID\":\"$SELF\"},{\"deviceID\":\"$DEVICE\"}]"
+# The folder's devices so far (a phone paired after a PC keeps the PC), this frame and the new one.
+folder_devices() { sed -n '/^ *<folder /,/^ *<\/folder>/s/^ *<device id="\([A-Z0-9-]*\)".*/\1/p' "$HOME_DIR/config.xml"; }
+device_list() {
+    local id list="" seen=" "
+    for id in "$@"; do
+        [[ $seen == *" $id "* ]] && continue
+        seen+="$id "
+        list+="${list:+,}{\"deviceID\":\"$id\"}"
+    done
+    printf '[%s]' "$list"
+}
+# shellcheck disable=SC2046 # one word per device ID
+devices=$(device_list "$SELF" $(folder_devices) "$DEVICE")
 if [[ -n $OFFER && $OFFER != "$FOLDER_ID" ]]; then
     [[ $OFFER != *[\"\\/]* ]] || die "the offered folder id '$OFFER' has characters this script does not handle"
     # A folder's id cannot change: the frame's folder is made again under the offered id, same path.
@@ -93,7 +105,7 @@ if [[ -n $OFFER && $OFFER != "$FOLDER_ID" ]]; then
     sync_api "$HOME_DIR" PUT "/rest/config/folders/$OFFER" "{\"id\":\"$OFFER\",\"label\":\"BabyAlbum family photos\",\
 \"path\":\"$FOLDER_PATH\",\"type\":\"receiveonly\",\"rescanIntervalS\":3600,\"fsWatcherEnabled\":true,\
 \"fsWatcherDelayS\":1,\"ignorePerms\":true,\"maxConflicts\":0,\"minDiskFree\":{\"value\":1,\"unit\":\"%\"},\
-\"devices\":$devices}" >/dev/null
+\"devices\":$(device_list "$SELF" "$DEVICE")}" >/dev/null
     note "receiving the family's folder '$OFFER' into $FOLDER_PATH (receive-only)"
 else
     sync_api "$HOME_DIR" PATCH "/rest/config/folders/$FOLDER_ID" "{\"devices\":$devices}" >/dev/null
