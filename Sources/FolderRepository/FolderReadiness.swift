@@ -48,7 +48,9 @@ struct FileObservation: Sendable, Equatable {
 /// - A ready file whose signature changes (replaced, or `chmod` made it readable) leaves the
 ///   published list for one publication, so the album forgets a failure or a stale frame.
 /// - While the first scan runs, lists are paced: the first ready photos after the first-list
-///   patience, then each time the count doubles, then the full list.
+///   patience, then each time the count doubles, then the full list. After that, every change
+///   is published, at most once per minimum publication interval, so a burst of events costs a
+///   few lists, not one per file.
 struct FolderReadiness<C: Clock> where C.Duration == Duration {
     enum Readiness: Sendable, Equatable { case ready, settling, writing }
 
@@ -78,6 +80,8 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     private var publishedCount: Int?
     private var firstScanPublished = false
     private var firstScanStart: C.Instant?
+    /// When a list was last published (for ``FolderWatchTiming/minimumPublicationInterval``).
+    private var lastPublication: C.Instant?
 
     /// Files whose settle time ends this close together are taken together, so files copied in
     /// one go are published as one list.
@@ -184,6 +188,7 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
             let patience = start.advanced(by: timing.firstListPatience)
             if patience > clock.now { deadlines.append(patience) }
         }
+        if changed, firstScanPublished, let next = nextAllowedPublication, next > clock.now { deadlines.append(next) }
         return deadlines.min()
     }
 
@@ -217,6 +222,7 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         publishedCount = photos.count
         firstScanStart = nil
         if settled { firstScanPublished = true }
+        lastPublication = clock.now
         lists.append(photos)
         return lists
     }
@@ -224,13 +230,19 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     private func shouldPublish(settled: Bool) -> Bool {
         if let publishedCount {
             guard changed else { return false }
-            return settled || firstScanPublished || readyCount >= publishedCount * 2
+            if firstScanPublished { return nextAllowedPublication.map { $0 <= clock.now } ?? true }
+            return settled || readyCount >= publishedCount * 2
         }
         guard readyCount > 0 || settled else { return false }
         if !settled, let start = firstScanStart, start.duration(to: clock.now) < timing.firstListPatience {
             return false
         }
         return true
+    }
+
+    /// The earliest moment the next list may go out, after the first full list.
+    private var nextAllowedPublication: C.Instant? {
+        lastPublication?.advanced(by: timing.minimumPublicationInterval)
     }
 
     private mutating func store(_ entry: Entry, at key: FileKey) {

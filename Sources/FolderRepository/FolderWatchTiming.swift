@@ -19,12 +19,15 @@ public struct FolderWatchTiming: Sendable, Equatable {
     /// waiting for the rest. A folder scanned within this time is published as one list, so a
     /// seed gives the same order every run; a big one still shows its first photo early.
     public var firstListPatience: Duration
+    /// After the first full list, changes are published at most this often: a burst of events
+    /// (a camera roll being copied in) becomes a few lists, not one O(n) list per file.
+    public var minimumPublicationInterval: Duration
 
     /// Creates timing settings.
     public init(
         settleTime: Duration = .milliseconds(500), quietTimeForOpenFiles: Duration = .seconds(10),
         missingFolderRetry: Duration = .seconds(2), scanBatchSize: Int = 256,
-        firstListPatience: Duration = .milliseconds(250)
+        firstListPatience: Duration = .milliseconds(250), minimumPublicationInterval: Duration = .milliseconds(100)
     ) {
         precondition(scanBatchSize > 0, "the scan batch size must be positive")
         self.settleTime = settleTime
@@ -32,6 +35,7 @@ public struct FolderWatchTiming: Sendable, Equatable {
         self.missingFolderRetry = missingFolderRetry
         self.scanBatchSize = scanBatchSize
         self.firstListPatience = firstListPatience
+        self.minimumPublicationInterval = minimumPublicationInterval
     }
 
     /// The settings `babyalbum` runs with.

@@ -8,7 +8,8 @@ import Testing
 @Suite("Folder readiness model")
 struct FolderReadinessTests {
     let timing = FolderWatchTiming(
-        settleTime: .milliseconds(500), quietTimeForOpenFiles: .seconds(10), firstListPatience: .milliseconds(250))
+        settleTime: .milliseconds(500), quietTimeForOpenFiles: .seconds(10), firstListPatience: .milliseconds(250),
+        minimumPublicationInterval: .zero)
 
     func key(_ name: String) -> FileKey { FileKey(folder: 1, name: Array(name.utf8)) }
     func id(_ name: String) -> PhotoID { PhotoID("/p/" + name) }
@@ -134,5 +135,35 @@ struct FolderReadinessTests {
         let published = model.publication(scanSettled: true)
         #expect(published.count == 1)
         #expect(Set(published[0].map(\.id.bytes)) == Set(names))
+    }
+}
+
+@Suite("Folder readiness model: bursts")
+struct FolderReadinessBurstTests {
+    @Test("a burst of changes after the first list is published at most once per interval; a lone change at once")
+    func burstsAreCoalesced() async {
+        let clock = TestClock<Duration>()
+        var model = FolderReadiness(
+            clock: clock, timing: FolderWatchTiming(minimumPublicationInterval: .milliseconds(100)))
+        func closed(_ name: String) {
+            let key = FileKey(folder: 1, name: Array(name.utf8))
+            let seen = FileObservation(
+                signature: FileSignature(size: 1, modified: 1, inode: 1), modifiedLongAgo: false, isLink: false)
+            model.observe(key, id: PhotoID(name), seen, cause: .closedAfterWrite)
+        }
+        model.folderOpened()
+        #expect(model.publication(scanSettled: true).map(\.count) == [0], "the (empty) first list")
+        await clock.advance(by: .seconds(1))
+        closed("a.png")
+        #expect(model.publication(scanSettled: true).map(\.count) == [1], "a lone change goes out at once")
+        for n in 0..<50 {
+            await clock.advance(by: .milliseconds(1))
+            closed("burst-\(n).png")
+            #expect(model.publication(scanSettled: true).isEmpty, "within the interval: held back")
+        }
+        #expect(model.nextDeadline == clock.now.advanced(by: .milliseconds(50)))
+        await clock.advance(by: .milliseconds(50))
+        #expect(model.publication(scanSettled: true).map(\.count) == [51], "the whole burst as one list")
+        #expect(model.nextDeadline == nil, "nothing left to do")
     }
 }
