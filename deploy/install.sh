@@ -268,6 +268,31 @@ put_text /etc/sysctl.d/90-babyalbum.conf 0644 <<'EOF'
 kernel.sysrq = 0
 EOF
 
+# Quiet hours with --quiet-mode dim: the frame may set the panel's backlight. udev lets the video
+# group write `brightness`; the sandbox (ProtectKernelTunables=yes makes /sys read-only) gets each
+# backlight's own device folder as its only writable place in /sys. HDMI screens have none.
+put_text /etc/udev/rules.d/90-babyalbum-backlight.rules 0644 <<'EOF'
+# BabyAlbum photo frame (deploy/install.sh): the video group may set the backlight (quiet hours,
+# --quiet-mode dim).
+ACTION=="add", SUBSYSTEM=="backlight", RUN+="/bin/chgrp video /sys/class/backlight/%k/brightness", RUN+="/bin/chmod g+w /sys/class/backlight/%k/brightness"
+EOF
+backlights=()
+if live; then
+    for backlight in /sys/class/backlight/*; do
+        [[ -e $backlight ]] && backlights+=("$(readlink -f "$backlight")")
+    done
+fi
+if ((${#backlights[@]})); then
+    {
+        echo "# BabyAlbum photo frame (deploy/install.sh): the backlight, for --quiet-mode dim."
+        echo "[Service]"
+        printf 'ReadWritePaths=-%s\n' "${backlights[@]}"
+    } | put_text "/etc/systemd/system/$UNIT.d/backlight.conf" 0644
+    run udevadm trigger --subsystem-match=backlight --action=add
+else
+    remove "/etc/systemd/system/$UNIT.d/backlight.conf"
+fi
+
 # systemd re-reads the unit and its own configuration only when they changed.
 if systemd_running && ((CHANGES > units_before)); then run systemctl daemon-reload; fi
 [[ $(unit_state "$UNIT") == enabled ]] || run systemctl "$(root_opt)" enable "$UNIT"

@@ -76,6 +76,9 @@ remove_dir_if_empty /usr/local/share/doc/babyalbum
 remove /etc/systemd/logind.conf.d/babyalbum.conf
 remove /etc/systemd/system.conf.d/babyalbum.conf
 remove /etc/sysctl.d/90-babyalbum.conf
+remove /etc/udev/rules.d/90-babyalbum-backlight.rules
+remove "/etc/systemd/system/$UNIT.d/backlight.conf"
+remove_dir_if_empty "/etc/systemd/system/$UNIT.d"
 remove /etc/sysusers.d/babyalbum.conf
 if systemd_running && ((CHANGES > units_before)); then run systemctl daemon-reload; fi
 

@@ -106,9 +106,14 @@ public enum QuietWindowError: Error, Equatable, Sendable, CustomStringConvertibl
 
 extension QuietWindow {
     /// Parses `HH:MM-HH:MM`, optionally after days: `mon-fri 19:00-07:00`, `sat,sun 20:00-08:30`,
-    /// `mon,wed-fri 18:30-06:45` (a day range may wrap: `fri-mon`).
+    /// `mon,wed-fri 18:30-06:45` (a day range may wrap: `fri-mon`). A comma may stand for the
+    /// space (`mon-fri,19:00-07:00`), for settings that are split at spaces (systemd's
+    /// `$BABYALBUM_OPTS`).
     public init(parsing text: String) throws(QuietWindowError) {
-        let words = text.split(separator: " ")
+        var words = text.split(separator: " ")
+        if words.count == 1, let comma = text.lastIndex(of: ","), text[comma...].contains(":") {
+            words = [text[..<comma], text[text.index(after: comma)...]]
+        }
         guard (1...2).contains(words.count) else { throw .malformed(text) }
         let times = words[words.count - 1].split(separator: "-", omittingEmptySubsequences: false)
         guard times.count == 2, let start = WallClockTime(parsing: times[0]), let end = WallClockTime(parsing: times[1])

@@ -4,6 +4,7 @@ import DRMDisplay
 import EvdevInput
 import FolderRepository
 import Foundation
+import QuietHours
 import PhotoCodec
 
 /// What `babyalbum doctor` checks: the options of the slideshow it stands in for.
@@ -22,6 +23,10 @@ public struct DoctorOptions: Sendable {
     public var unit: String
     /// The caps on folders and photos, as the slideshow applies them.
     public var folderLimits: FolderScanLimits = .standard
+    /// The quiet hours.
+    public var quietHours = QuietSchedule.none
+    /// How they keep the display quiet.
+    public var quietMode = QuietMode.off
 
     /// Creates options.
     public init(
@@ -43,11 +48,13 @@ public enum DoctorProbes {
     /// Checks everything and returns the report.
     public static func run(_ options: DoctorOptions) -> DoctorReport {
         let service = service(unit: options.unit)
-        return DoctorReport(
+        var report = DoctorReport(
             display: display(options.output),
             input: input(options, heldByRunningFrame: service.isRunning),
             photos: photos(options),
             service: service)
+        report.add(clock: DoctorClockSection.probe(schedule: options.quietHours, mode: options.quietMode))
+        return report
     }
 
     /// The DRM cards (only the named one for `--output drm:/dev/dri/cardN`).

@@ -19,6 +19,8 @@ public struct DoctorReport: Codable, Sendable, Equatable {
     public var photos: DoctorPhotoSection
     /// The systemd service and its user.
     public var service: DoctorServiceSection
+    /// The system clock and the quiet hours.
+    public var clock: DoctorClockSection?
 
     /// Assembles a report and derives ``ok``, ``problems`` and ``warnings`` from the sections.
     public init(

@@ -6,6 +6,7 @@ extension DoctorReport {
     public var text: String {
         var lines: [String] = ["BabyAlbum doctor", ""]
         lines += display.textLines + [""] + input.textLines + [""] + photos.textLines + [""] + service.textLines
+        if let clock { lines += [""] + clock.textLines }
         lines.append("")
         if ok {
             lines.append(

@@ -4,6 +4,7 @@ import BabyAlbumDoctor
 import EvdevInput
 import Foundation
 import PhotoCodec
+import QuietHours
 
 /// `babyalbum doctor`: checks the display, the input devices and exit button, the photo folder
 /// and the service, prints what it found, and exits 1 when something would stop the frame.
@@ -43,6 +44,12 @@ struct Doctor: AsyncParsableCommand {
     @Flag(help: "Only read each photo's header instead of decoding it (faster, finds fewer broken files).")
     var quick = false
 
+    @Option(help: ArgumentHelp("A quiet window, [DAYS ]HH:MM-HH:MM (repeatable; default: the frame's setting).", valueName: "spec"))
+    var quietHours: [String] = []
+
+    @Option(help: "How quiet hours keep the display quiet: off, black or dim[:PERCENT] (default: the frame's setting, else off).")
+    var quietMode: QuietMode?
+
     @Option(help: "The service's options file; ignored when missing.")
     var config = DoctorConfigFile.defaultPath
 
@@ -53,6 +60,7 @@ struct Doctor: AsyncParsableCommand {
     var syncHome = DoctorSyncProbe.defaultHome
 
     func validate() throws {
+        _ = try quietSchedule(quietHours)
         for key in exitKey where KeyName.code(for: key) == nil {
             throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
         }
@@ -81,7 +89,7 @@ struct Doctor: AsyncParsableCommand {
         let outputValue = output?.value ?? show?.output.value
             ?? settings.values(of: "--output").last.flatMap(OutputOption.init(argument:))?.value
             ?? .drm(device: nil)
-        let options = DoctorOptions(
+        var options = DoctorOptions(
             photos: photos ?? show?.photos.first ?? settings.photos ?? "Photos",
             output: outputValue,
             exitButton: ExitButtonPolicy(
@@ -90,6 +98,10 @@ struct Doctor: AsyncParsableCommand {
                 hold: .milliseconds(Int64((hold * 1000).rounded()))),
             limits: PNGLimits(maxMegapixels: megapixels),
             headersOnly: quick)
+        options.quietHours = try quietSchedule(
+            quietHours.isEmpty ? show?.quietHours ?? settings.values(of: "--quiet-hours") : quietHours)
+        options.quietMode =
+            quietMode ?? show?.quietMode ?? settings.values(of: "--quiet-mode").last.flatMap(QuietMode.init(argument:)) ?? .off
 
         let report = DoctorProbes.run(options)
         if json {

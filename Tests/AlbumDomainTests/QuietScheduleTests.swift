@@ -31,6 +31,9 @@ import Testing
         ("sat,sun 20:00-08:30", [.saturday, .sunday], time(20, 0), time(8, 30), "sat,sun 20:00-08:30"),
         ("Fri-Mon 7:05-9:00", [.friday, .saturday, .sunday, .monday], time(7, 5), time(9, 0),
          "mon,fri,sat,sun 07:05-09:00"),
+        ("mon-fri,19:00-07:00", [.monday, .tuesday, .wednesday, .thursday, .friday], time(19, 0), time(7, 0),
+         "mon,tue,wed,thu,fri 19:00-07:00"),
+        ("sat,sun,20:00-08:30", [.saturday, .sunday], time(20, 0), time(8, 30), "sat,sun 20:00-08:30"),
         ("wed 00:00-23:59", [.wednesday], time(0, 0), time(23, 59), "wed 00:00-23:59"),
     ] as [(String, Set<Weekday>, WallClockTime, WallClockTime, String)])
     func parsesWindows(spec: String, days: Set<Weekday>, start: WallClockTime, end: WallClockTime, text: String) throws {
@@ -53,6 +56,8 @@ import Testing
         ("mon-fry 19:00-07:00", .unknownDay("fry")),
         ("monday 19:00-07:00", .unknownDay("monday")),
         ("mon-wed-fri 19:00-07:00", .malformed("mon-wed-fri")),
+        (",19:00-07:00", .unknownDay("")),
+        ("mon,19:00", .malformed("mon,19:00")),
     ])
     func rejectsBadWindows(spec: String, error: QuietWindowError) {
         #expect(throws: error) { try QuietWindow(parsing: spec) }

@@ -1,0 +1,79 @@
+import AlbumDomain
+import Foundation
+import QuietHours
+
+/// The clock part of a ``DoctorReport``: whether the system clock can be trusted, the time
+/// zone, the quiet hours and their next edge.
+public struct DoctorClockSection: Codable, Sendable, Equatable {
+    /// Whether the kernel says the clock is synchronised; `nil` when it cannot be read.
+    public var synchronised: Bool?
+    /// The clock's state in words.
+    public var state: String
+    /// The system time zone, like `Europe/Berlin`.
+    public var timeZone: String
+    /// The local time now.
+    public var now: String
+    /// The quiet windows (`--quiet-hours`).
+    public var quietHours: [String]
+    /// How the display is kept quiet (`--quiet-mode`).
+    public var quietMode: String
+    /// Whether now is inside quiet hours.
+    public var quietNow: Bool
+    /// When the display next turns quiet or lit, local time.
+    public var nextEdge: String?
+    /// The backlight `dim` would use, and whether it can be set.
+    public var backlight: String?
+    /// Notes that do not stop the frame.
+    public var warnings: [String]
+
+    /// Reads the clock and works out the schedule on the system's calendar.
+    public static func probe(
+        schedule: QuietSchedule, mode: QuietMode, backlightClass: String = Backlight.classDirectory,
+        clock: ClockSynchronisation = .read(), calendar: Calendar = .current
+    ) -> DoctorClockSection {
+        let now = Date()
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = calendar.timeZone
+        formatter.dateFormat = "EEE yyyy-MM-dd HH:mm zzz"
+        let local = { (date: Date) in formatter.string(from: date) }
+        var section = DoctorClockSection(
+            synchronised: clock.isSynchronised ? true : (clock == .unsynchronised ? false : nil),
+            state: clock.description, timeZone: calendar.timeZone.identifier, now: local(now),
+            quietHours: schedule.windows.map(\.description), quietMode: mode.description,
+            quietNow: schedule.isQuiet(at: now, calendar: calendar),
+            nextEdge: schedule.nextEdge(after: now, calendar: calendar).map(local), backlight: nil, warnings: [])
+        if !schedule.isEmpty, !clock.isSynchronised {
+            section.warnings.append(
+                "clock: the system clock is \(clock), and quiet hours follow it; to fix: \(ClockSynchronisation.fixes)")
+        }
+        if case .dim = mode {
+            if let backlight = Backlight.find(in: backlightClass) {
+                section.backlight = backlight.directory + (backlight.isWritable ? "" : " (not writable by this user)")
+            } else {
+                section.warnings.append("quiet hours: --quiet-mode dim finds no backlight in \(backlightClass); they show black")
+            }
+        }
+        return section
+    }
+
+    var textLines: [String] {
+        var lines = ["Clock and quiet hours", "  system clock: \(state); time zone \(timeZone); now \(now)"]
+        if quietHours.isEmpty {
+            lines.append("  quiet hours: none (--quiet-hours)")
+        } else {
+            lines.append("  quiet hours: \(quietHours.joined(separator: "; ")) (--quiet-mode \(quietMode))")
+            lines.append("  now: " + (quietNow ? "quiet" : "lit") + (nextEdge.map { "; next change \($0)" } ?? ""))
+        }
+        if let backlight { lines.append("  backlight: \(backlight)") }
+        return lines
+    }
+}
+
+extension DoctorReport {
+    /// Adds the clock section and its warnings.
+    mutating func add(clock section: DoctorClockSection) {
+        clock = section
+        warnings += section.warnings
+    }
+}
