@@ -15,6 +15,10 @@ extension SystemCallFailure {
     /// Whether the file or folder does not exist (`ENOENT`, `ENOTDIR`).
     public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
 
+    /// The call and the error, without the path (`opendir: Permission denied`): for a log line
+    /// that names the path itself, escaped.
+    public var withoutPath: String { "\(operation): \(String(cString: strerror(code)))" }
+
     /// Whether the caller lacks permission (`EACCES`, `EPERM`).
     public var isPermissionDenied: Bool { code == EACCES || code == EPERM }
 }

@@ -196,7 +196,7 @@ final class FolderIndex {
             rootMissing(
                 error.isMissing
                     ? "the photo folder \(rootText) does not exist"
-                    : "the photo folder \(rootText) cannot be read: \(error)")
+                    : "the photo folder \(rootText) cannot be read: \(error.withoutPath)")
             return
         }
         guard status.kind == .directory else {
@@ -309,7 +309,7 @@ final class FolderIndex {
             if error.code == ENOSPC {
                 logger.warning("cannot watch \(text): too many folders for inotify (raise fs.inotify.max_user_watches)")
             } else {
-                logger.warning("skipping \(text): \(error)")
+                logger.warning("skipping \(text): \(error.withoutPath)")
             }
             return nil
         }
@@ -334,7 +334,7 @@ final class FolderIndex {
         do throws(FolderError) {
             names = try directoryEntryNames(directory.path)
         } catch {
-            logger.warning("cannot read \(PhotoID(bytes: directory.path)): \(error)")
+            logger.warning("cannot read \(PhotoID(bytes: directory.path)): \(error.withoutPath)")
             return
         }
         if !directory.files.isEmpty || !directory.subdirectories.isEmpty {

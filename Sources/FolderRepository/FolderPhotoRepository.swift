@@ -49,8 +49,9 @@ public struct FolderPhotoRepository: PhotoRepository {
             }
             continuation.onTermination = { _ in watcher.stop() }
         } catch {
-            logger.error("cannot watch the photo folder \(folder): \(error)")
-            continuation.yield(.failed(reason: "cannot watch the photo folder \(folder): \(error)"))
+            let reason = "cannot watch the photo folder \(PhotoID(folder)): \(error.withoutPath)"
+            logger.error("\(reason)")
+            continuation.yield(.failed(reason: reason))
             continuation.finish()
         }
         return stream

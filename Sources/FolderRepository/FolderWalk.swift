@@ -35,7 +35,7 @@ public struct FolderWalk: Sendable {
         } catch {
             failure =
                 error.isMissing
-                ? "the photo folder \(text) does not exist" : "the photo folder \(text) cannot be read: \(error)"
+                ? "the photo folder \(text) does not exist" : "the photo folder \(text) cannot be read: \(error.withoutPath)"
             return
         }
         guard status.kind == .directory else {
@@ -62,7 +62,7 @@ public struct FolderWalk: Sendable {
             do throws(FolderError) {
                 names = try directoryEntryNames(folder).sorted { $0.lexicographicallyPrecedes($1) }
             } catch {
-                skipped.append(Skipped(path: PhotoID(bytes: folder), reason: .folderCannotBeRead("\(error)")))
+                skipped.append(Skipped(path: PhotoID(bytes: folder), reason: .folderCannotBeRead(error.withoutPath)))
                 continue
             }
             for name in names {
@@ -101,7 +101,7 @@ public struct FolderWalk: Sendable {
         do throws(FolderError) {
             status = try FileStatus(pathBytes: path)
         } catch {
-            skip(path, .cannotRead("\(error.description.split(separator: ": ").last ?? "")"))
+            skip(path, .cannotRead(error.withoutPath))
             return nil
         }
         switch FolderScan.classify(name: name, kind: status.kind.entryKind) {

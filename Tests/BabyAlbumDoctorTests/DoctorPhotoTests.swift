@@ -30,13 +30,7 @@ struct DoctorPhotoTests {
     /// Copies `source` to `folder/name`, where `name` is bytes.
     func copy(_ source: String, to folder: String, name: [UInt8]) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: source))
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer {
-            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        }
-        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        defer { close(fd) }
-        _ = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        try writeFile(in: folder, name: name, contents: Array(data))
     }
 
     @Test("every photo name the slideshow takes is checked: not UTF-8, NFC and NFD twins, upper-case extensions")

@@ -12,25 +12,6 @@ import Testing
 /// Names and trees an attacker (or a careless sync tool) can put in the photo folder.
 @Suite("Folder watcher: hostile names and trees", .serialized)
 struct HostileFolderTests {
-    /// Creates `relative` (bytes, under `folder`) with `open`, `write`, `close`.
-    func writeFile(_ folder: String, _ relative: [UInt8]) throws {
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + relative + [0]
-        let fd = path.withUnsafeBufferPointer {
-            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        }
-        guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        _ = write(fd, [UInt8](repeating: 0x42, count: 32), 32)
-        close(fd)
-    }
-
-    func makeDirectory(_ folder: String, _ relative: [UInt8]) throws {
-        let path = Array(folder.utf8) + [UInt8(ascii: "/")] + relative + [0]
-        let result = path.withUnsafeBufferPointer {
-            $0.withMemoryRebound(to: CChar.self) { mkdir($0.baseAddress!, 0o755) }
-        }
-        guard result == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    }
-
     /// The published ids relative to `folder`, as bytes; `nil` for states that are not lists.
     func relativeIDs(_ state: PhotoListState, in folder: String) -> Set<[UInt8]>? {
         guard case .loaded(let photos) = state else { return nil }
@@ -52,8 +33,8 @@ struct HostileFolderTests {
             Array("two\nlines.png".utf8),
             latin1Folder + Array("/x.png".utf8),
         ]
-        try makeDirectory(folder, latin1Folder)
-        for name in expected { try writeFile(folder, name) }
+        try makeDirectory(in: folder, name: latin1Folder)
+        for name in expected { try writeFile(in: folder, name: name, contents: [UInt8](repeating: 0x42, count: 32)) }
         let recorder = ListRecorder(repository: FolderPhotoRepository(folder: folder, timing: testTiming))
         let list = await recorder.next { self.relativeIDs($0, in: folder) == expected }
         let seen = await recorder.all
