@@ -35,7 +35,8 @@ public struct FolderWalk: Sendable {
         } catch {
             failure =
                 error.isMissing
-                ? "the photo folder \(text) does not exist" : "the photo folder \(text) cannot be read: \(error.withoutPath)"
+                ? "the photo folder \(text) does not exist"
+                : "the photo folder \(text) cannot be read: \(error.withoutPath)"
             return
         }
         guard status.kind == .directory else {

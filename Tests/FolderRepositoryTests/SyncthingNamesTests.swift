@@ -75,13 +75,15 @@ struct SyncthingNamesTests {
         #expect(seen == ["family/beach.png", "family/marker.png"], "no temporary or versioned file is listed")
 
         try temp.move("photos/family/.syncthing.sea.png.tmp", "photos/family/sea.png")
-        #expect(await recorder.nextList { $0.contains("family/sea.png") } == [
-            "family/beach.png", "family/marker.png", "family/sea.png",
-        ])
+        #expect(
+            await recorder.nextList { $0.contains("family/sea.png") } == [
+                "family/beach.png", "family/marker.png", "family/sea.png",
+            ])
 
         // A photo deleted at the source: Syncthing may move it into .stversions; it leaves the list.
         try temp.move("photos/family/beach.png", "photos/family/.stversions/beach~20260102-120000.png")
-        #expect(await recorder.nextList { !$0.contains("family/beach.png") } == ["family/marker.png", "family/sea.png"])
+        #expect(
+            await recorder.nextList { !$0.contains("family/beach.png") } == ["family/marker.png", "family/sea.png"])
 
         let everything = await recorder.all
         let listedSyncthingFile = everything.contains { state in
