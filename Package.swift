@@ -101,7 +101,7 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"]),
-        .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "AlbumDomain"]),
+        .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "AlbumDomain", "LinuxInterfaces"]),
         .testTarget(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
@@ -126,6 +126,7 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"),
+        .testTarget(name: "LinuxInterfacesTests", dependencies: ["LinuxInterfaces"]),
     ],
     swiftLanguageModes: [.v6]
 )

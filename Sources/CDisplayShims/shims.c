@@ -1,4 +1,3 @@
-#define _GNU_SOURCE /* pipe2 */
 #include "CDisplayShims.h"
 
 #include <errno.h>
@@ -62,8 +61,6 @@ int CDisplayShims_kd_get_mode(int fd, int *mode) {
 }
 
 int CDisplayShims_kd_set_mode(int fd, int mode) { return ioctl(fd, KDSETMODE, (unsigned long)mode); }
-
-int CDisplayShims_wake_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
 
 static atomic_int restore_tty_fd = -1;
 static atomic_int handlers_installed = 0;

@@ -1,5 +1,6 @@
 import CDRM
 import CDisplayShims
+import LinuxInterfaces
 
 #if canImport(Glibc)
     import Glibc
@@ -40,17 +41,28 @@ final class DRMDevice {
 
     /// Opens `path` read-write, close-on-exec, mapping errors to messages a person can act on.
     init(path: String) throws(DRMError) {
-        let fd = Glibc.open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            switch code {
-            case EACCES, EPERM: throw .permissionDenied(path, errno: code)
-            case ENOENT, ENODEV, ENXIO: throw .noDevice("\(path) does not exist")
-            default: throw .systemCall("open", errno: code, path: path)
+        do {
+            fd = try valueOrErrno("open", path: path) { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+        } catch {
+            switch error.code {
+            case EACCES, EPERM: throw .permissionDenied(error)
+            case ENOENT, ENODEV, ENXIO: throw .noDevice("\(path) does not exist", failure: error)
+            default: throw DRMError(error)
             }
         }
         self.path = path
-        self.fd = fd
+    }
+
+    /// Runs a libdrm or libc call on this card (-1 with `errno`, or a negative error number,
+    /// on failure), naming the card in the ``SystemCallFailure``.
+    @discardableResult
+    func call<I: FixedWidthInteger>(_ operation: String, _ body: () -> I) throws(SystemCallFailure) -> I {
+        try valueOrErrno(operation, path: path, negativeIsFailure: true, body)
+    }
+
+    /// Becomes DRM master (needed to set modes), unless it already is.
+    func becomeMaster() throws(DRMError) {
+        if drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 { throw .masterHeld(path) }
     }
 
     deinit { close() }
@@ -123,7 +135,9 @@ final class DRMDevice {
 
     /// The id of the connector property named `name` (e.g. `DPMS`), if it has one.
     func connectorProperty(_ connector: UInt32, named name: String) -> UInt32? {
-        guard let props = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else { return nil }
+        guard let props = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
+            return nil
+        }
         defer { drmModeFreeObjectProperties(props) }
         for index in 0..<Int(props.pointee.count_props) {
             guard let property = drmModeGetProperty(fd, props.pointee.props[index]) else { continue }

@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -74,14 +76,8 @@ public struct DRMConnectorReport: Codable, Sendable, Equatable {
 public enum DRMProbe {
     /// The `/dev/dri/card*` nodes, in number order (`card2` before `card10`).
     public static func cardPaths(directory: String = "/dev/dri") -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name.hasPrefix("card"), Int(name.dropFirst(4)) != nil { names.append(name) }
+        let names = ((try? directoryEntries(directory)) ?? []).filter {
+            $0.hasPrefix("card") && Int($0.dropFirst(4)) != nil
         }
         return names.sorted { Int($0.dropFirst(4))! < Int($1.dropFirst(4))! }.map { "\(directory)/\($0)" }
     }
@@ -97,10 +93,20 @@ public enum DRMProbe {
         do {
             device = try DRMDevice(path: path)
         } catch {
-            return DRMCardReport(path: path, hasKMS: false, error: error.description, openErrno: error.errnoCode)
+            return report(openFailure: error, path: path)
         }
         defer { device.close() }
-        var report = DRMCardReport(path: path, driver: device.driverName, hasKMS: false)
+        return mark([card(device)])[0]
+    }
+
+    /// A card that could not be opened.
+    static func report(openFailure error: DRMError, path: String) -> DRMCardReport {
+        DRMCardReport(path: path, hasKMS: false, error: error.description, openErrno: error.errnoCode)
+    }
+
+    /// Reports the open card `device` (not marked).
+    static func card(_ device: DRMDevice) -> DRMCardReport {
+        var report = DRMCardReport(path: device.path, driver: device.driverName, hasKMS: false)
         guard let resources = device.resources(), resources.isKMS else { return report }
         report.hasKMS = device.supportsDumbBuffers
         if !report.hasKMS { report.error = "no dumb buffer support" }
@@ -113,7 +119,7 @@ public enum DRMProbe {
                     chosenMode: ModeChoice.choose(from: modes, requested: nil).map { modes[$0] },
                     hasCRTC: device.crtc(for: connector, in: resources) != nil))
         }
-        return mark([report])[0]
+        return report
     }
 
     /// Marks the first usable connector of the first KMS card as chosen (pure).
@@ -139,7 +145,8 @@ public enum DRMProbe {
         if let denied = cards.first(where: { $0.openErrno == EACCES || $0.openErrno == EPERM }),
             !cards.contains(where: \.hasKMS)
         {
-            return .permissionDenied(denied.path)
+            return .permissionDenied(
+                SystemCallFailure(operation: "open", path: denied.path, code: denied.openErrno ?? EACCES))
         }
         let kms = cards.filter(\.hasKMS)
         if kms.isEmpty {
@@ -147,6 +154,7 @@ public enum DRMProbe {
             return .noDevice("no card has display outputs: \(list)")
         }
         let outputs = kms.flatMap { card in card.connectors.map { "\(card.path) \($0.name)" } }
-        return .noConnectedDisplay("nothing is connected to \(outputs.isEmpty ? "any output" : outputs.joined(separator: ", "))")
+        return .noConnectedDisplay(
+            "nothing is connected to \(outputs.isEmpty ? "any output" : outputs.joined(separator: ", "))")
     }
 }

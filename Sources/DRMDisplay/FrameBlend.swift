@@ -29,7 +29,8 @@ public enum FrameBlend {
             to.pixels.withUnsafeBufferPointer { new in
                 for y in 0..<from.size.height {
                     let row = (buffer + y * pitch).assumingMemoryBound(to: UInt32.self)
-                    frame_blend_row(row, old.baseAddress! + y * width, new.baseAddress! + y * width, width, UInt32(weight))
+                    frame_blend_row(
+                        row, old.baseAddress! + y * width, new.baseAddress! + y * width, width, UInt32(weight))
                 }
             }
         }

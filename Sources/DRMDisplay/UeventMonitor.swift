@@ -1,4 +1,5 @@
 import CDisplayShims
+import LinuxInterfaces
 
 #if canImport(Glibc)
     import Glibc
@@ -30,55 +31,29 @@ public struct Uevent: Equatable, Sendable {
     }
 }
 
-/// A kernel uevent listener (raw netlink, no libudev) with a wake-up pipe so that another
-/// thread can stop ``waitForEvents()``.
-final class UeventMonitor: @unchecked Sendable {
-    private let socket: Int32
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+/// The kernel's uevents (raw netlink, no libudev): a non-blocking socket that the display
+/// thread polls beside its ``Wakeup``. Owns the socket.
+final class UeventMonitor {
+    /// The socket, for `poll`.
+    let fileDescriptor: Int32
 
-    init() throws(SystemCallError) {
-        socket = try valueOrErrno("socket(NETLINK_KOBJECT_UEVENT)") { CDisplayShims_open_uevent_socket() }
-        var fds: [Int32] = [0, 0]
-        if CDisplayShims_wake_pipe(&fds) < 0 {
-            let code = errno
-            Glibc.close(socket)
-            throw SystemCallError(call: "pipe2", errno: code)
+    /// Opens the socket, bound to the kernel's uevent multicast group.
+    init() throws(SystemCallFailure) {
+        fileDescriptor = try valueOrErrno("socket(NETLINK_KOBJECT_UEVENT)", path: "uevents") {
+            CDisplayShims_open_uevent_socket()
         }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
     }
 
-    deinit {
-        Glibc.close(socket)
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
-    }
+    deinit { Glibc.close(fileDescriptor) }
 
-    /// Blocks until uevents arrive (returns them) or ``wake()`` was called (returns `nil`).
-    func waitForEvents() -> [Uevent]? {
+    /// Reads every queued uevent without blocking.
+    func readEvents() -> [Uevent] {
+        var events: [Uevent] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
-            var fds = [pollfd(fd: socket, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if fds[1].revents != 0 { return nil }
-            var events: [Uevent] = []
-            var buffer = [UInt8](repeating: 0, count: 8192)
-            while true {
-                let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                if count <= 0 { break }
-                if let event = Uevent(datagram: Array(buffer[0..<count])) { events.append(event) }
-            }
-            if !events.isEmpty { return events }
+            let count = buffer.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return events }
+            if let event = Uevent(datagram: Array(buffer[0..<count])) { events.append(event) }
         }
-    }
-
-    /// Makes ``waitForEvents()`` return `nil`.
-    func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
     }
 }

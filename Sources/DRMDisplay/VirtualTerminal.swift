@@ -17,7 +17,8 @@ final class VirtualTerminal {
     init?(logger: Logger) {
         let fd = Glibc.open("/dev/tty0", O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
-            logger.warning("cannot open /dev/tty0 (\(String(cString: strerror(errno)))): console text may show over the photos")
+            logger.warning(
+                "cannot open /dev/tty0 (\(String(cString: strerror(errno)))): console text may show over the photos")
             return nil
         }
         var mode: Int32 = 0

@@ -17,9 +17,7 @@ public struct SystemCallFailure: Error, Equatable, Sendable, CustomStringConvert
 
     /// Creates a failure.
     public init(operation: String, path: String, code: Int32) {
-        self.operation = operation
-        self.path = path
-        self.code = code
+        (self.operation, self.path, self.code) = (operation, path, code)
     }
 
     public var description: String { "\(path): \(operation): \(String(cString: strerror(code)))" }

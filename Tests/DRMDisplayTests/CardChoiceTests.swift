@@ -1,4 +1,5 @@
 import DRMDisplay
+import LinuxInterfaces
 import Testing
 
 #if canImport(Glibc)
@@ -53,9 +54,28 @@ import Testing
         #expect(message.contains("'video' group"))
     }
 
+    @Test func thePermissionErrorWrapsTheFailedOpen() {
+        let error = DRMProbe.failure([
+            DRMCardReport(path: "/dev/dri/card0", hasKMS: false, error: "permission denied", openErrno: EPERM)
+        ])
+        #expect(error.failure == SystemCallFailure(operation: "open", path: "/dev/dri/card0", code: EPERM))
+        // Control: an error without a system call behind it has none.
+        #expect(DRMProbe.failure([]).failure == nil)
+    }
+
+    @Test func aMissingCardNodeIsReportedWithTheErrnoOfItsOpen() {
+        let path = "/tmp/babyalbum-no-such-card-\(getpid())"
+        let report = DRMProbe.card(path)
+        #expect(report.openErrno == ENOENT)
+        #expect(report.error?.contains("\(path) does not exist") == true)
+        #expect(!report.isChosen && !report.hasKMS)
+        #expect(DRMProbe.failure([report]).description.contains("no card has display outputs"))
+    }
+
     @Test func namesTheOutputsWhenNothingIsPluggedIn() {
         let message = DRMProbe.failure([
-            DRMCardReport(path: "/dev/dri/card1", hasKMS: true, connectors: [connector(32, "HDMI-A-1", connected: false)])
+            DRMCardReport(
+                path: "/dev/dri/card1", hasKMS: true, connectors: [connector(32, "HDMI-A-1", connected: false)])
         ]).description
         #expect(message.contains("no connected display"))
         #expect(message.contains("/dev/dri/card1 HDMI-A-1"))
@@ -63,7 +83,8 @@ import Testing
 
     @Test func reportsAreCodable() throws {
         let report = DRMCardReport(
-            path: "/dev/dri/card0", driver: "bochs-drm", hasKMS: true, connectors: [connector(31, "Virtual-1", connected: true)])
+            path: "/dev/dri/card0", driver: "bochs-drm", hasKMS: true,
+            connectors: [connector(31, "Virtual-1", connected: true)])
         #expect(report.connectors[0].isUsable)
         let _: any Codable = report
     }

@@ -11,7 +11,9 @@ import Testing
 
     func blend(_ from: Frame, _ to: Frame, weight: Int, pitch: Int = 5 * 4 + 12) -> [UInt32] {
         var buffer = [UInt8](repeating: 0xAB, count: pitch * size.height)
-        buffer.withUnsafeMutableBytes { FrameBlend.write(from: from, to: to, weight: weight, into: $0.baseAddress!, pitch: pitch) }
+        buffer.withUnsafeMutableBytes {
+            FrameBlend.write(from: from, to: to, weight: weight, into: $0.baseAddress!, pitch: pitch)
+        }
         return (0..<size.height).flatMap { y in
             (0..<size.width).map { x in
                 let at = y * pitch + x * 4
@@ -37,7 +39,8 @@ import Testing
             let mixed = blend(from, to, weight: weight)[0]
             for shift in [0, 8, 16] as [UInt32] {
                 let channel = mixed >> shift & 0xFF
-                let a = from.pixels[0] >> shift & 0xFF, b = to.pixels[0] >> shift & 0xFF
+                let a = from.pixels[0] >> shift & 0xFF
+                let b = to.pixels[0] >> shift & 0xFF
                 #expect(channel >= min(a, b) && channel <= max(a, b), "weight \(weight), channel at \(shift)")
                 let exact = (Int(a) * (256 - weight) + Int(b) * weight) / 256
                 #expect(Int(channel) == exact)
@@ -48,8 +51,11 @@ import Testing
     @Test func thePitchPaddingIsLeftAlone() {
         let pitch = 5 * 4 + 12
         var buffer = [UInt8](repeating: 0xAB, count: pitch * size.height)
-        let from = frame { _ in 0 }, to = frame { _ in 0x00FF_FFFF }
-        buffer.withUnsafeMutableBytes { FrameBlend.write(from: from, to: to, weight: 64, into: $0.baseAddress!, pitch: pitch) }
+        let from = frame { _ in 0 }
+        let to = frame { _ in 0x00FF_FFFF }
+        buffer.withUnsafeMutableBytes {
+            FrameBlend.write(from: from, to: to, weight: 64, into: $0.baseAddress!, pitch: pitch)
+        }
         for y in 0..<size.height {
             #expect(buffer[(y * pitch + 20)..<(y * pitch + pitch)].allSatisfy { $0 == 0xAB })
         }
@@ -61,6 +67,8 @@ import Testing
         #expect(FrameBlend.weight(elapsed: .seconds(1), of: duration) == 128)
         #expect(FrameBlend.weight(elapsed: .milliseconds(1999), of: duration) < FrameBlend.fullWeight)
         #expect(FrameBlend.weight(elapsed: .seconds(2), of: duration) == FrameBlend.fullWeight)
-        #expect(FrameBlend.weight(elapsed: .seconds(9), of: duration) == FrameBlend.fullWeight, "a late frame ends the fade")
+        #expect(
+            FrameBlend.weight(elapsed: .seconds(9), of: duration) == FrameBlend.fullWeight, "a late frame ends the fade"
+        )
     }
 }

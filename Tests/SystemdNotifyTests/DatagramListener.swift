@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import SystemdNotify
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A real `AF_UNIX` datagram socket standing in for systemd's notification socket.
 final class DatagramListener {

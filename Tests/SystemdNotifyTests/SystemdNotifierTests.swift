@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Testing
 import SystemdNotify
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("SystemdNotifier")
 struct SystemdNotifierTests {
@@ -79,15 +80,17 @@ struct SystemdNotifierTests {
         #expect(error?.description.contains(path) == true)
     }
 
-    @Test("NOTIFY_SOCKET values that are not a usable AF_UNIX address are ignored",
-          arguments: ["", "relative/path", "@", "vsock:2:1234", "/" + String(repeating: "x", count: 200)])
+    @Test(
+        "NOTIFY_SOCKET values that are not a usable AF_UNIX address are ignored",
+        arguments: ["", "relative/path", "@", "vsock:2:1234", "/" + String(repeating: "x", count: 200)])
     func unusableAddresses(value: String) {
         #expect(NotifySocketAddress(value) == nil)
         #expect(!SystemdNotifier(environment: ["NOTIFY_SOCKET": value], processID: 1).isEnabled)
     }
 
-    @Test("WATCHDOG_USEC that is zero or not a number turns the watchdog off",
-          arguments: ["0", "", "abc", "-5"])
+    @Test(
+        "WATCHDOG_USEC that is zero or not a number turns the watchdog off",
+        arguments: ["0", "", "abc", "-5"])
     func badWatchdogValues(value: String) {
         let notifier = SystemdNotifier(environment: ["WATCHDOG_USEC": value], processID: 1)
         #expect(notifier.watchdogInterval == nil)

@@ -38,9 +38,6 @@ int CDisplayShims_open_uevent_socket(void);
 int CDisplayShims_kd_get_mode(int fd, int *mode);
 int CDisplayShims_kd_set_mode(int fd, int mode);
 
-/// `pipe2(fds, O_CLOEXEC | O_NONBLOCK)` (not exported by Swift's Glibc module).
-int CDisplayShims_wake_pipe(int fds[2]);
-
 /// While `tty_fd` >= 0, a crash (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE) or `exit()`
 /// without a clean close puts that console back into `KD_TEXT` before the process dies.
 /// Pass -1 to disarm. The handler only calls async-signal-safe functions.

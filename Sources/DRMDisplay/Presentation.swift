@@ -1,0 +1,184 @@
+import AlbumDomain
+import CDRM
+import CDisplayShims
+import LinuxInterfaces
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Puts pictures on one output with two XRGB8888 dumb buffers: a picture is written into the
+/// back buffer by a fill closure, then shown, with `drmModeSetCrtc` for the first picture (and
+/// after a mode change or a wake-up), else with a page flip whose event is awaited, so a buffer
+/// is never written while it is on screen. Runs on the display's own thread: the wait for the
+/// flip blocks that thread, never Swift's cooperative pool.
+///
+/// A later transition (a CPU crossfade, a hardware-plane fade) presents several pictures in a
+/// row through ``present(_:)``, each filled by its own closure.
+final class Presentation {
+    /// Writes a picture: the back buffer's pixels, its pitch in bytes and its size.
+    typealias Fill = (_ pixels: UnsafeMutableRawPointer, _ pitch: Int, _ size: FrameSize) -> Void
+
+    private let device: DRMDevice
+    private let logger: Logger
+    private(set) var output: Output
+    private var buffers: [DumbBuffer]
+    private var front = 0
+    private var needsModeset = true
+    private var flipPending = false
+    /// Incremented by the page-flip handler (`drmHandleEvent` passes it as user data).
+    private let flipEvents = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+
+    /// Allocates the two buffers for `output`'s mode.
+    init(device: DRMDevice, output: Output, logger: Logger) throws(SystemCallFailure) {
+        self.device = device
+        self.output = output
+        self.logger = logger
+        flipEvents.initialize(to: 0)
+        do {
+            buffers = try Self.makeBuffers(device, output.size)
+        } catch {
+            flipEvents.deallocate()
+            throw error
+        }
+    }
+
+    deinit {
+        release()
+        flipEvents.deallocate()
+    }
+
+    /// The size of the mode in use.
+    var size: FrameSize { output.size }
+
+    /// Fills the back buffer with `fill` and shows it; returns once it is on screen.
+    func present(_ fill: Fill) throws(SystemCallFailure) {
+        let back = front ^ 1
+        waitForFlip()
+        buffers[back].fill(fill)
+        if needsModeset {
+            try setCrtc(buffers[back].framebuffer)
+            needsModeset = false
+        } else {
+            try pageFlip(to: buffers[back].framebuffer)
+            waitForFlip()
+        }
+        front = back
+    }
+
+    /// Shows `frame`, centred on black (black for `nil`).
+    func present(_ frame: Frame?) throws(SystemCallFailure) {
+        try present { pixels, pitch, size in FrameBlit.write(frame, to: pixels, pitch: pitch, screen: size) }
+    }
+
+    /// The next picture is shown with a full modeset (after a wake-up or a failure).
+    func requireModeset() { needsModeset = true }
+
+    /// Moves to `output` (after a hotplug), with new buffers if its size differs.
+    func move(to output: Output) throws(SystemCallFailure) {
+        waitForFlip()
+        if output.size != size {
+            release()
+            buffers = try Self.makeBuffers(device, output.size)
+        }
+        self.output = output
+        needsModeset = true
+        front = 0
+    }
+
+    /// Waits for a pending flip, then frees the buffers (in reverse order). Safe to call twice.
+    func release() {
+        waitForFlip()
+        for buffer in buffers.reversed() { buffer.release() }
+        buffers = []
+    }
+
+    private static func makeBuffers(_ device: DRMDevice, _ size: FrameSize) throws(SystemCallFailure) -> [DumbBuffer] {
+        let first = try DumbBuffer(device: device, size: size)
+        let second = try DumbBuffer(device: device, size: size)
+        return [first, second]
+    }
+
+    private func setCrtc(_ framebuffer: UInt32) throws(SystemCallFailure) {
+        var connector = output.connector
+        var mode = output.mode
+        let (fd, crtc) = (device.fd, output.crtc)
+        try device.call("drmModeSetCrtc") { drmModeSetCrtc(fd, crtc, framebuffer, 0, 0, &connector, 1, &mode) }
+    }
+
+    private func pageFlip(to framebuffer: UInt32) throws(SystemCallFailure) {
+        let (fd, crtc, events) = (device.fd, output.crtc, UnsafeMutableRawPointer(flipEvents))
+        try device.call("drmModePageFlip") {
+            drmModePageFlip(fd, crtc, framebuffer, CDisplayShims_DRM_MODE_PAGE_FLIP_EVENT, events)
+        }
+        flipPending = true
+    }
+
+    /// Waits (at most a second) for the page-flip event of a pending flip.
+    func waitForFlip() {
+        guard flipPending else { return }
+        defer {
+            flipPending = false
+            flipEvents.pointee = 0
+        }
+        var context = drmEventContext()
+        context.version = CDisplayShims_DRM_EVENT_CONTEXT_VERSION
+        context.page_flip_handler = { _, _, _, _, data in
+            data?.assumingMemoryBound(to: Int.self).pointee += 1
+        }
+        let deadline = ContinuousClock.now + .seconds(1)
+        while flipEvents.pointee == 0 {
+            let remaining = ContinuousClock.now.duration(to: deadline)
+            guard remaining > .zero else {
+                logger.warning("no page-flip event from \(output.name) within a second")
+                return
+            }
+            var fds = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&fds, 1, Int32(remaining / .milliseconds(1)) + 1)
+            if ready > 0 {
+                drmHandleEvent(device.fd, &context)
+            } else if ready < 0 && errno != EINTR {
+                return
+            }
+        }
+    }
+}
+
+/// The CRTC as the console left it (drm-howto's `saved_crtc`), put back when the display closes.
+final class SavedCRTC {
+    private var saved: drmModeCrtcPtr?
+    private let connector: UInt32
+
+    /// Saves the state of `output`'s CRTC.
+    init(device: DRMDevice, output: Output) {
+        saved = drmModeGetCrtc(device.fd, output.crtc)
+        connector = output.connector
+    }
+
+    deinit { discard() }
+
+    /// Sets the CRTC back as it was (its buffer and mode, or off). Only the first call does.
+    func restore(on device: DRMDevice, logger: Logger) {
+        guard let saved, device.fd >= 0 else { return }
+        defer { discard() }
+        var connector = connector
+        var mode = saved.pointee.mode
+        let result: Int32
+        if saved.pointee.buffer_id != 0 && saved.pointee.mode_valid != 0 {
+            result = drmModeSetCrtc(
+                device.fd, saved.pointee.crtc_id, saved.pointee.buffer_id, saved.pointee.x, saved.pointee.y,
+                &connector, 1, &mode)
+        } else {
+            result = drmModeSetCrtc(device.fd, saved.pointee.crtc_id, 0, 0, 0, nil, 0, nil)
+        }
+        if result != 0 {
+            logger.warning("could not restore the console's display mode: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func discard() {
+        if let saved { drmModeFreeCrtc(saved) }
+        saved = nil
+    }
+}

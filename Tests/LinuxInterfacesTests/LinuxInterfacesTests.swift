@@ -1,0 +1,68 @@
+import LinuxInterfaces
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite struct WakeupTests {
+    @Test func theReadEndIsCloseOnExecAndNonBlocking() throws {
+        let wakeup = try Wakeup()
+        let fd = wakeup.fileDescriptor
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+    }
+
+    @Test func signalWakesPollAndDrainLetsItSleepAgain() throws {
+        let wakeup = try Wakeup()
+        var fds = pollfd(fd: wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&fds, 1, 0) == 0)  // control: nothing pending
+        wakeup.signal()
+        wakeup.signal()
+        #expect(poll(&fds, 1, 1000) == 1)
+        wakeup.drain()
+        fds.revents = 0
+        #expect(poll(&fds, 1, 0) == 0)
+    }
+}
+
+@Suite struct SystemCallTests {
+    @Test func minusOneTakesErrno() {
+        #expect(throws: SystemCallFailure(operation: "open", path: "/nonexistent/x", code: ENOENT)) {
+            try valueOrErrno("open", path: "/nonexistent/x") { open("/nonexistent/x", O_RDONLY) }
+        }
+    }
+
+    @Test func negativeErrnoResultsAreFailuresOnlyWhenAsked() throws {
+        errno = 0
+        #expect(throws: SystemCallFailure(operation: "drmModeAddFB2", path: "card", code: EINVAL)) {
+            try valueOrErrno("drmModeAddFB2", path: "card", negativeIsFailure: true) { -EINVAL }
+        }
+        // Without the flag only -1 fails: other negative values are results.
+        #expect(try valueOrErrno("lseek", path: "x") { Int32(-EINVAL) } == -EINVAL)
+        #expect(try valueOrErrno("ioctl", path: "x", negativeIsFailure: true) { Int32(7) } == 7)
+    }
+
+    @Test func interruptedCallsAreRetried() throws {
+        var calls = 0
+        let result = try valueOrErrno("read", path: "x") { () -> Int32 in
+            calls += 1
+            if calls < 3 {
+                errno = EINTR
+                return -1
+            }
+            return 5
+        }
+        #expect(result == 5 && calls == 3)
+    }
+
+    @Test func resolvedPathFollowsLinksAndDotDot() throws {
+        let base = "/tmp/babyalbum-paths-\(getpid())"
+        mkdir(base, 0o700)
+        defer { rmdir(base) }
+        symlink(base, base + "-link")
+        defer { unlink(base + "-link") }
+        #expect(resolvedPath(base + "-link/../" + String(base.split(separator: "/").last!)) == base)
+        #expect(resolvedPath(base + "/missing") == nil)
+    }
+}
