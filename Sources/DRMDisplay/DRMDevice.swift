@@ -135,6 +135,23 @@ final class DRMDevice {
 
     /// The id of the connector property named `name` (e.g. `DPMS`), if it has one.
     func connectorProperty(_ connector: UInt32, named name: String) -> UInt32? {
+        withConnectorProperty(connector, named: name) { property, _ in property.pointee.prop_id }
+    }
+
+    /// The name of the current value of the enum property `name` of `connector` (for example
+    /// `panel orientation` → `Left Side Up`), or `nil` when the connector has no such property.
+    func connectorEnumValue(_ connector: UInt32, named name: String) -> String? {
+        withConnectorProperty(connector, named: name) { property, value in
+            let enums = UnsafeBufferPointer(start: property.pointee.enums, count: Int(property.pointee.count_enums))
+            return enums.first { $0.value == value }.map { cString($0.name) }
+        }
+    }
+
+    /// Finds `connector`'s property named `name` and passes it, with its current value, to `body`
+    /// (the libdrm objects are freed after).
+    private func withConnectorProperty<T>(
+        _ connector: UInt32, named name: String, _ body: (drmModePropertyPtr, UInt64) -> T?
+    ) -> T? {
         guard let props = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
             return nil
         }
@@ -142,10 +159,7 @@ final class DRMDevice {
         for index in 0..<Int(props.pointee.count_props) {
             guard let property = drmModeGetProperty(fd, props.pointee.props[index]) else { continue }
             defer { drmModeFreeProperty(property) }
-            let propertyName = withUnsafeBytes(of: property.pointee.name) { bytes in
-                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if propertyName == name { return property.pointee.prop_id }
+            if cString(property.pointee.name) == name { return body(property, props.pointee.prop_values[index]) }
         }
         return nil
     }
@@ -159,4 +173,9 @@ extension DisplayMode {
             isPreferred: info.type & CDisplayShims_DRM_MODE_TYPE_PREFERRED != 0,
             isUserDefined: info.type & CDisplayShims_DRM_MODE_TYPE_USERDEF != 0)
     }
+}
+
+/// A fixed-size C `char` array (as libdrm's names are) up to its first zero, as a string.
+private func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { bytes in String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self) }
 }

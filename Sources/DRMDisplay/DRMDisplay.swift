@@ -23,9 +23,7 @@ public final class DRMDisplay: FrameView, Sendable {
 
     /// The connector's `panel orientation` (`Normal`, `Upside Down`, `Left Side Up`,
     /// `Right Side Up`), set by the kernel for panels mounted turned; `nil` when it has none.
-    public var panelOrientation: String? {
-        lock.withLock { device.connectorEnumValue(output.connector, named: "panel orientation") }
-    }
+    public var panelOrientation: String? { mailbox.status.panelOrientation }
 
     /// Opens `device` (for example `/dev/dri/card0`), or the first card with a connected display
     /// when `nil`, with the connector's preferred mode or `mode` when given.

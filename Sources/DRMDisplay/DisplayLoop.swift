@@ -48,9 +48,12 @@ final class DisplayLoop: @unchecked Sendable {
         monitor = openUeventMonitor()
     }
 
-    /// What the display shows now: its size and connector.
+    /// What the display shows now: its size, connector and the connector's panel orientation.
     var status: DisplayMailbox.Status {
-        DisplayMailbox.Status(size: presentation.size, connectorName: presentation.output.name)
+        let output = presentation.output
+        return DisplayMailbox.Status(
+            size: output.size, connectorName: output.name,
+            panelOrientation: device.connectorEnumValue(output.connector, named: "panel orientation"))
     }
 
     private func openUeventMonitor() -> UeventMonitor? {

@@ -3,8 +3,8 @@ import LinuxInterfaces
 import Synchronization
 
 /// What the display's callers and its thread share: the view models waiting to be drawn (each
-/// with the continuation its `render` awaits), whether the display should close, and the size
-/// and connector in use. Everything else belongs to the thread.
+/// with the continuation its `render` awaits), whether the display should close, and the size,
+/// connector and panel orientation in use. Everything else belongs to the thread.
 final class DisplayMailbox: Sendable {
     /// A view model to draw, and the caller to resume once it is on screen.
     struct Request: Sendable {
@@ -12,10 +12,12 @@ final class DisplayMailbox: Sendable {
         var done: CheckedContinuation<Void, Never>
     }
 
-    /// What the thread publishes for ``DRMDisplay/size`` and ``DRMDisplay/connectorName``.
+    /// What the thread publishes for ``DRMDisplay/size``, ``DRMDisplay/connectorName`` and
+    /// ``DRMDisplay/panelOrientation``.
     struct Status: Sendable {
         var size: FrameSize
         var connectorName: String
+        var panelOrientation: String?
     }
 
     private struct Contents {
@@ -34,7 +36,7 @@ final class DisplayMailbox: Sendable {
         wakeup = try Wakeup()
     }
 
-    /// The size and connector in use.
+    /// The size, connector and panel orientation in use.
     var status: Status {
         get { contents.withLock { $0.status } }
         set { contents.withLock { $0.status = newValue } }

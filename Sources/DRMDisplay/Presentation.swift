@@ -54,6 +54,9 @@ final class Presentation {
 
     /// Fills the back buffer with `fill` and shows it; returns once it is on screen.
     func present(_ fill: Fill) throws(SystemCallFailure) {
+        guard buffers.count == 2 else {  // a failed move left none: nothing to draw into
+            throw SystemCallFailure(operation: "present", path: device.path, code: ENOMEM)
+        }
         let back = front ^ 1
         waitForFlip()
         buffers[back].fill(fill)
@@ -78,7 +81,7 @@ final class Presentation {
     /// Moves to `output` (after a hotplug), with new buffers if its size differs.
     func move(to output: Output) throws(SystemCallFailure) {
         waitForFlip()
-        if output.size != size {
+        if output.size != size || buffers.isEmpty {
             release()
             buffers = try Self.makeBuffers(device, output.size)
         }
