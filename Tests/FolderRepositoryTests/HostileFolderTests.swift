@@ -93,3 +93,26 @@ struct HostileFolderTests {
         #expect(log.warnings.count == 2, "each cap is logged once: \(log.warnings)")
     }
 }
+
+@Suite("Folder watcher: bursts")
+struct FolderBurstTests {
+    @Test("500 photos copied in one by one are published as a few lists, at most one per 100 ms")
+    func burstIsCoalesced() async throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        try temp.write("photos/first.png")
+        let recorder = ListRecorder(repository: FolderPhotoRepository(folder: temp.file("photos"), timing: testTiming))
+        #expect(await recorder.nextList { $0 == ["first.png"] } != nil)
+        let before = await recorder.all.count
+        let start = ContinuousClock.now
+        for n in 0..<500 { try temp.write("photos/burst-\(n).png") }
+        #expect(await recorder.nextList { $0.count == 501 } != nil)
+        let elapsed = ContinuousClock.now - start
+        let lists = await recorder.all.count - before
+        await recorder.stop()
+        let allowed = Int(elapsed / testTiming.minimumPublicationInterval) + 2
+        print("500 files in \(elapsed): \(lists) lists (at most \(allowed) allowed)")
+        #expect(lists <= allowed, "\(lists) lists in \(elapsed)")
+        #expect(lists < 500)
+    }
+}
