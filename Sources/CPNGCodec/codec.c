@@ -483,6 +483,23 @@ static void on_write_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/* libpng's default writer reports only "Write Error": this one keeps the reason (a full disk). */
+static void write_data(png_structp png, png_bytep data, size_t length) {
+    encode_context *context = png_get_io_ptr(png);
+    if (fwrite(data, 1, length, context->file) != length) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
+        png_longjmp(png, 1);
+    }
+}
+
+static void flush_data(png_structp png) {
+    encode_context *context = png_get_io_ptr(png);
+    if (fflush(context->file) != 0) {
+        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
+        png_longjmp(png, 1);
+    }
+}
+
 int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
                      int compression_level, int interlaced, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
     encode_context context = {.message = error};
@@ -500,7 +517,7 @@ int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, u
     } else if (setjmp(png_jmpbuf(context.png))) {
         status = BAPNG_ERROR_IO;
     } else {
-        png_init_io(context.png, context.file);
+        png_set_write_fn(context.png, &context, write_data, flush_data);
         png_set_compression_level(context.png, compression_level);
         png_set_IHDR(context.png, context.info, width, height, 8, PNG_COLOR_TYPE_RGB,
                      interlaced ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,

@@ -1,4 +1,5 @@
 import AlbumDomain
+import Glibc
 import PhotoCodec
 
 /// A view that needs no screen: every frame it is given is written as `DIR/frame-NNNN.png`
@@ -33,6 +34,34 @@ public actor PNGFileView: FrameView {
         written += 1
         let number = String(written)
         let name = "frame-" + String(repeating: "0", count: max(0, 4 - number.count)) + number + ".png"
-        try PNGEncoder.write(viewModel.displayPower == .on ? frame : .black(size), to: directory + "/" + name)
+        try write(viewModel.displayPower == .on ? frame : .black(size), as: name)
     }
+
+    /// Writes `frame` to a hidden temporary file, then renames it to `name`: a frame file is
+    /// either whole or absent, never partial (a full disk, a folder that cannot hold files).
+    private func write(_ frame: Frame, as name: String) throws(PNGFileViewError) {
+        let path = directory + "/" + name
+        let temporary = directory + "/." + name + ".partial"
+        do {
+            try PNGEncoder.write(frame, to: temporary)
+        } catch {
+            unlink(temporary)
+            throw PNGFileViewError(path: path, reason: error.message)
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw PNGFileViewError(path: path, reason: reason)
+        }
+    }
+}
+
+/// A frame file that could not be written.
+public struct PNGFileViewError: Error, CustomStringConvertible {
+    /// The frame file that was to be written.
+    public let path: String
+    /// Why it could not be written, for example "No space left on device".
+    public let reason: String
+
+    public var description: String { "frame \(path) not written: \(reason)" }
 }

@@ -1,6 +1,7 @@
 import AlbumDomain
 import ArgumentParser
 import BabyAlbumApp
+import Foundation
 
 extension ScaleMode: ExpressibleByArgument {}
 
@@ -28,6 +29,16 @@ struct OutputOption: ExpressibleByArgument {
         }
     }
 
+    /// Whether `directory` is `folder` or lies inside it, symbolic links resolved (as far as the
+    /// path exists: the output folder may not exist yet).
+    static func isInside(_ directory: String, folder: String) -> Bool {
+        func resolved(_ path: String) -> [String] {
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().pathComponents
+        }
+        let inner = resolved(directory), outer = resolved(folder)
+        return inner.count >= outer.count && Array(inner.prefix(outer.count)) == outer
+    }
+
     var defaultValueDescription: String {
         switch value {
         case .drm(nil): "drm"
@@ -38,7 +49,8 @@ struct OutputOption: ExpressibleByArgument {
     }
 }
 
-/// `WxH`, for example `1920x1080`.
+/// `WxH`, for example `1920x1080`: two numbers of at most 6 digits. The range is checked by
+/// `OptionRanges.check(_:_:)`, so a size out of range is a usage error naming the range.
 struct SizeOption: ExpressibleByArgument {
     let value: FrameSize
 
@@ -48,8 +60,9 @@ struct SizeOption: ExpressibleByArgument {
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-            (1...16384).contains(width), (1...16384).contains(height)
+        guard parts.count == 2,
+            parts.allSatisfy({ (1...6).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+            let width = Int(parts[0]), let height = Int(parts[1]), width > 0, height > 0
         else { return nil }
         value = FrameSize(width: width, height: height)
     }

@@ -18,6 +18,25 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         subcommands: [Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self],
         defaultSubcommand: Show.self
     )
+
+    /// Runs the command. A usage error is one line on standard error and exit status 64 (the
+    /// usage text is `--help`'s job), so a bad value in a service file reads as one log line.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            guard code == .validationFailure else { exit(withError: error) }
+            let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            FileHandle.standardError.write(Data("babyalbum: \(message) (see babyalbum --help)\n".utf8))
+            exit(withError: ExitCode.validationFailure)
+        }
+    }
 }
 
 /// The slideshow itself (the default subcommand).
@@ -36,20 +55,24 @@ struct Show: AsyncParsableCommand {
     @Option(help: "join: a stick's photos join the round at once; replace: while a stick is in, only its photos are shown.")
     var stickPhotos = StickPhotos.join
 
-    @Option(help: "Seconds each photo stays on screen (fractions allowed).")
-    var interval = 15.0
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seconds each photo stays on screen, 1 to 86400 (fractions allowed).", valueName: "seconds"))
+    var interval = DecimalOption(15)
 
-    @Option(help: "Show this many photos, then exit 0 (default: run until the exit button).")
+    @Option(
+        parsing: .unconditional,
+        help: "Show this many photos, 1 to 1000000000, then exit 0 (default: run until the exit button).")
     var count: Int?
 
     @Option(
         help: "Where to draw: drm (the first display), drm:/dev/dri/cardN, png:DIR (frame-NNNN.png files), or memory (benchmarks).")
     var output = OutputOption.drm(device: nil)
 
-    @Option(help: "Frame size for png output, WxH.")
+    @Option(help: "Frame size for png output, WxH: each side 16 to 7680, at most 7680x4320 in all.")
     var size = SizeOption(FrameSize(width: 1920, height: 1080))
 
-    @Option(help: "Display mode for drm output, WxH (default: the display's preferred mode).")
+    @Option(help: "Display mode for drm output, WxH as for --size (default: the display's preferred mode).")
     var mode: SizeOption?
 
     @Option(help: "fill: cover the screen, cropping (default); fit: whole photo with black bars.")
@@ -65,23 +88,25 @@ struct Show: AsyncParsableCommand {
     @Option(help: "fade: each new photo fades in over the last (default); none: it replaces it at once.")
     var transition = TransitionOption.fade
 
-    @Option(help: "Seconds a fade takes, 0.3 to 5.")
-    var fade = 1.0
+    @Option(parsing: .unconditional, help: "Seconds a fade takes, 0.3 to 5.")
+    var fade = DecimalOption(1)
 
-    @Option(help: "Seed for the photo order, to make it reproducible.")
+    @Option(parsing: .unconditional, help: "Seed for the photo order, 0 to 18446744073709551615, to make it reproducible.")
     var seed: UInt64?
 
-    @Option(help: "Skip photos larger than this many megapixels.")
-    var maxPhotoMegapixels = 100.0
+    @Option(parsing: .unconditional, help: "Skip photos larger than this many megapixels, 1 to 1000.")
+    var maxPhotoMegapixels = DecimalOption(100)
 
-    @Option(help: "The exit button's key: a name (KEY_POWER, KEY_HOMEPAGE) or a code (116). Repeatable.")
+    @Option(
+        parsing: .unconditionalSingleValue,
+        help: "The exit button's key: a name (KEY_POWER, KEY_HOMEPAGE) or a code (116). Repeatable.")
     var exitKey: [String] = ["KEY_POWER"]
 
     @Option(help: "Only this input device may carry the exit button: part of its name, or a /dev/input path.")
     var exitDevice: String?
 
-    @Option(help: "Seconds the exit button must be held (0 exits on press).")
-    var exitHold = 1.0
+    @Option(parsing: .unconditional, help: "Seconds the exit button must be held, 0 to 60 (0 exits on press).")
+    var exitHold = DecimalOption(1)
 
     @Option(
         help: ArgumentHelp(
@@ -110,15 +135,14 @@ struct Show: AsyncParsableCommand {
     var statistics = false
 
     func validate() throws {
-        guard interval.isFinite, interval > 0 else { throw ValidationError("--interval must be a positive number of seconds") }
-        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
-        guard maxPhotoMegapixels.isFinite, maxPhotoMegapixels > 0 else {
-            throw ValidationError("--max-photo-megapixels must be positive")
-        }
-        guard fadeSecondsRange.contains(fade) else {
-            throw ValidationError("--fade must be from 0.3 to 5 seconds")
-        }
-        guard exitHold.isFinite, exitHold >= 0 else { throw ValidationError("--exit-hold must be 0 or more seconds") }
+        try OptionRanges.check(interval.value, "--interval", in: OptionRanges.intervalInForce, unit: "seconds")
+        if let count { try OptionRanges.check(count, "--count", in: OptionRanges.count, unit: "photos") }
+        try OptionRanges.check(size.value, "--size")
+        if let mode { try OptionRanges.check(mode.value, "--mode") }
+        try OptionRanges.check(
+            maxPhotoMegapixels.value, "--max-photo-megapixels", in: OptionRanges.maxPhotoMegapixels, unit: "megapixels")
+        try OptionRanges.check(fade.value, "--fade", in: OptionRanges.fade, unit: "seconds")
+        try OptionRanges.check(exitHold.value, "--exit-hold", in: OptionRanges.exitHold, unit: "seconds")
         for key in exitKey where KeyName.code(for: key) == nil {
             throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
         }
@@ -135,6 +159,12 @@ struct Show: AsyncParsableCommand {
                 throw ValidationError("the photo folder '\(folder)' does not exist (use --photos DIR)")
             }
         }
+        if case .png(let directory) = output.value {
+            for folder in photos + (sticks == "none" ? [] : [sticks]) where OutputOption.isInside(directory, folder: folder) {
+                throw ValidationError(
+                    "--output png:\(directory) is inside the photo folder '\(folder)': the frame would show its own frames")
+            }
+        }
     }
 
     func run() async throws {
@@ -143,24 +173,24 @@ struct Show: AsyncParsableCommand {
         logger.logLevel = .info
         var configuration = SlideshowConfiguration(
             photos: photos[0],
-            interval: .milliseconds(Int64((interval * 1000).rounded())),
+            interval: .milliseconds(Int64((interval.value * 1000).rounded())),
             count: count,
             output: output.value,
             size: size.value,
             mode: mode?.value,
             scale: scale,
             seed: seed,
-            limits: PNGLimits(maxMegapixels: maxPhotoMegapixels),
+            limits: PNGLimits(maxMegapixels: maxPhotoMegapixels.value),
             exitButton: ExitButtonPolicy(
                 keyCodes: exitKey.compactMap(KeyName.code(for:)), device: exitDevice,
-                hold: .milliseconds(Int64((exitHold * 1000).rounded())))
+                hold: .milliseconds(Int64((exitHold.value * 1000).rounded())))
         )
         configuration.reportsLatency = statistics
         configuration.quietHours = try quietSchedule(quietHours)
         configuration.quietMode = quietMode
         configuration.rotation = rotate.value
         configuration.transition =
-            transition == .fade ? .fade(.milliseconds(Int64((fade * 1000).rounded()))) : .cut
+            transition == .fade ? .fade(.milliseconds(Int64((fade.value * 1000).rounded()))) : .cut
         configuration.stateDirectory =
             switch stateDir {
             case nil: .automatic

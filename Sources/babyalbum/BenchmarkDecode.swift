@@ -22,6 +22,10 @@ struct BenchmarkDecode: ParsableCommand {
     @Option(help: "How many decodes.")
     var runs = 5
 
+    func validate() throws {
+        try OptionRanges.check(size.value, "--size")
+    }
+
     func run() throws {
         var times: [Double] = []
         let clock = ContinuousClock()

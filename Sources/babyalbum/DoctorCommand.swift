@@ -35,11 +35,11 @@ struct Doctor: AsyncParsableCommand {
     @Option(help: "Only this input device may carry the exit button: part of its name, or a /dev/input path.")
     var exitDevice: String?
 
-    @Option(help: "Seconds the exit button must be held (default 1).")
-    var exitHold: Double?
+    @Option(parsing: .unconditional, help: "Seconds the exit button must be held, 0 to 60 (default 1).")
+    var exitHold: DecimalOption?
 
-    @Option(help: "Skip photos larger than this many megapixels (default 100).")
-    var maxPhotoMegapixels: Double?
+    @Option(parsing: .unconditional, help: "Skip photos larger than this many megapixels, 1 to 1000 (default 100).")
+    var maxPhotoMegapixels: DecimalOption?
 
     @Flag(help: "Only read each photo's header instead of decoding it (faster, finds fewer broken files).")
     var quick = false
@@ -64,11 +64,10 @@ struct Doctor: AsyncParsableCommand {
         for key in exitKey where KeyName.code(for: key) == nil {
             throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
         }
-        if let exitHold, !(exitHold.isFinite && exitHold >= 0) {
-            throw ValidationError("--exit-hold must be 0 or more seconds")
-        }
-        if let maxPhotoMegapixels, !(maxPhotoMegapixels.isFinite && maxPhotoMegapixels > 0) {
-            throw ValidationError("--max-photo-megapixels must be positive")
+        if let exitHold { try OptionRanges.check(exitHold.value, "--exit-hold", in: OptionRanges.exitHold, unit: "seconds") }
+        if let maxPhotoMegapixels {
+            try OptionRanges.check(
+                maxPhotoMegapixels.value, "--max-photo-megapixels", in: OptionRanges.maxPhotoMegapixels, unit: "megapixels")
         }
     }
 
@@ -82,10 +81,16 @@ struct Doctor: AsyncParsableCommand {
         // Command-line options win over the frame's settings, which win over the defaults.
         let keys = exitKey.isEmpty ? show?.exitKey ?? settings.values(of: "--exit-key") : exitKey
         let codes = keys.compactMap(KeyName.code(for:))
-        let hold = exitHold ?? show?.exitHold ?? settings.values(of: "--exit-hold").last.flatMap(Double.init) ?? 1.0
+        // A settings value out of range counts as absent here (the frame itself refuses it).
+        func setting(_ name: String, in range: ClosedRange<Double>) -> Double? {
+            settings.values(of: name).last.flatMap(DecimalOption.init(argument:)).map(\.value).flatMap {
+                range.contains($0) ? $0 : nil
+            }
+        }
+        let hold = exitHold?.value ?? show?.exitHold.value ?? setting("--exit-hold", in: OptionRanges.exitHold) ?? 1.0
         let megapixels =
-            maxPhotoMegapixels ?? show?.maxPhotoMegapixels
-            ?? settings.values(of: "--max-photo-megapixels").last.flatMap(Double.init) ?? 100
+            maxPhotoMegapixels?.value ?? show?.maxPhotoMegapixels.value
+            ?? setting("--max-photo-megapixels", in: OptionRanges.maxPhotoMegapixels) ?? 100
         let outputValue = output?.value ?? show?.output.value
             ?? settings.values(of: "--output").last.flatMap(OutputOption.init(argument:))?.value
             ?? .drm(device: nil)

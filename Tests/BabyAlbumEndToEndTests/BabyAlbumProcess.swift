@@ -21,9 +21,14 @@ struct BabyAlbumProcess {
     private let standardError = Pipe()
     private let errorData = LockedData()
 
-    init(_ arguments: [String]) throws {
+    /// Starts `babyalbum arguments`. Unless `fastIntervals` is false, the test-only
+    /// `BABYALBUM_TEST_FAST_INTERVAL=1` lets `--interval` go below one second.
+    init(_ arguments: [String], fastIntervals: Bool = true) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["BABYALBUM_TEST_FAST_INTERVAL"] = fastIntervals ? "1" : nil
+        process.environment = environment
         process.standardError = standardError
         process.standardOutput = FileHandle.nullDevice
         process.currentDirectoryURL = URL(fileURLWithPath: Self.repository)
@@ -47,8 +52,10 @@ struct BabyAlbumProcess {
     var log: String { String(decoding: errorData.data, as: UTF8.self) }
 
     /// Runs `babyalbum arguments` to the end.
-    static func run(_ arguments: [String], timeout: Double = 60) throws -> (status: Int32, log: String) {
-        try BabyAlbumProcess(arguments).finish(timeout: timeout)
+    static func run(
+        _ arguments: [String], timeout: Double = 60, fastIntervals: Bool = true
+    ) throws -> (status: Int32, log: String) {
+        try BabyAlbumProcess(arguments, fastIntervals: fastIntervals).finish(timeout: timeout)
     }
 }
 

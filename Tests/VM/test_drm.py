@@ -39,7 +39,8 @@ def render(photos, directory, count, size="1280x800"):
     done = subprocess.run(
         [BABYALBUM_BIN, "--photos", photos, "--output", f"png:{directory}", "--size", size,
          "--seed", SEED, "--count", str(count), "--interval", "0.01"],
-        check=True, cwd=REPO, capture_output=True, text=True, timeout=300)
+        check=True, cwd=REPO, capture_output=True, text=True, timeout=300,
+        env={**os.environ, "BABYALBUM_TEST_FAST_INTERVAL": "1"})  # below 1 s is for tests only
     shown = [os.path.basename(p) for p in re.findall(r"showing (\S+)", done.stderr)]
     frames = sorted(os.path.join(directory, n) for n in os.listdir(directory) if n.endswith(".png"))
     return shown, frames
