@@ -19,23 +19,27 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         defaultSubcommand: Show.self
     )
 
-    /// Runs the command. A usage error is one line on standard error and exit status 64 (the
-    /// usage text is `--help`'s job), so a bad value in a service file reads as one log line.
-    static func main() async {
+    /// Runs the command with `arguments`. A usage error is one line on standard error and exit
+    /// status 64 (the usage text is `--help`'s job), so a bad value reads as one log line.
+    static func main(_ arguments: [String]?) async {
         do {
-            var command = try parseAsRoot()
+            var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
         } catch {
-            let code = exitCode(for: error)
-            guard code == .validationFailure else { exit(withError: error) }
-            let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-            FileHandle.standardError.write(Data("babyalbum: \(message) (see babyalbum --help)\n".utf8))
-            exit(withError: ExitCode.validationFailure)
+            exitOnOneLine(error)
         }
+    }
+
+    /// Exits for `error`: a usage error as one line and status 64, anything else as ArgumentParser does.
+    static func exitOnOneLine(_ error: any Error) -> Never {
+        guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+        let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        FileHandle.standardError.write(Data("babyalbum: \(message) (see babyalbum --help)\n".utf8))
+        exit(withError: ExitCode.validationFailure)
     }
 }
 

@@ -59,11 +59,21 @@ enum OptionRanges {
 /// A plain decimal number: digits with an optional fraction and an optional leading minus (so a
 /// negative value reaches the range check rather than passing for an option). No exponent, no hex,
 /// no `inf` or `nan`: `0x10` is not 16 and `1e16` is not a number of seconds.
-struct DecimalOption: ExpressibleByArgument, Sendable {
+struct DecimalOption: ExpressibleByArgument, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, Equatable,
+    Sendable
+{
     let value: Double
 
     init(_ value: Double) {
         self.value = value
+    }
+
+    init(floatLiteral value: Double) {
+        self.value = value
+    }
+
+    init(integerLiteral value: Int) {
+        self.value = Double(value)
     }
 
     init?(argument: String) {
@@ -77,7 +87,5 @@ struct DecimalOption: ExpressibleByArgument, Sendable {
         self.value = value
     }
 
-    var defaultValueDescription: String {
-        value == value.rounded() ? String(Int(value)) : String(value)
-    }
+    var defaultValueDescription: String { String(value) }
 }

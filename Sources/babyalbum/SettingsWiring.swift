@@ -104,7 +104,7 @@ extension BabyAlbumCommand {
                 SettingsWiring.report(path: path, file: file, resolution: resolution, commandLine: commandLine))
             await main(prefix + resolution.arguments)
         } catch {
-            Show.exit(withError: error)
+            exitOnOneLine(error)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every numeric option has a documented range; a value outside it is a one-line usage error
@@ -54,7 +55,7 @@ import Testing
     @Test func helpNamesEveryRange() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: BabyAlbumProcess.executable)
-        process.arguments = ["show", "--help"]
+        process.arguments = ["help", "show"]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoCodec
+import TestSupport
 import Testing
 
 /// `--output png:DIR`: frames are written whole or not at all, a frame that cannot be written
