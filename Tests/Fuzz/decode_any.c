@@ -1,0 +1,65 @@
+#include "decode_any.h"
+
+#include "CPNGCodec.h"
+#include "CPhotoCodec.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { TARGET_WIDTH = 48, TARGET_HEIGHT = 30 };
+
+static void decode_png(const char *path) {
+    bapng_limits limits = {.max_pixels = 4000000, .max_chunk_bytes = 1 << 20};
+    bapng_header header;
+    char error[BAPNG_ERROR_MESSAGE_SIZE];
+    bapng_read_header(path, &limits, &header, error);
+    static uint32_t pixels[TARGET_WIDTH * TARGET_HEIGHT];
+    bapng_target fill = {pixels, TARGET_WIDTH, TARGET_HEIGHT, BAPNG_SCALE_FILL, 0};
+    bapng_decode_scaled(path, &limits, &fill, &header, error);
+    bapng_target fit = {pixels, TARGET_HEIGHT, TARGET_WIDTH, BAPNG_SCALE_FIT, 1};
+    bapng_decode_scaled(path, &limits, &fit, &header, error);
+}
+
+typedef int (*photo_header_fn)(int, const baphoto_limits *, baphoto_header *, char *);
+typedef int (*photo_decode_fn)(int, const baphoto_limits *, const baphoto_target *, baphoto_header *, char *);
+
+static void decode_photo(const char *path, photo_header_fn read_header, photo_decode_fn decode) {
+    baphoto_limits limits = {.max_pixels = 4000000, .budget_bytes = 64u << 20, .max_scans = 64};
+    baphoto_header header;
+    char error[BAPHOTO_ERROR_MESSAGE_SIZE];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    read_header(fd, &limits, &header, error);
+    close(fd);
+    static uint32_t pixels[TARGET_WIDTH * TARGET_HEIGHT];
+    for (int turns = 0; turns < 2; turns++) {
+        memset(pixels, 0, sizeof pixels);
+        baphoto_target target = {pixels, TARGET_WIDTH, TARGET_HEIGHT, turns ? BAPHOTO_SCALE_FIT : BAPHOTO_SCALE_FILL,
+                                 0, turns};
+        fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) return;
+        decode(fd, &limits, &target, &header, error);
+        close(fd);
+    }
+}
+
+fuzz_format decode_any_file(const char *path, const unsigned char *head, size_t head_length) {
+    static const unsigned char png[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+    if (head_length >= 8 && memcmp(head, png, 8) == 0) {
+        decode_png(path);
+        return FORMAT_PNG;
+    }
+    if (head_length >= 2 && head[0] == 0xFF && head[1] == 0xD8) {
+        decode_photo(path, baphoto_jpeg_read_header, baphoto_jpeg_decode);
+        return FORMAT_JPEG;
+    }
+    if (head_length >= 12 && memcmp(head, "RIFF", 4) == 0 && memcmp(head + 8, "WEBP", 4) == 0) {
+        decode_photo(path, baphoto_webp_read_header, baphoto_webp_decode);
+        return FORMAT_WEBP;
+    }
+    decode_png(path); /* not a photo: every decoder must refuse it cleanly */
+    return FORMAT_OTHER;
+}
