@@ -23,11 +23,10 @@ final class QuietHoursWiring {
         self.logger = logger
         let clock = ClockSynchronisation.read()
         let zone = TimeZone.current.identifier
-        if clock.isSynchronised {
-            logger.info("system clock: synchronised; time zone \(zone)")
+        if clock.isSynchronised || schedule.isEmpty {
+            logger.info("system clock: \(clock); time zone \(zone)")
         } else {
-            logger.warning(
-                "system clock: \(clock); time zone \(zone)\(schedule.isEmpty ? "" : "; quiet hours follow it anyway: \(ClockSynchronisation.fixes)")")
+            logger.warning("system clock: \(clock); time zone \(zone); quiet hours follow it anyway: \(ClockSynchronisation.fixes)")
         }
         var backlight: Backlight?
         if case .dim = configuration.quietMode {
