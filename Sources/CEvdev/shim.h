@@ -1,3 +1,2 @@
 /* libevdev, as found by pkg-config (Debian: libevdev-dev). */
 #include <libevdev/libevdev.h>
-#include <libevdev/libevdev-uinput.h>

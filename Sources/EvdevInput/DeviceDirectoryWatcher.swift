@@ -36,7 +36,7 @@ final class DeviceDirectoryWatcher {
             inotify = try Inotify()
             _ = try inotify.addWatch(directory, mask: [.create, .attributes, .delete, .movedTo, .movedFrom])
         } catch {
-            throw InputError(operation: error.operation, path: directory, code: error.code)
+            throw InputError(error)
         }
         self.inotify = inotify
         self.directory = directory

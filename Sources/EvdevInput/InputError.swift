@@ -6,46 +6,42 @@ import LinuxInterfaces
     import Musl
 #endif
 
-/// A failed system or libevdev call of the input layer: which call, on which device, and the `errno`.
+/// A failed system or libevdev call of the input layer: the shared ``SystemCallFailure`` (which call,
+/// on which device, the `errno`) plus the input layer's advice: the `input` group when permission is
+/// denied, another program's exclusive grab when `EVIOCGRAB` is busy.
 public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The C call that failed (`open`, `libevdev_grab`, `inotify_add_watch`…).
-    public var operation: String
-    /// The device or directory concerned.
-    public var path: String
-    /// The C `errno` value (`EACCES`, `EBUSY`…).
-    public var code: Int32
-
-    /// Creates an error.
-    public init(operation: String, path: String, code: Int32) {
-        self.operation = operation
-        self.path = path
-        self.code = code
-    }
+    /// The failed call, its device or directory, and its `errno`.
+    public var failure: SystemCallFailure
 
     /// The input layer's error for a failed call of the shared kernel interfaces.
-    init(_ failure: SystemCallFailure) {
-        self.init(operation: failure.operation, path: failure.path, code: failure.code)
+    public init(_ failure: SystemCallFailure) {
+        self.failure = failure
+    }
+
+    /// The error of a call that reports a (positive) `errno` itself, like libevdev's functions.
+    init(operation: String, path: String, code: Int32) {
+        self.init(SystemCallFailure(operation: operation, path: path, code: code))
     }
 
     /// Whether the caller lacks permission (`EACCES`, `EPERM`).
-    public var isPermissionDenied: Bool { code == EACCES || code == EPERM }
+    public var isPermissionDenied: Bool { failure.code == EACCES || failure.code == EPERM }
 
     /// Whether another program already grabbed the device (`EBUSY` from `EVIOCGRAB`).
-    public var isBusy: Bool { code == EBUSY }
+    public var isBusy: Bool { failure.code == EBUSY }
 
     /// Whether the device is gone (`ENODEV`, `ENOENT`).
-    public var isGone: Bool { code == ENODEV || code == ENOENT }
+    public var isGone: Bool { failure.code == ENODEV || failure.code == ENOENT }
 
     public var description: String {
-        let reason = String(cString: strerror(code))
         if isPermissionDenied {
-            return "\(path): \(operation): \(reason): add the user to the 'input' group "
-                + "(usermod -aG input USER, then log in again) or run as root"
+            return "\(failure): add the user to the 'input' group (usermod -aG input USER, then log in again) "
+                + "or run as root"
         }
-        if isBusy, operation == "libevdev_grab" {
-            return "\(path): cannot grab: another program holds an exclusive grab on it (\(reason))"
+        if isBusy, failure.operation == "libevdev_grab" {
+            return "\(failure.path): cannot grab: another program holds an exclusive grab on it "
+                + "(\(String(cString: strerror(failure.code))))"
         }
-        return "\(path): \(operation): \(reason)"
+        return failure.description
     }
 }
 

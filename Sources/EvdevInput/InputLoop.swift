@@ -56,7 +56,7 @@ final class InputLoop: @unchecked Sendable {
         do {
             wakeup = try Wakeup()
         } catch {
-            throw InputError(operation: error.operation, path: directory, code: error.code)
+            throw InputError(error)
         }
     }
 
