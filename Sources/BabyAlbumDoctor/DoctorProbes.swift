@@ -76,7 +76,8 @@ public enum DoctorProbes {
         let devices = InputProbe.devices(policy: policy).map { report in
             DoctorInputDevice(
                 path: report.path, name: report.name, opened: report.opened, grabbable: report.grabbed,
-                exitKeys: report.exitKeys.map { KeyName.name(for: $0) }, error: report.error)
+                exitKeys: report.exitKeys.map { KeyName.name(for: $0) }, exitReason: report.exitReason,
+                error: report.error)
         }
         let required: Bool
         if case .drm = options.output { required = true } else { required = false }

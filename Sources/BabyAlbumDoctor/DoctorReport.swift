@@ -75,18 +75,24 @@ public struct DoctorInputDevice: Codable, Sendable, Equatable {
     public var opened: Bool
     /// Whether BabyAlbum could grab it (doctor grabs and releases it at once).
     public var grabbable: Bool
-    /// The exit keys it can send (names like `KEY_POWER`), when `--exit-device` allows it.
+    /// The exit keys that count from it (names like `KEY_POWER`); empty if it may not end the slideshow.
     public var exitKeys: [String]
+    /// Why it may or may not end the slideshow (`a keyboard (it has letter keys)…`).
+    public var exitReason: String?
     /// What went wrong, if anything.
     public var error: String?
 
     /// Creates an entry.
-    public init(path: String, name: String?, opened: Bool, grabbable: Bool, exitKeys: [String], error: String?) {
+    public init(
+        path: String, name: String?, opened: Bool, grabbable: Bool, exitKeys: [String], exitReason: String? = nil,
+        error: String?
+    ) {
         self.path = path
         self.name = name
         self.opened = opened
         self.grabbable = grabbable
         self.exitKeys = exitKeys
+        self.exitReason = exitReason
         self.error = error
     }
 }
@@ -127,7 +133,8 @@ public struct DoctorInputSection: Codable, Sendable, Equatable {
         var warnings: [String] = []
         var problem: String? = nil
         let keys = exitKeys.joined(separator: " or ")
-        let restriction = exitDevice.map { " on a device matching --exit-device '\($0)'" } ?? ""
+        let restriction =
+            exitDevice.map { " on a device matching --exit-device '\($0)'" } ?? " on a button that is not a keyboard"
         if devices.isEmpty {
             problem = "no input devices in /dev/input: the exit button (\(keys)) cannot be found"
         } else if !devices.contains(where: \.opened) {

@@ -58,7 +58,7 @@ extension DoctorInputSection {
         let hold = exitHoldSeconds == 0 ? "on press" : "held \(exitHoldSeconds) s"
         var lines = [
             "Input (exit key \(exitKeys.joined(separator: " or ")), \(hold)"
-                + (exitDevice.map { ", only from '\($0)'" } ?? "") + ")"
+                + (exitDevice.map { ", only from '\($0)'" } ?? ", from a button that is not a keyboard") + ")"
         ]
         if devices.isEmpty { lines.append("  no /dev/input/event* device") }
         for device in devices {
@@ -72,7 +72,11 @@ extension DoctorInputSection {
             } else {
                 line += ": cannot be opened"
             }
-            if !device.exitKeys.isEmpty { line += ", EXIT BUTTON (\(device.exitKeys.joined(separator: ", ")))" }
+            if !device.exitKeys.isEmpty {
+                line += ", EXIT BUTTON (\(device.exitKeys.joined(separator: ", ")): \(device.exitReason ?? ""))"
+            } else if let reason = device.exitReason {
+                line += ", may not end the slideshow (\(reason))"
+            }
             if let error = device.error, !(device.opened && heldByRunningFrame) { line += " - \(error)" }
             lines.append(line)
         }

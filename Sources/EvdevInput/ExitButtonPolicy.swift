@@ -2,7 +2,9 @@
 public struct ExitButtonPolicy: Sendable, Equatable {
     /// Accepted key codes (Linux `KEY_*` values).
     public var keyCodes: [UInt16]
-    /// Only this device may carry the button: a substring of its name, or a `/dev/input/...` path.
+    /// `--exit-device`: only the devices it names may carry the button (a keyboard too), by part of
+    /// their name or `phys`, or by a `/dev/input/...` path. `nil`: any button that is not a keyboard
+    /// (see ``ExitDeviceChoice``).
     public var device: String?
     /// How long the button must be held; zero exits on press.
     public var hold: Duration
@@ -14,7 +16,8 @@ public struct ExitButtonPolicy: Sendable, Equatable {
         self.hold = hold
     }
 
-    /// The default: `KEY_POWER` (what the Raspberry Pi `gpio-key` overlay sends) from any device, held 1 s.
+    /// The default: `KEY_POWER` (what the Raspberry Pi `gpio-key` overlay sends) from any button that
+    /// is not a keyboard, held 1 s.
     public static let `default` = ExitButtonPolicy(keyCodes: [116], device: nil, hold: .seconds(1))
 
     /// The key names of ``keyCodes``, for log lines (`KEY_POWER, KEY_HOMEPAGE`).

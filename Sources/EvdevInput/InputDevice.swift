@@ -14,8 +14,10 @@ import CEvdev
 final class InputDevice {
     /// The event node (`/dev/input/event3`).
     let path: String
+    /// What the device says about itself: name, `phys`, ids and keys (`libevdev_get_*`).
+    let identity: InputDeviceIdentity
     /// The device name (`libevdev_get_name`, e.g. `QEMU Virtio Keyboard`).
-    let name: String
+    var name: String { identity.name }
     /// The device number of the node, to tell a reused `eventN` name from the device we hold.
     let deviceNumber: UInt64
     /// The descriptor, for `poll`.
@@ -24,7 +26,7 @@ final class InputDevice {
     private(set) var isGrabbed = false
 
     /// How the device appears in logs and ``ExitRequest``s: `name (path)`.
-    var label: String { "\(name) (\(path))" }
+    var label: String { identity.label }
 
     /// Opens the device (`O_RDONLY | O_NONBLOCK | O_CLOEXEC`) and reads its description
     /// (`libevdev_new_from_fd`).
@@ -47,7 +49,19 @@ final class InputDevice {
         fileDescriptor = fd
         evdev = handle
         deviceNumber = UInt64(info.st_rdev)
-        name = libevdev_get_name(handle).map { String(cString: $0) } ?? "unnamed"
+        identity = Self.identity(of: handle, path: path)
+    }
+
+    /// Reads name, `phys`, `uniq`, ids and key bits from libevdev's description of the device.
+    private static func identity(of evdev: OpaquePointer, path: String) -> InputDeviceIdentity {
+        let keys = (0...KeyName.maxCode).filter { libevdev_has_event_code(evdev, UInt32(EV_KEY), UInt32($0)) != 0 }
+        return InputDeviceIdentity(
+            path: path, name: libevdev_get_name(evdev).map { String(cString: $0) } ?? "unnamed",
+            phys: libevdev_get_phys(evdev).map { String(cString: $0) } ?? "",
+            uniq: libevdev_get_uniq(evdev).map { String(cString: $0) } ?? "",
+            bus: UInt16(truncatingIfNeeded: libevdev_get_id_bustype(evdev)),
+            vendor: UInt16(truncatingIfNeeded: libevdev_get_id_vendor(evdev)),
+            product: UInt16(truncatingIfNeeded: libevdev_get_id_product(evdev)), keys: Set(keys))
     }
 
     deinit {
@@ -68,11 +82,6 @@ final class InputDevice {
         guard isGrabbed else { return }
         _ = libevdev_grab(evdev, LIBEVDEV_UNGRAB)
         isGrabbed = false
-    }
-
-    /// Which of these key codes the device can send (`libevdev_has_event_code(EV_KEY, …)`).
-    func supportedKeys(among codes: [UInt16]) -> [UInt16] {
-        codes.filter { libevdev_has_event_code(evdev, UInt32(EV_KEY), UInt32($0)) != 0 }
     }
 
     /// The result of ``readEvents(limit:_:)``.

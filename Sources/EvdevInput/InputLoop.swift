@@ -16,10 +16,11 @@ import Synchronization
 /// Thread confinement: the device state is touched by ``start()`` before the thread exists, then only
 /// by the thread, then (after `pthread_join`) by ``stop()``. Only the wake-up pipe is shared.
 final class InputLoop: @unchecked Sendable {
-    /// A grabbed device and the exit keys it may send (empty if it may not carry the button).
+    /// A grabbed device, and whether and why it may carry the exit button.
     private struct Grabbed {
         var device: InputDevice
-        var exitKeys: [UInt16]
+        var choice: ExitDeviceChoice
+        var exitKeys: [UInt16] { choice.exitKeys }
     }
 
     /// How long a new node may refuse to open (udev still setting its permissions) before we give up.
@@ -29,7 +30,6 @@ final class InputLoop: @unchecked Sendable {
 
     private let directory: String
     private let policy: ExitButtonPolicy
-    private let filter: ExitDeviceFilter
     private let logger: Logger
     private let onButton: @Sendable (ButtonEvent) -> Void
     private let wakeup: Wakeup
@@ -50,7 +50,6 @@ final class InputLoop: @unchecked Sendable {
     ) throws(InputError) {
         self.directory = directory
         self.policy = policy
-        filter = ExitDeviceFilter(policy.device)
         self.logger = logger
         self.onButton = onButton
         do {
@@ -75,6 +74,7 @@ final class InputLoop: @unchecked Sendable {
                 logger.error("input: cannot take \(error)")
             }
         }
+        refreshChoices(announce: false)
         logSummary(found: names.count)
         try spawnThread()
     }
@@ -94,37 +94,59 @@ final class InputLoop: @unchecked Sendable {
     // MARK: Devices
 
     private func logSummary(found: Int) {
-        let carriers = devices.filter { !$0.exitKeys.isEmpty }
-        let hold = policy.hold == .zero ? "on press" : "held \(policy.hold.secondsText) s"
         if devices.count == found {
             logger.info("input: grabbed \(found) of \(found) input devices; every event is swallowed")
         } else {
             let missed = "the events of the other \(found - devices.count) still reach the system"
             logger.warning("input: grabbed \(devices.count) of \(found) input devices; \(missed) (errors above)")
         }
-        if carriers.isEmpty {
+        for grabbed in devices { logChoice(of: grabbed) }
+        if !devices.contains(where: { $0.choice.mayExit }) {
             logger.warning(
                 """
                 input: NO grabbed input device carries the exit button (\(policy.keyNames)\
-                \(policy.device.map { " on a device matching '\($0)'" } ?? "")): the frame can only be left \
-                by cutting the power or over SSH. Check --exit-key/--exit-device; `babyalbum doctor` lists \
-                the devices.
+                \(policy.device.map { " on a device matching '\($0)'" } ?? " on a button that is not a keyboard")): \
+                the frame can only be left by cutting the power or over SSH. Check --exit-key/--exit-device; \
+                `babyalbum doctor` lists the devices.
                 """)
-        } else {
-            for carrier in carriers {
-                let keys = carrier.exitKeys.map { KeyName.name(for: $0) }.joined(separator: ", ")
-                logger.info("input: exit button \(keys) (\(hold)) on \(carrier.device.label)")
-            }
         }
     }
 
-    /// Opens and grabs the device at `path` and adds it to ``devices``.
+    /// Logs whether the device may end the slideshow, and why.
+    private func logChoice(of grabbed: Grabbed) {
+        if grabbed.choice.mayExit {
+            let keys = grabbed.exitKeys.map { KeyName.name(for: $0) }.joined(separator: ", ")
+            let hold = policy.hold == .zero ? "on press" : "held \(policy.hold.secondsText) s"
+            logger.info("input: exit button \(keys) (\(hold)) on \(grabbed.device.label): \(grabbed.choice.reason)")
+        } else {
+            logger.info("input: \(grabbed.device.label) \(grabbed.choice)")
+        }
+    }
+
+    /// Decides again, for every device, whether it may carry the exit button: a keyboard that
+    /// arrives or leaves changes it for the other interfaces of its USB or Bluetooth device. Keys
+    /// that stop counting are reported released; with `announce`, changes are logged.
+    private func refreshChoices(announce: Bool) {
+        let identities = devices.map(\.device.identity)
+        for index in devices.indices {
+            let choice = ExitDeviceChoice.decide(for: identities[index], among: identities, policy: policy)
+            guard choice != devices[index].choice else { continue }
+            let dropped = devices[index].exitKeys.filter { !choice.exitKeys.contains($0) }
+            devices[index].choice = choice
+            for key in dropped {
+                onButton(ButtonEvent(device: devices[index].device.label, key: key, isPressed: false))
+            }
+            if announce { logChoice(of: devices[index]) }
+        }
+    }
+
+    /// Opens and grabs the device at `path` and adds it to ``devices`` (its choice is made by
+    /// ``refreshChoices(announce:)``).
     private func open(path: String) throws(InputError) {
         let device = try InputDevice(path: path)
         try device.grab()
-        let exitKeys =
-            filter.matches(name: device.name, path: path) ? device.supportedKeys(among: policy.keyCodes) : []
-        devices.append(Grabbed(device: device, exitKeys: exitKeys))
+        let undecided = ExitDeviceChoice(exitKeys: [], reason: "not decided yet")
+        devices.append(Grabbed(device: device, choice: undecided))
         logger.debug("input: grabbed \(device.label)")
     }
 
@@ -137,6 +159,7 @@ final class InputLoop: @unchecked Sendable {
             onButton(ButtonEvent(device: gone.device.label, key: key, isPressed: false))
         }
         logger.info("input: closed \(gone.device.label): \(reason)")
+        refreshChoices(announce: true)
     }
 
     /// Tries to take a node that just appeared or changed; permission and missing-node errors are
@@ -150,9 +173,8 @@ final class InputLoop: @unchecked Sendable {
         do throws(InputError) {
             try open(path: path)
             pending[path] = nil
-            let grabbed = devices[devices.count - 1]
-            let carries = grabbed.exitKeys.isEmpty ? "" : " (it carries the exit button)"
-            logger.info("input: grabbed new input device \(grabbed.device.label)\(carries)")
+            logger.info("input: grabbed new input device \(devices[devices.count - 1].device.label)")
+            refreshChoices(announce: true)
         } catch let error where error.isPermissionDenied || error.isGone {
             let giveUp = pending[path] ?? now.advanced(by: Self.settleTime)
             if now >= giveUp {

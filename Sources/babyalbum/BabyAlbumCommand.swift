@@ -106,7 +106,11 @@ struct Show: AsyncParsableCommand {
         help: "The exit button's key: a name (KEY_POWER, KEY_HOMEPAGE) or a code (116). Repeatable.")
     var exitKey: [String] = ["KEY_POWER"]
 
-    @Option(help: "Only this input device may carry the exit button: part of its name, or a /dev/input path.")
+    @Option(
+        help: """
+            Only this input device may carry the exit button, a keyboard too: part of its name or phys \
+            (gpio-keys/input0), or a /dev/input path. Default: any button that is not a keyboard.
+            """)
     var exitDevice: String?
 
     @Option(parsing: .unconditional, help: "Seconds the exit button must be held, 0 to 60 (0 exits on press).")

@@ -32,7 +32,11 @@ struct Doctor: AsyncParsableCommand {
     @Option(help: "The exit button's key: a name (KEY_POWER) or a code (116). Repeatable (default KEY_POWER).")
     var exitKey: [String] = []
 
-    @Option(help: "Only this input device may carry the exit button: part of its name, or a /dev/input path.")
+    @Option(
+        help: """
+            Only this input device may carry the exit button, a keyboard too: part of its name or phys \
+            (gpio-keys/input0), or a /dev/input path. Default: any button that is not a keyboard.
+            """)
     var exitDevice: String?
 
     @Option(parsing: .unconditional, help: "Seconds the exit button must be held, 0 to 60 (default 1).")

@@ -1,5 +1,6 @@
 import AlbumDomain
 import Clocks
+import Synchronization
 import Testing
 
 @testable import EvdevInput
@@ -9,7 +10,11 @@ import Testing
 /// Each advance goes strictly past a deadline: the monitor's timer task may start sleeping after the
 /// advance, and a `TestClock` sleep whose deadline is already past returns at once (one that equals
 /// `now` would wait for the next advance).
-@Suite struct ExitButtonMonitorTests {
+///
+/// Each test where nothing may happen ends with a positive control on the same monitor and device:
+/// a real hold that does exit (a monitor that never read its input would fail there, by hanging
+/// until the time limit).
+@Suite(.timeLimit(.minutes(1))) struct ExitButtonMonitorTests {
     let button = "Test Button (/dev/input/event9)"
 
     func makeMonitor(hold: Duration) -> (ExitButtonMonitor<TestClock<Duration>>, TestClock<Duration>) {
@@ -22,13 +27,47 @@ import Testing
         ButtonEvent(device: button, key: key, isPressed: pressed)
     }
 
+    /// Whether `run()` returned.
+    final class Finished: Sendable {
+        let flag = Atomic(false)
+        var isSet: Bool { flag.load(ordering: .sequentiallyConsistent) }
+    }
+
+    /// Runs the monitor in a task that marks `finished` when `run()` returns.
+    func start(_ monitor: ExitButtonMonitor<TestClock<Duration>>, _ finished: Finished) -> Task<ExitRequest?, Never> {
+        Task {
+            defer { finished.flag.store(true, ordering: .sequentiallyConsistent) }
+            return await monitor.run()
+        }
+    }
+
+    /// The positive control: nothing ended the monitor so far, and a real hold on the same device does.
+    func expectHoldStillExits(
+        _ monitor: ExitButtonMonitor<TestClock<Duration>>, _ clock: TestClock<Duration>, _ finished: Finished,
+        _ result: Task<ExitRequest?, Never>
+    ) async {
+        #expect(!finished.isSet, "ended before the control hold")
+        monitor.send(event(true))
+        await clock.advance(by: .milliseconds(1001))
+        #expect(await result.value == ExitRequest(device: button, key: "KEY_POWER"))
+    }
+
     @Test func shortPressDoesNothing() async {
         let (monitor, clock) = makeMonitor(hold: .seconds(1))
-        let result = Task { await monitor.run() }
+        let finished = Finished()
+        let result = start(monitor, finished)
         monitor.send(event(true))
         await clock.advance(by: .milliseconds(500))
         monitor.send(event(false))
         await clock.advance(by: .seconds(2))
+        await expectHoldStillExits(monitor, clock, finished, result)
+    }
+
+    @Test func finishEndsWithoutARequest() async {
+        let (monitor, clock) = makeMonitor(hold: .seconds(1))
+        let result = Task { await monitor.run() }
+        monitor.send(event(true))
+        await clock.advance(by: .milliseconds(500))
         monitor.finish()
         #expect(await result.value == nil)
     }
@@ -43,7 +82,8 @@ import Testing
 
     @Test func releaseBeforeHoldCancelsAndANewHoldCounts() async {
         let (monitor, clock) = makeMonitor(hold: .seconds(1))
-        let result = Task { await monitor.run() }
+        let finished = Finished()
+        let result = start(monitor, finished)
         monitor.send(event(true))
         await clock.advance(by: .milliseconds(900))
         monitor.send(event(false))
@@ -52,8 +92,7 @@ import Testing
         await clock.advance(by: .milliseconds(999))  // t = 2.499 s
         monitor.send(event(false))
         await clock.advance(by: .seconds(5))
-        monitor.finish()
-        #expect(await result.value == nil)
+        await expectHoldStillExits(monitor, clock, finished, result)
     }
 
     @Test func zeroHoldExitsOnPress() async {
@@ -66,12 +105,12 @@ import Testing
 
     @Test func otherKeysNeverExit() async {
         let (monitor, clock) = makeMonitor(hold: .seconds(1))
-        let result = Task { await monitor.run() }
+        let finished = Finished()
+        let result = start(monitor, finished)
         for key: UInt16 in [1, 62, 29, 56, 60, 99, 111, 172] {  // Esc, F4, Ctrl, Alt, F2, SysRq, Del, Home
             monitor.send(event(true, key: key))
         }
         await clock.advance(by: .seconds(10))
-        monitor.finish()
-        #expect(await result.value == nil)
+        await expectHoldStillExits(monitor, clock, finished, result)
     }
 }

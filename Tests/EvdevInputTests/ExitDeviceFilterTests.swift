@@ -4,32 +4,39 @@ import Testing
 @testable import EvdevInput
 
 @Suite struct ExitDeviceFilterTests {
-    @Test func noFilterMatchesEveryDevice() {
+    let gpioButton = InputDeviceIdentity(
+        path: "/dev/input/event0", name: "button@3", phys: "gpio-keys/input0", keys: [116])
+    let keyboard = InputDeviceIdentity(
+        path: "/dev/input/event1", name: "QEMU Virtio Keyboard", phys: "virtio0/input0", keys: [30, 116])
+
+    @Test func noExitDeviceNamesNoDevice() {
         for spec in [nil, ""] as [String?] {
             let filter = ExitDeviceFilter(spec)
-            #expect(filter.criterion == .any)
-            #expect(filter.matches(name: "QEMU Virtio Keyboard", path: "/dev/input/event1") { _ in nil })
+            #expect(filter.criterion == .buttonsOnly)
+            #expect(!filter.names(gpioButton) { _ in nil })
         }
     }
 
-    @Test func nameIsASubstringIgnoringCase() {
-        let filter = ExitDeviceFilter("GPIO-keys")
-        #expect(filter.criterion == .nameContains("GPIO-keys"))
-        #expect(filter.matches(name: "gpio-keys", path: "/dev/input/event0"))
-        #expect(filter.matches(name: "soc:gpio-keys@0", path: "/dev/input/event7"))
-        #expect(!filter.matches(name: "QEMU Virtio Keyboard", path: "/dev/input/event0"))
+    @Test func nameOrPhysIsASubstringIgnoringCase() {
+        let byName = ExitDeviceFilter("virtio KEYBOARD")
+        #expect(byName.criterion == .nameOrPhysContains("virtio KEYBOARD"))
+        #expect(byName.names(keyboard))
+        #expect(!byName.names(gpioButton))
+        let byPhys = ExitDeviceFilter("GPIO-keys/input0")
+        #expect(byPhys.names(gpioButton))
+        #expect(!byPhys.names(keyboard))
     }
 
     @Test func pathMatchesTheNodeItResolvesTo() {
-        let links = ["/dev/input/by-path/platform-gpio-keys-event": "/dev/input/event0"]
+        let links = ["/dev/input/by-path/platform-button@3-event": "/dev/input/event0"]
         let resolve: (String) -> String? = { links[$0] ?? ($0.hasPrefix("/dev/input/event") ? $0 : nil) }
-        let filter = ExitDeviceFilter("/dev/input/by-path/platform-gpio-keys-event")
-        #expect(filter.criterion == .path("/dev/input/by-path/platform-gpio-keys-event"))
-        #expect(filter.matches(name: "gpio-keys", path: "/dev/input/event0", resolve: resolve))
-        #expect(!filter.matches(name: "gpio-keys", path: "/dev/input/event1", resolve: resolve))
+        let filter = ExitDeviceFilter("/dev/input/by-path/platform-button@3-event")
+        #expect(filter.criterion == .path("/dev/input/by-path/platform-button@3-event"))
+        #expect(filter.names(gpioButton, resolve: resolve))
+        #expect(!filter.names(keyboard, resolve: resolve))
         let missing = ExitDeviceFilter("/dev/input/by-id/missing")
-        #expect(!missing.matches(name: "x", path: "/dev/input/event0", resolve: resolve))
-        #expect(ExitDeviceFilter("/dev/input/event1").matches(name: "x", path: "/dev/input/event1", resolve: resolve))
+        #expect(!missing.names(gpioButton, resolve: resolve))
+        #expect(ExitDeviceFilter("/dev/input/event1").names(keyboard, resolve: resolve))
     }
 
     /// The default resolver follows real symbolic links (`realpath`).
@@ -42,7 +49,10 @@ import Testing
         #expect(FileManager.default.createFile(atPath: node, contents: nil))
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "event5")
         let filter = ExitDeviceFilter(link)
-        #expect(filter.matches(name: "button", path: ExitDeviceFilter.resolvedPath(node)!))
-        #expect(!filter.matches(name: "button", path: directory.appending(path: "event6").path))
+        var device = gpioButton
+        device.path = ExitDeviceFilter.resolvedPath(node)!
+        #expect(filter.names(device))
+        device.path = directory.appending(path: "event6").path
+        #expect(!filter.names(device))
     }
 }
