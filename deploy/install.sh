@@ -125,6 +125,11 @@ if [[ $BOARD == auto ]]; then
     else BOARD=none
     fi
 fi
+# The exit button this script wires on a Pi is bound by its phys, which the kernel's gpio-keys
+# driver sets to "gpio-keys/input0" for every gpio-keys device (its name is the device-tree node's,
+# not the overlay's label). Elsewhere BabyAlbum's default applies: any button that is not a keyboard.
+EXIT_DEVICE=""
+if [[ $BOARD == pi ]] && ((BUTTON)); then EXIT_DEVICE=gpio-keys/input0; fi
 if [[ -z $EXIT_KEY ]]; then
     EXIT_KEY=KEY_POWER
     if [[ $BOARD == pi ]] && ((BUTTON)); then
@@ -132,7 +137,7 @@ if [[ -z $EXIT_KEY ]]; then
     fi
 fi
 
-note "installing $BINARY${ROOT:+ into $ROOT} (board: $BOARD, photos: $PHOTOS, exit key: $EXIT_KEY)"
+note "installing $BINARY${ROOT:+ into $ROOT} (board: $BOARD, photos: $PHOTOS, exit key: $EXIT_KEY${EXIT_DEVICE:+ from $EXIT_DEVICE})"
 
 # Facts about the system before this script changed anything, kept for uninstall.sh. Earlier
 # runs' facts win: after the first run the getty is disabled by us, not by the owner.
@@ -218,7 +223,7 @@ put_file /usr/local/bin/babyalbum 0755 "$BINARY"
 existing_opts=""
 [[ ! -f $(tpath "$CONFIG") ]] || existing_opts=$(sed -n 's/^BABYALBUM_OPTS=//p' "$(tpath "$CONFIG")" | tail -n 1)
 if [[ ! -f $(tpath "$CONFIG") ]] || ((CONFIG_GIVEN)); then
-    install_settings_file "$BOARD" "--exit-key $EXIT_KEY${OPTIONS:+ $OPTIONS}"
+    install_settings_file "$BOARD" "--exit-key $EXIT_KEY${EXIT_DEVICE:+ --exit-device $EXIT_DEVICE}${OPTIONS:+ $OPTIONS}"
 else
     install_settings_file "$BOARD" "$existing_opts"
 fi
@@ -337,8 +342,9 @@ pi)
     if ((BUTTON)); then
         block="$BLOCK_BEGIN
 [all]
-# The exit button: between GPIO$GPIO and ground, sends key code $KEYCODE while held.
-dtoverlay=gpio-key,gpio=$GPIO,active_low=1,gpio_pull=2,keycode=$KEYCODE,label=BABYALBUM_EXIT
+# The exit button: between GPIO$GPIO and ground, sends key code $KEYCODE while held
+# (an input device with phys gpio-keys/input0, the --exit-device in /etc/default/babyalbum).
+dtoverlay=gpio-key,gpio=$GPIO,active_low=1,gpio_pull=2,keycode=$KEYCODE
 $BLOCK_END"
     fi
     tmp=$(mktemp)

@@ -16,21 +16,32 @@ What is checked (issue 4):
   Ctrl+Alt+F2 does not switch the terminal (it does once babyalbum has exited: the control case);
 - a device another program holds (EBUSY) and devices it may not open (EACCES, run as ``nobody``)
   are logged with their path and cause (the ``input`` group), and babyalbum keeps running.
+
+Only a real button ends it (issue 18):
+- with the default options, the virtio keyboard's Power key held 3 s does not end it (the log says
+  the keyboard may not), and in the same run a uinput device offering only KEY_POWER does;
+- ``--exit-device`` naming the keyboard lets the keyboard end it (and the button then may not);
+- a uinput device named and phys-tagged like the Pi's gpio-keys button (``gpio-keys/input0``,
+  ``BUS_HOST``) is matched by the options deploy/install.sh writes for a Pi (a real staged run), and
+  a decoy button without that phys is not.
 """
 
 import errno
 import fcntl
 import os
 import re
+import shutil
 import struct
+import subprocess
 import sys
+import tempfile
 import time
 import unittest
 
 # MARK: - Guest side (stdlib only: runs in the guest's chroot of the host's root filesystem)
 
 EV_SYN, EV_KEY, SYN_REPORT, KEY_POWER = 0, 1, 0, 116
-BUS_VIRTUAL = 0x06
+BUS_VIRTUAL, BUS_HOST = 0x06, 0x19
 
 
 def _ioc(direction, kind, number, size):
@@ -42,6 +53,7 @@ UI_DEV_DESTROY = _ioc(0, "U", 2, 0)
 UI_DEV_SETUP = _ioc(1, "U", 3, 92)  # struct uinput_setup: input_id (8) + name[80] + ff_effects_max (4)
 UI_SET_EVBIT = _ioc(1, "U", 100, 4)
 UI_SET_KEYBIT = _ioc(1, "U", 101, 4)
+UI_SET_PHYS = _ioc(1, "U", 108, 8)  # _IOW('U', 108, char *)
 EVIOCGRAB = _ioc(1, "E", 0x90, 4)
 KDGETMODE, KD_TEXT = 0x4B3B, 0
 
@@ -59,12 +71,19 @@ def write_event(fd, kind, code, value):
     os.write(fd, struct.pack("llHHi", 0, 0, kind, code, value))
 
 
-def make_button(name):
-    """A uinput device with one key, KEY_POWER; returns (uinput fd, /dev/input/eventN)."""
+def make_button(name, phys=None):
+    """A uinput device with one key, KEY_POWER; returns (uinput fd, /dev/input/eventN).
+
+    With `phys` it poses as the kernel's gpio-keys driver does: that phys (``gpio-keys/input0``),
+    ``BUS_HOST``, vendor and product 1, version 0x0100 (drivers/input/keyboard/gpio_keys.c)."""
     fd = os.open("/dev/uinput", os.O_WRONLY | os.O_NONBLOCK)
     fcntl.ioctl(fd, UI_SET_EVBIT, EV_KEY)
     fcntl.ioctl(fd, UI_SET_KEYBIT, KEY_POWER)
-    setup = struct.pack("HHHH80sI", BUS_VIRTUAL, 0x1209, 0x0001, 1, name.encode(), 0)
+    if phys:
+        fcntl.ioctl(fd, UI_SET_PHYS, phys.encode() + b"\0")
+        setup = struct.pack("HHHH80sI", BUS_HOST, 0x0001, 0x0001, 0x0100, name.encode(), 0)
+    else:
+        setup = struct.pack("HHHH80sI", BUS_VIRTUAL, 0x1209, 0x0001, 1, name.encode(), 0)
     fcntl.ioctl(fd, UI_DEV_SETUP, setup)
     fcntl.ioctl(fd, UI_DEV_CREATE)
     sysname = fcntl.ioctl(fd, ui_get_sysname(64), bytes(64)).split(b"\0")[0].decode()
@@ -82,10 +101,10 @@ def make_button(name):
     return fd, node
 
 
-def run_button(fifo, name):
+def run_button(fifo, name, phys=None):
     """Serves commands from `fifo`: ``press SECONDS`` (press, hold, release), ``flood N`` (N short
     presses at once), ``quit``."""
-    fd, node = make_button(name)
+    fd, node = make_button(name, phys)
     print(f"node {node}", flush=True)
     try:
         while True:
@@ -156,7 +175,7 @@ def console_mode(tty="/dev/tty1"):
 
 def guest_main(argv):
     if argv[0] == "button":
-        run_button(argv[1], argv[2])
+        run_button(argv[1], argv[2], argv[3] if len(argv) > 3 else None)
     elif argv[0] == "grab-states":
         grab_states()
     elif argv[0] == "hold-grab":
@@ -220,15 +239,16 @@ class GuestInput:
         return states
 
     def start_babyalbum(self, *flags):
+        """babyalbum with `flags` (shell words) after its photo options; returns when it shows a photo."""
         app = self.vm.spawn(f"{BABYALBUM_BIN} --photos {PHOTOS} --seed 3 --interval 3600 " + " ".join(flags))
         app.wait_for_log(r"grabbed \d+ of \d+ input devices", timeout=120)
         app.wait_for_log(r"showing ", timeout=120)
         return app
 
-    def start_button(self):
-        fifo = "/tmp/button.fifo"
+    def start_button(self, name=BUTTON_NAME, phys=None, fifo="/tmp/button.fifo"):
+        """A uinput button (only KEY_POWER) served by this file's guest helper: (process, fifo, node)."""
         self.sh(f"rm -f {fifo}; mkfifo {fifo}")
-        button = self.vm.spawn(f"python3 -u {HELPER} button {fifo} '{BUTTON_NAME}'")
+        button = self.vm.spawn(f"python3 -u {HELPER} button {fifo} '{name}'" + (f" '{phys}'" if phys else ""))
         node = button.wait_for_log(r"node (/dev/input/event\d+)", timeout=60).group(1)
         return button, fifo, node
 
@@ -244,6 +264,34 @@ class GuestInput:
         """Lets the guest run `seconds` (for the key events to arrive) and asserts babyalbum still runs."""
         time.sleep(seconds)
         self.test.assertFalse(app.exited(), f"babyalbum exited:\n{app.log()}")
+
+
+def installed_pi_options():
+    """The babyalbum options deploy/install.sh writes for a Raspberry Pi with its exit button: a real
+    install.sh run, staged (``--root``) in a temporary tree like Tests/Deploy's, on this host."""
+    root = tempfile.mkdtemp(prefix="babyalbum-input-pi-")
+    try:
+        os.makedirs(f"{root}/boot/firmware")
+        os.makedirs(f"{root}/etc/systemd/system/getty.target.wants")
+        os.makedirs(f"{root}/usr/bin")
+        with open(f"{root}/boot/firmware/cmdline.txt", "w") as f:
+            f.write("console=tty1 root=PARTUUID=4e639091-02 rootwait\n")
+        with open(f"{root}/boot/firmware/config.txt", "w") as f:
+            f.write("dtoverlay=vc4-kms-v3d\n[all]\n")
+        for name in ("passwd", "group", "shadow", "gshadow"):
+            shutil.copy(f"/etc/{name}", f"{root}/etc/")
+        shutil.copytree("/usr/lib/systemd/system", f"{root}/usr/lib/systemd/system", symlinks=True)
+        os.symlink("usr/bin", f"{root}/bin")
+        shutil.copy("/usr/bin/dash", f"{root}/usr/bin/sh")
+        result = subprocess.run(
+            ["bash", os.path.join(REPO, "deploy/install.sh"), "--root", root, "--binary", "/bin/true", "--no-apt",
+             "--owner", "root", "--board", "pi"], capture_output=True, text=True, timeout=300)
+        if result.returncode != 0:
+            raise AssertionError(f"staged install.sh failed:\n{result.stdout}{result.stderr}")
+        with open(f"{root}/etc/default/babyalbum") as f:
+            return next(line.split("=", 1)[1].strip() for line in f if line.startswith("BABYALBUM_OPTS="))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def storm_events():
@@ -330,8 +378,8 @@ class InputTests(unittest.TestCase):
         self.assertRegex(app.log(), r"(?i)no grabbed input device carries the exit button",
                          "no warning although no device matches --exit-device yet")
         button, fifo, node = guest.start_button()
-        app.wait_for_log(rf"grabbed new input device {BUTTON_NAME} \({node}\) \(it carries the exit button\)",
-                         timeout=30)
+        app.wait_for_log(rf"exit button KEY_POWER \(held 1\.0 s\) on {BUTTON_NAME} \({node}\): "
+                         rf"chosen by --exit-device '{BUTTON_NAME}'", timeout=30)
 
         guest.press(button, fifo, 0.3)  # shorter than --exit-hold: nothing
         guest.settle(app, 2)
@@ -360,6 +408,63 @@ class InputTests(unittest.TestCase):
             self.assertEqual(state, "free", f"{path} ({name}) still grabbed after exit")
         guest.sh(f"echo quit > {fifo}")
 
+    def test_default_keyboard_power_never_ends_it_but_a_button_does(self):
+        vm, guest = self.boot()
+        app = guest.start_babyalbum()  # the defaults: KEY_POWER held 1 s, from a button, not a keyboard
+        self.assertRegex(app.log(), r"QEMU Virtio Keyboard \(/dev/input/event\d+\) may not end the slideshow: "
+                                    r"a keyboard \(it has letter keys\)")
+        button, fifo, node = guest.start_button()
+        app.wait_for_log(rf"exit button KEY_POWER \(held 1\.0 s\) on {BUTTON_NAME} \({node}\): "
+                         r"a button, not a keyboard", timeout=30)
+
+        vm.send_key("power", hold_time=3000)  # the keyboard's Power key, held three times as long as needed
+        guest.settle(app, 2)
+        self.assertNotIn("ended the slideshow", app.log())
+
+        # Positive control, same run: the button that offers only KEY_POWER ends it after the hold.
+        guest.press(button, fifo, 2.5)
+        self.assertEqual(app.wait(timeout=30), 0, app.log())
+        self.assertRegex(app.log(), rf"KEY_POWER on {BUTTON_NAME} \({node}\)")
+        guest.sh(f"echo quit > {fifo}")
+
+    def test_exit_device_naming_the_keyboard_lets_it_end_it(self):
+        vm, guest = self.boot()
+        button, fifo, node = guest.start_button()
+        app = guest.start_babyalbum("--exit-device", "'QEMU Virtio Keyboard'")
+        self.assertRegex(app.log(), r"exit button KEY_POWER \(held 1\.0 s\) on QEMU Virtio Keyboard "
+                                    r"\(/dev/input/event\d+\): chosen by --exit-device 'QEMU Virtio Keyboard'")
+        self.assertRegex(app.log(), rf"{BUTTON_NAME} \({node}\) may not end the slideshow: "
+                                    r"not the --exit-device 'QEMU Virtio Keyboard'")
+        guest.press(button, fifo, 2.5)  # the button is not the chosen device: nothing
+        guest.settle(app, 1)
+
+        vm.send_key("power", hold_time=3000)
+        self.assertEqual(app.wait(timeout=30), 0, app.log())
+        self.assertRegex(app.log(), r"KEY_POWER on QEMU Virtio Keyboard \(/dev/input/event\d+\)")
+        guest.sh(f"echo quit > {fifo}")
+
+    def test_install_sh_binding_matches_the_pis_gpio_keys_button(self):
+        options = installed_pi_options()
+        self.assertIn("--exit-device gpio-keys/input0", options)
+        vm, guest = self.boot()
+        # The Pi's button as gpio_keys.c registers it (name from the device-tree node, phys
+        # gpio-keys/input0), and a decoy button that offers the same key without that phys.
+        gpio, gpio_fifo, gpio_node = guest.start_button("button@3", phys="gpio-keys/input0", fifo="/tmp/gpio.fifo")
+        decoy, decoy_fifo, decoy_node = guest.start_button("Decoy Power Button", fifo="/tmp/decoy.fifo")
+        app = guest.start_babyalbum(options)
+        self.assertRegex(app.log(), rf"exit button KEY_POWER \(held 1\.0 s\) on button@3 \({gpio_node}\): "
+                                    r"chosen by --exit-device 'gpio-keys/input0'")
+        self.assertRegex(app.log(), rf"Decoy Power Button \({decoy_node}\) may not end the slideshow")
+
+        guest.press(decoy, decoy_fifo, 2.5)
+        vm.send_key("power", hold_time=2500)
+        guest.settle(app, 1)
+        guest.press(gpio, gpio_fifo, 2.5)
+        self.assertEqual(app.wait(timeout=30), 0, app.log())
+        self.assertRegex(app.log(), rf"KEY_POWER on button@3 \({gpio_node}\)")
+        for fifo in (gpio_fifo, decoy_fifo):
+            guest.sh(f"echo quit > {fifo}")
+
     def test_errors_name_the_cause_and_it_keeps_running(self):
         vm, guest = self.boot()
         states = guest.grab_states()
@@ -370,7 +475,8 @@ class InputTests(unittest.TestCase):
         app = guest.start_babyalbum()
         self.assertRegex(app.log(), rf"{keyboard}: cannot grab: another program holds an exclusive grab on it")
         self.assertRegex(app.log(), rf"grabbed {len(states) - 1} of {len(states)} input devices")
-        self.assertRegex(app.log(), r"exit button KEY_POWER \(held 1\.0 s\) on AT Translated Set 2 keyboard")
+        self.assertRegex(app.log(), r"AT Translated Set 2 keyboard \(/dev/input/event\d+\) may not end the slideshow: "
+                                    r"a keyboard \(it has letter keys\)")
         guest.settle(app, 1)
         app.signal("TERM")
         app.wait(timeout=60)
