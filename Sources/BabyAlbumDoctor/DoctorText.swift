@@ -73,7 +73,8 @@ extension DoctorInputSection {
                 line += ": cannot be opened"
             }
             if !device.exitKeys.isEmpty {
-                line += ", EXIT BUTTON (\(device.exitKeys.joined(separator: ", ")): \(device.exitReason ?? ""))"
+                line += ", EXIT BUTTON (\(device.exitKeys.joined(separator: ", ")))"
+                if let reason = device.exitReason { line += ": \(reason)" }
             } else if let reason = device.exitReason {
                 line += ", may not end the slideshow (\(reason))"
             }

@@ -410,10 +410,16 @@ class InputTests(unittest.TestCase):
 
     def test_default_keyboard_power_never_ends_it_but_a_button_does(self):
         vm, guest = self.boot()
+        button, fifo, node = guest.start_button()
+        # doctor says the same as the start-up log: which devices may end the slideshow, and why.
+        _, report = vm.sh(f"{BABYALBUM_BIN} doctor --photos {PHOTOS}", timeout=120)
+        self.assertRegex(report, r"'QEMU Virtio Keyboard': can be grabbed, may not end the slideshow "
+                                 r"\(a keyboard \(it has letter keys\)")
+        self.assertRegex(report, rf"{node} '{BUTTON_NAME}': can be grabbed, EXIT BUTTON \(KEY_POWER\): "
+                                 r"a button, not a keyboard")
         app = guest.start_babyalbum()  # the defaults: KEY_POWER held 1 s, from a button, not a keyboard
         self.assertRegex(app.log(), r"QEMU Virtio Keyboard \(/dev/input/event\d+\) may not end the slideshow: "
                                     r"a keyboard \(it has letter keys\)")
-        button, fifo, node = guest.start_button()
         app.wait_for_log(rf"exit button KEY_POWER \(held 1\.0 s\) on {BUTTON_NAME} \({node}\): "
                          r"a button, not a keyboard", timeout=30)
 
