@@ -22,7 +22,7 @@ Only a real button ends it (issue 18):
   the keyboard may not), and in the same run a uinput device offering only KEY_POWER does;
 - ``--exit-device`` naming the keyboard lets the keyboard end it (and the button then may not);
 - a uinput device named and phys-tagged like the Pi's gpio-keys button (``gpio-keys/input0``,
-  ``BUS_HOST``) is matched by the options deploy/install.sh writes for a Pi (a real staged run), and
+  ``BUS_HOST``) is matched by the settings file deploy/install.sh writes for a Pi (a real staged run), and
   a decoy button without that phys is not.
 """
 
@@ -266,9 +266,10 @@ class GuestInput:
         self.test.assertFalse(app.exited(), f"babyalbum exited:\n{app.log()}")
 
 
-def installed_pi_options():
-    """The babyalbum options deploy/install.sh writes for a Raspberry Pi with its exit button: a real
-    install.sh run, staged (``--root``) in a temporary tree like Tests/Deploy's, on this host."""
+def installed_pi_settings():
+    """The settings file deploy/install.sh writes for a Raspberry Pi with its exit button
+    (/boot/firmware/babyalbum.txt): a real install.sh run, staged (``--root``) in a temporary tree
+    like Tests/Deploy's, on this host."""
     root = tempfile.mkdtemp(prefix="babyalbum-input-pi-")
     try:
         os.makedirs(f"{root}/boot/firmware")
@@ -288,8 +289,8 @@ def installed_pi_options():
              "--owner", "root", "--board", "pi"], capture_output=True, text=True, timeout=300)
         if result.returncode != 0:
             raise AssertionError(f"staged install.sh failed:\n{result.stdout}{result.stderr}")
-        with open(f"{root}/etc/default/babyalbum") as f:
-            return next(line.split("=", 1)[1].strip() for line in f if line.startswith("BABYALBUM_OPTS="))
+        with open(f"{root}/boot/firmware/babyalbum.txt") as f:
+            return f.read()
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -450,14 +451,17 @@ class InputTests(unittest.TestCase):
         guest.sh(f"echo quit > {fifo}")
 
     def test_install_sh_binding_matches_the_pis_gpio_keys_button(self):
-        options = installed_pi_options()
-        self.assertIn("--exit-device gpio-keys/input0", options)
+        settings = installed_pi_settings()
+        self.assertRegex(settings, r"(?m)^exit-device = gpio-keys/input0$")
         vm, guest = self.boot()
+        settings_path = os.path.join(vm.out, "babyalbum.txt")  # the rig's output folder is shared
+        with open(settings_path, "w") as f:
+            f.write(settings)
         # The Pi's button as gpio_keys.c registers it (name from the device-tree node, phys
         # gpio-keys/input0), and a decoy button that offers the same key without that phys.
         gpio, gpio_fifo, gpio_node = guest.start_button("button@3", phys="gpio-keys/input0", fifo="/tmp/gpio.fifo")
         decoy, decoy_fifo, decoy_node = guest.start_button("Decoy Power Button", fifo="/tmp/decoy.fifo")
-        app = guest.start_babyalbum(options)
+        app = guest.start_babyalbum("--settings", settings_path)
         self.assertRegex(app.log(), rf"exit button KEY_POWER \(held 1\.0 s\) on button@3 \({gpio_node}\): "
                                     r"chosen by --exit-device 'gpio-keys/input0'")
         self.assertRegex(app.log(), rf"Decoy Power Button \({decoy_node}\) may not end the slideshow")
