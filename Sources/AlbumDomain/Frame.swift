@@ -24,6 +24,10 @@ public enum ScaleMode: String, Sendable, CaseIterable {
     case fill
     /// Show the whole photo, centred, with black bars.
     case fit
+    /// Fill, unless that would crop more than a fifth of the photo (a portrait photo on a
+    /// landscape screen, or the reverse): then the whole photo, over a blurred, darkened copy of
+    /// itself that fills the screen. Neither faces cut off nor bare bars.
+    case auto
 }
 
 /// A picture ready to be shown: `size.width * size.height` pixels in the screen's byte order.

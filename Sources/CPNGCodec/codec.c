@@ -440,10 +440,13 @@ static int decode_file(const char *path, const bapng_limits *limits, const bapng
     error[0] = 0;
     *state = (push_state){.context = context, .limits = limits, .target = target, .header = header, .orientation = 1};
     int status = context_open(context, path, limits);
-    if (status == BAPNG_OK && target) {
-        memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
-        state->orientation =
-            ba_orientation_on_panel(file_orientation(context->file, limits->max_chunk_bytes), target->quarter_turns);
+    if (status == BAPNG_OK) {
+        int exif = file_orientation(context->file, limits->max_chunk_bytes);
+        header->orientation = exif;
+        if (target) {
+            memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
+            state->orientation = ba_orientation_on_panel(exif, target->quarter_turns);
+        }
     }
     if (status == BAPNG_OK) status = run_push(context, state);
     if (status == BAPNG_OK && target) {

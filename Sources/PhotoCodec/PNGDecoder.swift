@@ -32,6 +32,8 @@ public struct PNGHeader: Equatable, Sendable {
     public let colorType: Int
     /// Whether the image is Adam7 interlaced.
     public let isInterlaced: Bool
+    /// The eXIf orientation, 1 to 8 (1 when there is none).
+    public let orientation: Int
 
     init(_ header: bapng_header) {
         width = Int(header.width)
@@ -39,6 +41,7 @@ public struct PNGHeader: Equatable, Sendable {
         bitDepth = Int(header.bit_depth)
         colorType = Int(header.color_type)
         isInterlaced = header.interlaced != 0
+        orientation = Int(header.orientation)
     }
 }
 

@@ -9,7 +9,7 @@ public struct PhotoHeader: Equatable, Sendable {
     public let width: Int
     /// Height in pixels, as stored.
     public let height: Int
-    /// EXIF orientation, 1 to 8 (1 for PNG here: the PNG codec applies eXIf itself).
+    /// EXIF orientation, 1 to 8 (for PNG, from its eXIf chunk).
     public let orientation: Int
     /// Bytes the decode holds beyond a few rows (checked against the ``DecodeMemoryBudget``).
     public let wholeImageBytes: UInt64
@@ -32,7 +32,7 @@ public struct PhotoHeader: Equatable, Sendable {
         format = .png
         width = header.width
         height = header.height
-        orientation = 1
+        orientation = header.orientation
         wholeImageBytes = 0
         dctScaleEighths = 8
         isAnimated = false

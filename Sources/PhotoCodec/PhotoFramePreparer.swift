@@ -29,8 +29,58 @@ public struct PhotoFramePreparer: FramePreparing {
         // The path is the id's bytes, exactly as the folder listed them (not always UTF-8).
         let name = photo.id.description
         let file = try PhotoFile(pathBytes: photo.id.bytes, displayPath: name)
-        return try PhotoDecoder.decode(
+        guard scale == .auto else { return try decode(file, name: name, size: size, scale: scale) }
+        let header = try PhotoDecoder.header(of: file, path: name, limits: limits, budget: budget)
+        let photoSize = header.uprightSize
+        let screen = rotation.swapsAxes ? FrameSize(width: size.height, height: size.width) : size
+        guard Backdrop.fillCrop(photo: photoSize, screen: screen) > Backdrop.cropLimit else {
+            return try decode(file, name: name, size: size, scale: .fill)
+        }
+        // The backdrop is made upright, then the frame is turned for the panel.
+        let upright = try PhotoDecoder.decode(
+            file, path: name, to: screen, scale: .fit, limits: limits, budget: budget
+        ).frame
+        var pixels = upright.pixels
+        Backdrop.paintBars(of: &pixels, size: screen, photo: photoSize)
+        return Frame(size: screen, pixels: pixels).turned(for: rotation)
+    }
+
+    private func decode(_ file: borrowing PhotoFile, name: String, size: FrameSize, scale: ScaleMode) throws -> Frame {
+        try PhotoDecoder.decode(
             file, path: name, to: size, scale: scale, limits: limits, budget: budget, rotation: rotation
         ).frame
+    }
+}
+
+extension PhotoHeader {
+    /// Width and height as a person sees the photo (after its EXIF orientation).
+    public var uprightSize: FrameSize {
+        orientation >= 5 ? FrameSize(width: height, height: width) : FrameSize(width: width, height: height)
+    }
+}
+
+extension Frame {
+    /// This upright frame as the panel of a screen mounted with `rotation` holds it (the
+    /// panel's own size): each panel pixel shows the upright pixel it faces.
+    public func turned(for rotation: ScreenRotation) -> Frame {
+        guard rotation != .none else { return self }
+        let panel = rotation.swapsAxes ? FrameSize(width: size.height, height: size.width) : size
+        let (width, height) = (panel.width, panel.height)
+        var turned = [UInt32](repeating: 0, count: panel.pixelCount)
+        pixels.withUnsafeBufferPointer { upright in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let (ux, uy): (Int, Int) =
+                        switch rotation {
+                        case .none: (x, y)
+                        case .clockwise90: (height - 1 - y, x)
+                        case .upsideDown: (width - 1 - x, height - 1 - y)
+                        case .clockwise270: (y, width - 1 - x)
+                        }
+                    turned[y * width + x] = upright[uy * size.width + ux]
+                }
+            }
+        }
+        return Frame(size: panel, pixels: turned)
     }
 }

@@ -79,8 +79,13 @@ struct Show: AsyncParsableCommand {
     @Option(help: "Display mode for drm output, WxH as for --size (default: the display's preferred mode).")
     var mode: SizeOption?
 
-    @Option(help: "fill: cover the screen, cropping (default); fit: whole photo with black bars.")
-    var scale = ScaleMode.fill
+    @Option(
+        help: ArgumentHelp(
+            "auto: fill, but a photo that filling would crop by more than a fifth (a portrait photo on a "
+                + "landscape screen) is shown whole over a blurred copy of itself (default); fill: cover the "
+                + "screen, cropping; fit: the whole photo with black bars.",
+            valueName: "auto|fill|fit"))
+    var scale = ScaleMode.auto
 
     @Option(
         help: ArgumentHelp(

@@ -70,3 +70,4 @@ import Testing
         #expect(ScreenRotation(degrees: 45) == nil)
     }
 }
+

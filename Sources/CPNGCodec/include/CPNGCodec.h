@@ -46,6 +46,8 @@ typedef struct {
     int color_type;
     /** Non-zero for Adam7. */
     int interlaced;
+    /** The eXIf orientation, 1 to 8 (1 when there is none). */
+    int orientation;
 } bapng_header;
 
 /** Limits against hostile files. */
