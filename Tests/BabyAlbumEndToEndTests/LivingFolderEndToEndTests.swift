@@ -32,7 +32,7 @@ import Testing
         }
         let running = try BabyAlbumProcess(
             ["--photos", album.path, "--output", "png:" + output.path, "--size", "160x90", "--interval", "0.2",
-             "--state-dir", "none", "--seed", "7"])
+             "--state-dir", "none", "--seed", "7", "--scale", "fill"])
         waitForShowings(2, of: running)
 
         // A photo written slowly: half of it, then (ten ticks later) the rest.
