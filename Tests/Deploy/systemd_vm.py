@@ -9,6 +9,9 @@ thing. Then, checked from the host:
 1. the service starts, reaches "active (running)" (READY=1 arrived) with its watchdog armed,
    and the screen shows a photo (the sandbox leaves DRM and the input devices usable);
    `babyalbum doctor` then reports the service running and finds the display and the button;
+1c. `install.sh --sync` on the running frame starts Syncthing as its own user; a family
+   Syncthing in the guest, paired with deploy/pair.sh, sends a new photo, and the screen shows it
+   (the slideshow stays alone in a network namespace with only lo: PrivateNetwork=yes);
 2. a crash (SIGSEGV) is restarted, and a hung one (SIGSTOP) is killed by the watchdog and
    restarted;
 3. the virtual keyboard's Power key held 3 s does nothing (a keyboard never ends it); holding the
@@ -18,7 +21,7 @@ thing. Then, checked from the host:
    changes nothing.
 
 Usage: Tests/Deploy/systemd_vm.py   (BABYALBUM_BIN selects the binary, as for Tests/VM)
-Exits 0 when every step passed; prints each step. Takes about two minutes (QEMU without KVM).
+Exits 0 when every step passed; prints each step. Takes about four minutes (QEMU without KVM), a minute of it step 1c.
 BABYALBUM_VM_WITHOUT_NOTIFY=1 is a diagnostic mode for a binary that does not notify systemd yet.
 """
 
@@ -127,6 +130,16 @@ def show(vm):
     return dict(line.split("=", 1) for line in output.splitlines() if "=" in line)
 
 
+def rendered_frame(folder):
+    """The first frame `--output png:` renders of `folder` at the bochs mode, 1280x800, as RGB bytes
+    (written beside the folder: an output folder inside the photo folder is refused)."""
+    out = folder + "-out"
+    subprocess.run([BABYALBUM_BIN, "--photos", folder, "--output", f"png:{out}", "--size", "1280x800",
+                    "--count", "1"], check=True, capture_output=True, timeout=120)
+    with Image.open(os.path.join(out, "frame-0001.png")) as image:
+        return image.convert("RGB").tobytes()
+
+
 def expected_frames(work):
     """Each sample photo as `--output png:` renders it full screen at the bochs mode, 1280x800."""
     frames = {}
@@ -134,10 +147,7 @@ def expected_frames(work):
         folder = os.path.join(work, "one-" + name)
         os.makedirs(folder)
         os.symlink(os.path.join(REPO, "Photos", name), os.path.join(folder, name))
-        subprocess.run([BABYALBUM_BIN, "--photos", folder, "--output", f"png:{folder}/out", "--size", "1280x800",
-                        "--count", "1"], check=True, capture_output=True, timeout=120)
-        with Image.open(os.path.join(folder, "out", "frame-0001.png")) as image:
-            frames[name] = image.convert("RGB").tobytes()
+        frames[name] = rendered_frame(folder)
     return frames
 
 
@@ -156,6 +166,112 @@ def wait_for_photo_on_screen(vm, frames, path, timeout):
             screen.save(kept)
             raise Failure(f"no photo on the screen after {timeout} s (last screen kept in {kept})")
         time.sleep(0.3)
+
+
+#: Starts a "family" Syncthing in the guest: a send-only folder, listening on 127.0.0.1:22001, that
+#: knows the frame (@FRAME@) but never dials it; prints the family's device ID last.
+FAMILY_SCRIPT = r"""set -e
+. @REPO@/deploy/sync-lib.sh
+mkdir -p /root/family-photos
+sync_generate /root/family
+sync_edit_config /root/family /root/family-photos sendonly 127.0.0.1:18384 tcp://127.0.0.1:22001 0
+family=$(sync_device_id /root/family)
+(HOME=/root/family STNODEFAULTFOLDER=1 setsid syncthing serve --home=/root/family --no-browser --no-restart \
+    --no-upgrade >/root/family.log 2>&1 &)
+for _ in $(seq 100); do sync_api /root/family GET /rest/system/ping >/dev/null 2>&1 && break; sleep 0.3; done
+sync_api /root/family PUT /rest/config/devices/@FRAME@ '{"deviceID":"@FRAME@","addresses":["dynamic"]}' >/dev/null
+sync_api /root/family PATCH /rest/config/folders/babyalbum-family \
+    '{"devices":[{"deviceID":"'"$family"'"},{"deviceID":"@FRAME@"}]}' >/dev/null
+echo "$family"
+"""
+
+
+def family_photo(work):
+    """A photo none of the sample photos looks like, and its frame at 1280x800."""
+    folder = os.path.join(work, "family-photo")
+    os.makedirs(folder)
+    image = Image.new("RGB", (640, 400))
+    image.putdata([((x * 255) // 639, (y * 255) // 399, 128) for y in range(400) for x in range(640)])
+    image.save(os.path.join(folder, "from-family.png"))
+    return os.path.join(folder, "from-family.png"), rendered_frame(folder)
+
+
+def install_sync_live(vm):
+    """install.sh --sync on the running frame; returns the frame's device ID as doctor shows it."""
+    status, output = vm.sh(f"bash {REPO}/deploy/install.sh --binary {BABYALBUM_BIN} --no-apt --board none "
+                           "--options '--seed 3 --interval 4' --sync", timeout=180)
+    if status != 0:
+        raise Failure(f"install.sh --sync failed:\n{output}")
+    wait_for(vm, "systemctl is-active babyalbum-sync.service", r"^active", 60, "babyalbum-sync.service")
+    match = wait_for(vm, "/usr/local/bin/babyalbum doctor 2>&1 | grep Sync:", r"device ID is ([A-Z0-9-]{63})", 60,
+                     "the device ID in babyalbum doctor")
+    print(f"    doctor: this frame's Syncthing device ID is {match.group(1)}", flush=True)
+    return match.group(1)
+
+
+def start_family(vm, frame_id):
+    """The family's Syncthing, as root in the guest; returns its device ID."""
+    script = os.path.join(vm.out, "family-syncthing.sh")
+    with open(script, "w") as f:
+        f.write(FAMILY_SCRIPT.replace("@REPO@", REPO).replace("@FRAME@", frame_id))
+    # bash: sync-lib.sh is bash; the guest's shell is sh.
+    status, output = vm.sh(f"bash {script}", timeout=120)
+    family_id = output.strip().splitlines()[-1] if output.strip() else ""
+    if status != 0 or not re.fullmatch(r"[A-Z0-9-]{63}", family_id):
+        raise Failure(f"the family Syncthing in the guest:\n{output}")
+    return family_id
+
+
+def check_network_namespaces(vm):
+    """Syncthing runs as babyalbum-sync in the host's network; the slideshow in a namespace of its own
+    (PrivateNetwork=yes) with no interface but lo."""
+    _, output = vm.sh("for unit in babyalbum-sync babyalbum; do pid=$(systemctl show -p MainPID --value $unit.service); "
+                      "echo $unit $(ps -o user= -p $pid) $(readlink /proc/$pid/ns/net) "
+                      "$(tail -n +3 /proc/$pid/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ,); done; "
+                      "echo pid1 root $(readlink /proc/1/ns/net)")
+    rows = {line.split()[0]: line.split()[1:] for line in output.splitlines() if len(line.split()) >= 3}
+    print("    network: " + "; ".join(" ".join([k] + v) for k, v in rows.items()), flush=True)
+    sync, slideshow, host = rows.get("babyalbum-sync"), rows.get("babyalbum"), rows.get("pid1")
+    if not (sync and slideshow and host) or sync[:2] != ["babyalbum-sync", host[1]]:
+        raise Failure(f"Syncthing's user or network namespace:\n{output}")
+    if slideshow[0] != "babyalbum" or slideshow[1] == host[1] or slideshow[2:] != ["lo,"]:
+        raise Failure(f"the slideshow is not alone in a network namespace with only lo:\n{output}")
+    _, private = vm.sh("systemctl show -p PrivateNetwork --value babyalbum.service")
+    if private.strip() != "yes":
+        raise Failure(f"babyalbum.service: PrivateNetwork={private.strip()}")
+
+
+def sync_step(vm, work, shot):
+    """install.sh --sync live, a family Syncthing in the guest, pair.sh, and the photo on screen."""
+    laps = [("", time.monotonic())]
+
+    def lap(name):
+        laps.append((name, time.monotonic()))
+
+    photo, pixels = family_photo(work)
+    shutil.copy(photo, os.path.join(vm.out, "from-family.png"))
+    frame_id = install_sync_live(vm)
+    lap("install --sync")
+    family_id = start_family(vm, frame_id)
+    lap("family Syncthing")
+    status, output = vm.sh(f"bash {REPO}/deploy/pair.sh --address tcp://127.0.0.1:22001 --wait 60 {family_id}",
+                           timeout=120)
+    print("    " + "\n    ".join(output.strip().splitlines()[-2:]), flush=True)
+    if status != 0:
+        raise Failure(f"pair.sh failed ({status}):\n{output}")
+    lap("pair.sh")
+    vm.sh(f"cp {vm.out}/from-family.png /root/family-photos/.incoming.tmp && "
+          "mv /root/family-photos/.incoming.tmp /root/family-photos/from-family.png")
+    wait_for(vm, "stat -c '%U %G %a' /var/lib/babyalbum/photos/family/from-family.png", r"^babyalbum-sync babyalbum 640",
+             60, "the photo received, group babyalbum, mode 640")
+    lap("received")
+    wait_for_photo_on_screen(vm, {"from-family.png": pixels}, shot, 60)
+    lap("on screen")
+    print("    on screen, pixel for pixel: from-family.png (sent by the family Syncthing)", flush=True)
+    check_network_namespaces(vm)
+    vm.sh("kill $(pgrep -f 'syncthing serve --home=/root/family') 2>/dev/null; true")
+    print("    step 1c took " + ", ".join(f"{name} {end - start:.0f} s" for (_, start), (name, end) in zip(laps, laps[1:]))
+          + f"; {time.monotonic() - laps[0][1]:.0f} s in all", flush=True)
 
 
 def main():
@@ -225,6 +341,9 @@ def main():
         if not (display.get("chosen") or "").startswith("/dev/dri/card0 Virtual-1 1280x800"):
             raise Failure(f"doctor's display section: {display}")
 
+        step("1c. install.sh --sync: a photo added at a family Syncthing shows on the frame")
+        sync_step(vm, work, shot)
+
         step("2. a crash is restarted")
         vm.sh("systemctl kill -s SEGV babyalbum.service")
         wait_for(vm, "systemctl show -p NRestarts --value babyalbum.service", r"^[1-9]", 60, "restart after SIGSEGV")
@@ -276,7 +395,10 @@ def main():
             raise Failure(f"uninstall.sh failed:\n{output}")
         _, after = vm.sh("systemctl is-enabled getty@tty1.service; systemctl is-enabled ctrl-alt-del.target; "
                          "systemctl cat babyalbum.service >/dev/null 2>&1 && echo unit-left; "
-                         "id babyalbum >/dev/null 2>&1 && echo user-left; ls /var/lib/babyalbum/photos | wc -l")
+                         "id babyalbum >/dev/null 2>&1 && echo user-left; "
+                         "id babyalbum-sync >/dev/null 2>&1 && echo sync-user-left; "
+                         "systemctl cat babyalbum-sync.service >/dev/null 2>&1 && echo sync-unit-left; "
+                         "test -e /var/lib/babyalbum-sync && echo sync-home-left; ls /var/lib/babyalbum/photos | wc -l")
         print("    after: " + " ".join(after.split()), flush=True)
         if after.split()[:2] != ["enabled", "alias"] or "left" in after:
             raise Failure(f"uninstall left things behind: {after}")
