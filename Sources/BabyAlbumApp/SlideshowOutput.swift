@@ -39,7 +39,8 @@ struct SlideshowOutput {
                 view: MemoryFrameView(size: configuration.size), frameSize: configuration.size, display: nil,
                 input: nil)
         case .drm(let device):
-            let display = try DRMDisplay.open(device: device, mode: configuration.mode, logger: logger)
+            let display = try DRMDisplay.open(
+                device: device, mode: configuration.mode, reportsFades: configuration.reportsLatency, logger: logger)
             do {
                 let input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
                 return SlideshowOutput(view: display, frameSize: display.size, display: display, input: input)

@@ -26,13 +26,17 @@ public final class DRMDisplay: FrameView, Sendable {
     public var panelOrientation: String? { mailbox.status.panelOrientation }
 
     /// Opens `device` (for example `/dev/dri/card0`), or the first card with a connected display
-    /// when `nil`, with the connector's preferred mode or `mode` when given.
-    public static func open(device: String?, mode: FrameSize?, logger: Logger) throws -> DRMDisplay {
+    /// when `nil`, with the connector's preferred mode or `mode` when given. With
+    /// `reportsFades`, each fade logs its pictures, vblanks and real duration.
+    public static func open(
+        device: String?, mode: FrameSize?, reportsFades: Bool = false, logger: Logger
+    ) throws -> DRMDisplay {
         let (card, output) = try OutputChoice.open(path: device, mode: mode)
         let message: Logger.Message =
             "drawing on \(card.path) (\(card.driverName ?? "?")) \(output.name) at \(DisplayMode(info: output.mode))"
         let metadata: Logger.Metadata = ["device": "\(card.path)", "connector": "\(output.name)"]
-        let loop = try DisplayLoop(device: card, output: output, requestedMode: mode, logger: logger)
+        let loop = try DisplayLoop(
+            device: card, output: output, requestedMode: mode, reportsFades: reportsFades, logger: logger)
         let display = try DRMDisplay(loop: loop)
         logger.info(message, metadata: metadata)
         return display

@@ -20,16 +20,23 @@ final class DisplayLoop: @unchecked Sendable {
     private var power = PowerControl()
     private var isConnected = true
     private var lastViewModel: FrameViewModel?
+    /// The fade being shown: while there is one, the loop presents a picture per vblank.
+    private var crossfade: Crossfade?
     private var isClosed = false
     private let requestedMode: FrameSize?
+    private let reportsFades: Bool
     private let logger: Logger
 
     /// Sets up `output` on the open card `device`: buffers, the console in graphics mode, the
     /// saved CRTC, a first black picture (which also finds out early whether we may set
     /// modes), then hotplug events. On failure, what was set up is undone in reverse order.
-    init(device: DRMDevice, output: Output, requestedMode: FrameSize?, logger: Logger) throws(DRMError) {
+    /// With `reportsFades`, each fade logs its pictures, vblanks and real duration.
+    init(
+        device: DRMDevice, output: Output, requestedMode: FrameSize?, reportsFades: Bool, logger: Logger
+    ) throws(DRMError) {
         self.device = device
         self.requestedMode = requestedMode
+        self.reportsFades = reportsFades
         self.logger = logger
         do {
             presentation = try Presentation(device: device, output: output, logger: logger)
@@ -67,7 +74,9 @@ final class DisplayLoop: @unchecked Sendable {
     }
 
     /// The thread body: draws what `mailbox` brings and follows hotplug events until the
-    /// display closes (asked to, or the album ended), then tears down.
+    /// display closes (asked to, or the album ended), then tears down. It sleeps in `poll`
+    /// unless a fade is running; then it checks for news without waiting and presents the
+    /// fade's next picture, so a request (the end of the album) is taken within one picture.
     func run(_ mailbox: DisplayMailbox) {
         defer {
             close()
@@ -79,7 +88,7 @@ final class DisplayLoop: @unchecked Sendable {
                 pollfd(fd: mailbox.wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: monitor?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             ]
-            if poll(&fds, 2, -1) < 0 {
+            if poll(&fds, 2, crossfade == nil ? -1 : 0) < 0 {
                 if errno == EINTR { continue }
                 logger.error("display: poll failed: \(String(cString: strerror(errno)))")
                 usleep(100_000)
@@ -90,9 +99,11 @@ final class DisplayLoop: @unchecked Sendable {
             {
                 handleHotplug(mailbox)
             }
-            guard fds[0].revents != 0 else { continue }
-            let (requests, closeRequested) = mailbox.take()
-            if !handle(requests) || closeRequested { return }
+            if fds[0].revents != 0 {
+                let (requests, closeRequested) = mailbox.take()
+                if !handle(requests) || closeRequested { return }
+            }
+            if crossfade != nil { presentNextFadePicture() }
         }
     }
 
@@ -106,17 +117,54 @@ final class DisplayLoop: @unchecked Sendable {
                 return false
             }
             if request.viewModel != lastViewModel {
+                finishCrossfade()
+                // Only the newest of several waiting photos fades in.
+                show(request.viewModel, fadingFrom: index == requests.count - 1 ? lastViewModel : nil)
                 lastViewModel = request.viewModel
-                show(request.viewModel)
             }
             request.done.resume()
         }
         return true
     }
 
-    /// Applies `viewModel`: display power, then the picture. Failures are logged, never thrown:
-    /// a display that went away must not stop the slideshow.
-    private func show(_ viewModel: FrameViewModel) {
+    /// Starts the fade `viewModel` asks for when `onScreen` (lit) shows its first frame: the
+    /// first picture is presented now, the rest by the loop. `false` when there is no fade.
+    private func startCrossfade(_ viewModel: FrameViewModel, from onScreen: FrameViewModel?) -> Bool {
+        guard !power.isOff, isConnected,
+            let fade = Crossfade(viewModel, onScreen: onScreen, screen: presentation.size)
+        else { return false }
+        crossfade = fade
+        presentNextFadePicture()
+        return true
+    }
+
+    /// Presents the running fade's next picture; after its last, logs the fade and ends it.
+    private func presentNextFadePicture() {
+        guard var fade = crossfade else { return }
+        do throws(SystemCallFailure) {
+            let isLast = try fade.presentNextPicture(on: presentation)
+            crossfade = fade
+            if isLast { finishCrossfade() }
+        } catch {
+            logger.warning("drawing a fade on \(presentation.output.name) failed: \(DRMError(error))")
+            crossfade = nil
+            presentation.requireModeset()
+        }
+    }
+
+    /// Ends the running fade (done, or replaced by a newer view model) and logs it.
+    private func finishCrossfade() {
+        guard let fade = crossfade else { return }
+        crossfade = nil
+        let line = fade.summary(refreshRate: Int(presentation.output.mode.vrefresh))
+        logger.log(level: reportsFades ? .notice : .debug, "\(line)")
+    }
+
+    /// Applies `viewModel`: display power, then the picture (faded in from `onScreen` when the
+    /// view model asks for a fade and `onScreen` shows where it starts). Failures are logged,
+    /// never thrown: a display that went away must not stop the slideshow.
+    private func show(_ viewModel: FrameViewModel, fadingFrom onScreen: FrameViewModel? = nil) {
+        if startCrossfade(viewModel, from: onScreen) { return }
         do throws(SystemCallFailure) {
             if viewModel.displayPower == .off {
                 if !power.isOff { try power.switchOff(presentation, device: device, logger: logger) }
@@ -154,6 +202,7 @@ final class DisplayLoop: @unchecked Sendable {
             return
         }
         if isConnected && next.isSame(as: presentation.output) { return }
+        finishCrossfade()
         do {
             try presentation.move(to: next)
         } catch {
@@ -174,6 +223,7 @@ final class DisplayLoop: @unchecked Sendable {
     func close() {
         guard !isClosed else { return }
         isClosed = true
+        crossfade = nil
         monitor = nil
         presentation.waitForFlip()
         savedCRTC.restore(on: device, logger: logger)

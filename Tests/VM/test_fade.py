@@ -1,0 +1,159 @@
+"""The crossfade on the real DRM driver (bochs) in a QEMU guest (issue 15).
+
+A 4 s fade, so that TCG's slow screendumps can catch it in the middle:
+- a screendump taken mid-fade equals a linear mix of the two `--output png:` frames for some
+  weight strictly between 0 and 1, within 2 per channel;
+- a later screendump of the same fade has a larger weight;
+- the screendump after the fade equals the new frame exactly;
+- `--statistics` logs the fade's pictures against the display's refresh (reported, not gated:
+  TCG is slow);
+- SIGTERM and the exit button during a fade give the console back at once.
+"""
+
+import os
+import re
+import statistics
+import subprocess
+import tempfile
+import time
+import unittest
+
+from PIL import Image, ImageChops
+
+from vmrig import BABYALBUM_BIN, REPO, VM
+
+PHOTOS = os.path.join(REPO, "Photos")
+CONSOLE_GREY = (170, 170, 170)
+OPTIONS = ["--seed", "3", "--interval", "8", "--fade", "4", "--state-dir", "none"]
+
+
+def load_rgb(path):
+    with Image.open(path) as image:
+        return image.convert("RGB")
+
+
+def same_pixels(a, b):
+    return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
+
+
+def console_text_pixels(image):
+    """How many pixels have the text console's grey (the VM's boot messages)."""
+    return dict((rgb, n) for n, rgb in image.getcolors(1 << 22)).get(CONSOLE_GREY, 0)
+
+
+def largest_difference(a, b):
+    """The largest difference of any channel of any pixel."""
+    return max(high for _, high in ImageChops.difference(a, b).getextrema())
+
+
+def mix_weight(old, new, screen):
+    """The weight w (0 = old, 1 = new) for which the screen is closest to old*(1-w) + new*w,
+    and the largest channel difference from that mix."""
+    estimates = []
+    width, height = old.size
+    for y in range(0, height, 23):
+        for x in range(0, width, 29):
+            for a, b, s in zip(old.getpixel((x, y)), new.getpixel((x, y)), screen.getpixel((x, y))):
+                if abs(b - a) >= 64:
+                    estimates.append((s - a) / (b - a))
+    if not estimates:
+        raise AssertionError("the two frames are too alike to measure a fade")
+    middle = statistics.median(estimates)
+    candidates = [min(1.0, max(0.0, middle + step / 1000)) for step in range(-20, 21, 2)]
+    return min(((w, largest_difference(Image.blend(old, new, w), screen)) for w in candidates),
+               key=lambda pair: pair[1])
+
+
+class FadeTests(unittest.TestCase):
+    """One guest; each test starts its own slideshow."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(BABYALBUM_BIN, os.X_OK):
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+        cls.frames = tempfile.TemporaryDirectory(prefix="babyalbum-fade-")
+        done = subprocess.run(
+            [BABYALBUM_BIN, "--photos", PHOTOS, "--output", f"png:{cls.frames.name}", "--size", "1280x800",
+             "--count", "2", *OPTIONS],
+            check=True, cwd=REPO, capture_output=True, text=True, timeout=300,
+            env={**os.environ, "BABYALBUM_TEST_FAST_INTERVAL": "1"})
+        cls.order = [os.path.basename(p) for p in re.findall(r"showing (\S+)", done.stderr)]
+        cls.old = load_rgb(os.path.join(cls.frames.name, "frame-0001.png"))
+        cls.new = load_rgb(os.path.join(cls.frames.name, "frame-0002.png"))
+        cls.vm = VM(vga="std")
+        cls.vm.start()
+        cls.shot = os.path.join(cls.vm.out, "fade.png")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.vm.stop()
+        cls.frames.cleanup()
+
+    def tearDown(self):
+        app = getattr(self, "app", None)
+        if app is not None and not app.exited():
+            app.signal("TERM")
+            app.wait(timeout=60)
+
+    def screen(self):
+        return load_rgb(self.vm.screendump(self.shot))
+
+    def start_and_wait_for_the_second_photo(self, *options):
+        self.app = self.vm.spawn(" ".join([BABYALBUM_BIN, "--photos", PHOTOS, *OPTIONS, *options]))
+        first = self.app.wait_for_log(r"showing (\S+)", timeout=60).group(1)
+        self.assertEqual(os.path.basename(first), self.order[0], self.app.log())
+        deadline = time.monotonic() + 20
+        while not same_pixels(self.screen(), self.old):
+            self.assertLess(time.monotonic(), deadline, f"the first photo never showed; log:\n{self.app.log()}")
+            time.sleep(0.3)
+        self.app.wait_for_log(r"showing \S+\s[\s\S]*showing (\S+)", timeout=30)
+
+    def test_a_fade_mixes_linearly_moves_forward_and_ends_on_the_new_frame(self):
+        self.start_and_wait_for_the_second_photo("--statistics")
+        weights = []
+        deadline = time.monotonic() + 6
+        while time.monotonic() < deadline and len(weights) < 3:
+            screen = self.screen()
+            if same_pixels(screen, self.new):
+                break
+            if same_pixels(screen, self.old):
+                continue  # "showing" is logged when the photo is ready: the fade starts a moment later
+            weight, difference = mix_weight(self.old, self.new, screen)
+            self.assertLessEqual(difference, 2, f"mid-fade screen is no linear mix (w={weight:.3f})")
+            weights.append(weight)
+        print(f"\n  mid-fade weights seen: {', '.join(f'{w:.3f}' for w in weights)}")
+        self.assertGreaterEqual(len(weights), 2, "fewer than two screendumps caught the 4 s fade")
+        self.assertTrue(all(0 < w < 1 for w in weights), weights)
+        self.assertLess(weights[0], weights[-1], "a later screendump has a larger weight")
+        deadline = time.monotonic() + 10
+        while not same_pixels(self.screen(), self.new):
+            self.assertLess(time.monotonic(), deadline, f"the fade never ended on the new frame; log:\n{self.app.log()}")
+            time.sleep(0.3)
+        fade = self.app.wait_for_log(r"fade: (\d+) pictures in ([\d.]+) s .*", timeout=10)
+        print(f"  {fade.group(0)}")
+        self.assertGreater(int(fade.group(1)), 2, fade.group(0))
+        self.assertGreaterEqual(float(fade.group(2)), 3.9, "timed by the clock: the fade lasts its 4 s")
+
+    def test_sigterm_during_a_fade_gives_the_console_back_at_once(self):
+        self.start_and_wait_for_the_second_photo()
+        mid = self.screen()
+        self.assertFalse(same_pixels(mid, self.new), "positive control: the fade is running")
+        sent = time.monotonic()
+        self.app.signal("TERM")
+        self.assertEqual(self.app.wait(timeout=30), 0, self.app.log())
+        took = time.monotonic() - sent
+        print(f"\n  SIGTERM mid-fade: exited {took:.2f} s later (4 s fade)")
+        self.assertLess(took, 3.5, "the fade did not run to its end first")
+        self.assertGreater(console_text_pixels(self.screen()), 100, f"no console text; log:\n{self.app.log()}")
+
+    def test_the_exit_button_during_a_fade_gives_the_console_back(self):
+        self.start_and_wait_for_the_second_photo("--exit-device", "'QEMU Virtio Keyboard'", "--exit-hold", "0")
+        self.assertFalse(same_pixels(self.screen(), self.new), "positive control: the fade is running")
+        self.vm.send_key("power")
+        self.assertEqual(self.app.wait(timeout=30), 0, self.app.log())
+        self.assertIn("exit button", self.app.log())
+        self.assertGreater(console_text_pixels(self.screen()), 100, f"no console text; log:\n{self.app.log()}")
+
+
+if __name__ == "__main__":
+    unittest.main()
