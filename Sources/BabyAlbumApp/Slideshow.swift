@@ -37,6 +37,8 @@ public enum Slideshow {
         defer { signals.cancel() }
         let exitRequests = forwardExitRequests(from: output, to: runner)
         defer { exitRequests?.cancel() }
+        let sizeChanges = forwardSizeChanges(from: output, to: runner)
+        defer { sizeChanges?.cancel() }
         let heartbeatTask = Task { await heartbeat.run() }
         defer { heartbeatTask.cancel() }
 
@@ -83,6 +85,18 @@ public enum Slideshow {
     }
 
     /// Sends the input layer's only action, the exit button, to the runner.
+    /// Sends each new screen size to the runner: the domain makes the frames again.
+    private static func forwardSizeChanges(
+        from output: SlideshowOutput, to runner: AlbumRunner<ContinuousClock>
+    ) -> Task<Void, Never>? {
+        guard let display = output.display else { return nil }
+        return Task {
+            for await size in display.sizeChanges {
+                runner.send(.frameSizeChanged(size))
+            }
+        }
+    }
+
     private static func forwardExitRequests(
         from output: SlideshowOutput, to runner: AlbumRunner<ContinuousClock>
     ) -> Task<Void, Never>? {

@@ -18,6 +18,10 @@ public final class DRMDisplay: FrameView, Sendable {
     /// The size of the mode in use: frames are prepared at this size.
     public var size: FrameSize { mailbox.status.size }
 
+    /// Each new size after a hotplug that brought another mode or another screen (the newest
+    /// one if several came while nobody listened); finishes when the display closes.
+    public var sizeChanges: AsyncStream<FrameSize> { mailbox.sizeChanges }
+
     /// The connector in use, like `HDMI-A-1`.
     public var connectorName: String { mailbox.status.connectorName }
 

@@ -214,7 +214,18 @@ final class DisplayLoop: @unchecked Sendable {
         mailbox.status = status
         logger.info(
             "display \(next.name) connected at \(DisplayMode(info: next.mode)): drawing the current frame again")
-        show(lastViewModel ?? FrameViewModel(content: .black(reason: "display connected"), displayPower: .on))
+        show(redrawnAfterHotplug())
+    }
+
+    /// What to draw on a display that came back: the last view model, unless its photo was made
+    /// for another size (then black, until the photo comes again at the new size: nothing is
+    /// centred at the old size).
+    private func redrawnAfterHotplug() -> FrameViewModel {
+        guard let last = lastViewModel else {
+            return FrameViewModel(content: .black(reason: "display connected"), displayPower: .on)
+        }
+        guard case .photo(_, let frame) = last.content, frame.size != presentation.size else { return last }
+        return FrameViewModel(content: .black(reason: "a new mode: the photo is made again"), displayPower: last.displayPower)
     }
 
     /// Teardown, the setup in reverse: hotplug events off, the pending flip awaited, the saved

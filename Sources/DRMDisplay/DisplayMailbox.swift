@@ -30,16 +30,27 @@ final class DisplayMailbox: Sendable {
     private let contents: Mutex<Contents>
     /// Wakes the display thread out of `poll`.
     let wakeup: Wakeup
+    /// Each new size the display takes (after a hotplug brings another mode or screen).
+    let sizeChanges: AsyncStream<FrameSize>
+    private let sizeContinuation: AsyncStream<FrameSize>.Continuation
 
     init(status: Status) throws(SystemCallFailure) {
         contents = Mutex(Contents(status: status))
         wakeup = try Wakeup()
+        (sizeChanges, sizeContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// The size, connector and panel orientation in use.
+    /// The size, connector and panel orientation in use. A new size is also sent to
+    /// ``sizeChanges``.
     var status: Status {
         get { contents.withLock { $0.status } }
-        set { contents.withLock { $0.status = newValue } }
+        set {
+            let oldSize = contents.withLock { contents in
+                defer { contents.status = newValue }
+                return contents.status.size
+            }
+            if newValue.size != oldSize { sizeContinuation.yield(newValue.size) }
+        }
     }
 
     /// Queues `request` for the thread; once the display has closed, resumes it at once.
@@ -74,6 +85,7 @@ final class DisplayMailbox: Sendable {
             defer { contents.requests = [] }
             return contents.requests
         }
+        sizeContinuation.finish()
         for request in left { request.done.resume() }
     }
 }

@@ -55,4 +55,14 @@ import Testing
         #expect(mailbox.status.size == FrameSize(width: 8, height: 6))
         #expect(mailbox.status.panelOrientation == "Upside Down")
     }
+
+    @Test func aNewSizeIsSentToTheDomainOnceAndTheStreamEndsWithTheDisplay() async throws {
+        let mailbox = try DisplayMailbox(status: status)
+        mailbox.status = DisplayMailbox.Status(size: status.size, connectorName: "Virtual-2")  // same size: nothing
+        mailbox.status = DisplayMailbox.Status(size: FrameSize(width: 8, height: 6), connectorName: "Virtual-2")
+        mailbox.finish()
+        var sizes: [FrameSize] = []
+        for await size in mailbox.sizeChanges { sizes.append(size) }
+        #expect(sizes == [FrameSize(width: 8, height: 6)])
+    }
 }
