@@ -27,6 +27,8 @@ public struct DoctorOptions: Sendable {
     public var quietHours = QuietSchedule.none
     /// How they keep the display quiet.
     public var quietMode = QuietMode.off
+    /// How the screen is mounted.
+    public var rotation = RotationSetting.automatic
 
     /// Creates options.
     public init(
@@ -48,8 +50,10 @@ public enum DoctorProbes {
     /// Checks everything and returns the report.
     public static func run(_ options: DoctorOptions) -> DoctorReport {
         let service = service(unit: options.unit)
+        var display = display(options.output)
+        display.describeRotation(options.rotation)
         var report = DoctorReport(
-            display: display(options.output),
+            display: display,
             input: input(options, heldByRunningFrame: service.isRunning),
             photos: photos(options),
             service: service)

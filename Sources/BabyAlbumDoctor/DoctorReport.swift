@@ -1,3 +1,5 @@
+import AlbumDomain
+import BabyAlbumApp
 import DRMDisplay
 
 /// What `babyalbum doctor` found: the display, the input devices, the photo folder and the
@@ -49,6 +51,8 @@ public struct DoctorDisplaySection: Codable, Sendable, Equatable {
     public var problem: String?
     /// Notes that do not stop the frame.
     public var warnings: [String]
+    /// How photos are turned for the screen, and why (`--rotate`, or the panel orientation).
+    public var rotation: String?
 
     /// Derives ``chosen`` and ``problem`` from `cards`.
     public init(required: Bool, cards: [DRMCardReport]) {
@@ -61,6 +65,23 @@ public struct DoctorDisplaySection: Codable, Sendable, Equatable {
         } else {
             chosen = nil
             problem = required ? "display: \(DRMProbe.failure(cards).description)" : nil
+        }
+    }
+
+    /// Says how photos would be turned: as `setting` fixes it, or for `auto` from the chosen
+    /// connector's panel orientation.
+    public mutating func describeRotation(_ setting: RotationSetting) {
+        guard required else { return }
+        switch setting {
+        case .fixed(let rotation):
+            self.rotation = "for a screen mounted \(rotation) (--rotate)"
+        case .automatic:
+            let chosen = cards.first(where: \.isChosen)?.connectors.first(where: \.isChosen)
+            if let orientation = chosen?.panelOrientation, let rotation = ScreenRotation(panelOrientation: orientation) {
+                self.rotation = "for a screen mounted \(rotation) (--rotate auto: the panel orientation is \(orientation))"
+            } else {
+                self.rotation = "upright, 0° (--rotate auto: the display reports no panel orientation)"
+            }
         }
     }
 }

@@ -42,12 +42,14 @@ extension DoctorDisplaySection {
                     text += ", modes " + shown.joined(separator: ", ")
                     if connector.modes.count > 6 { text += " and \(connector.modes.count - 6) more" }
                 }
+                if let orientation = connector.panelOrientation { text += ", panel orientation \(orientation)" }
                 if connector.isConnected && !connector.hasCRTC { text += ", no free CRTC" }
                 if connector.isChosen { text += "  <- BabyAlbum uses this" }
                 lines.append(text)
             }
         }
         if let chosen { lines.append("  OK: BabyAlbum would draw on \(chosen)") }
+        if let rotation { lines.append("  Photos are turned \(rotation)") }
         if let problem { lines.append("  PROBLEM: \(problem)") }
         return lines
     }

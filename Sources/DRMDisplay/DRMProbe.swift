@@ -53,11 +53,13 @@ public struct DRMConnectorReport: Codable, Sendable, Equatable {
     public var hasCRTC: Bool
     /// Whether BabyAlbum would draw on this connector.
     public var isChosen: Bool
+    /// The kernel's `panel orientation` for a panel mounted turned (`Right Side Up`, …).
+    public var panelOrientation: String?
 
     /// Creates a report.
     public init(
         id: UInt32, name: String, isConnected: Bool, modes: [DisplayMode], chosenMode: DisplayMode? = nil,
-        hasCRTC: Bool, isChosen: Bool = false
+        hasCRTC: Bool, isChosen: Bool = false, panelOrientation: String? = nil
     ) {
         self.id = id
         self.name = name
@@ -66,6 +68,7 @@ public struct DRMConnectorReport: Codable, Sendable, Equatable {
         self.chosenMode = chosenMode
         self.hasCRTC = hasCRTC
         self.isChosen = isChosen
+        self.panelOrientation = panelOrientation
     }
 
     /// Whether BabyAlbum could draw on it.
@@ -117,7 +120,8 @@ public enum DRMProbe {
                 DRMConnectorReport(
                     id: id, name: connector.name, isConnected: connector.isConnected, modes: modes,
                     chosenMode: ModeChoice.choose(from: modes, requested: nil).map { modes[$0] },
-                    hasCRTC: device.crtc(for: connector, in: resources) != nil))
+                    hasCRTC: device.crtc(for: connector, in: resources) != nil,
+                    panelOrientation: device.connectorEnumValue(id, named: "panel orientation")))
         }
         return report
     }

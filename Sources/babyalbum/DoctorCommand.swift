@@ -111,6 +111,9 @@ struct Doctor: AsyncParsableCommand {
             quietHours.isEmpty ? show?.quietHours ?? settings.values(of: "--quiet-hours") : quietHours)
         options.quietMode =
             quietMode ?? show?.quietMode ?? settings.values(of: "--quiet-mode").last.flatMap(QuietMode.init(argument:)) ?? .off
+        options.rotation =
+            show?.rotate.value ?? settings.values(of: "--rotate").last.flatMap(RotateOption.init(argument:))?.value
+            ?? .automatic
 
         let report = DoctorProbes.run(options)
         if json {
