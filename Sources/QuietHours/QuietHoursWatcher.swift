@@ -74,9 +74,13 @@ private struct WatchLoop<Timetable: QuietTimetable>: Sendable {
             // With no edge ahead the timer still watches for the clock being set.
             let edge = timetable.nextEdge(after: now) ?? now.addingTimeInterval(7 * 86_400)
             do {
-                try timer.arm(until: edge)
+                if try timer.arm(until: edge) {
+                    logger.notice("the wall clock was set: it is now \(Date()); checking the quiet hours again")
+                    continue
+                }
             } catch {
-                logger.error("quiet hours: cannot arm the wall-clock timer (\(error)); the schedule is no longer followed")
+                logger.error(
+                    "quiet hours: cannot arm the wall-clock timer (\(error)); the schedule is no longer followed")
                 return
             }
             // The clock may have been set between reading it and arming: look again.

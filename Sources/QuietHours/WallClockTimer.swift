@@ -29,13 +29,26 @@ final class WallClockTimer {
     }
 
     /// Arms the timer for the wall-clock moment `date` (at once when it has passed).
-    func arm(until date: Date) throws(SystemCallFailure) {
+    ///
+    /// Returns true when the wall clock was set while the timer was armed before and no read
+    /// reported it (the timer fired and the clock was set before ``consume()``): then
+    /// `timerfd_settime` fails with `ECANCELED` but has armed the timer all the same
+    /// (timerfd_create(2), NOTES), so the caller must look at the clock again.
+    @discardableResult
+    func arm(until date: Date) throws(SystemCallFailure) -> Bool {
         let since1970 = max(date.timeIntervalSince1970, 1)
         let seconds = since1970.rounded(.down)
         let nanoseconds = min(((since1970 - seconds) * 1e9).rounded(), 999_999_999)
+        var clockWasSet = false
         _ = try valueOrErrno("timerfd_settime", path: "CLOCK_REALTIME") {
-            CClockShims_arm_until(fileDescriptor, Int64(seconds), Int64(nanoseconds))
+            let result = Int(CClockShims_arm_until(fileDescriptor, Int64(seconds), Int64(nanoseconds)))
+            if result == -1 && errno == ECANCELED {
+                clockWasSet = true
+                return 0
+            }
+            return result
         }
+        return clockWasSet
     }
 
     /// Reads the timer after `poll` said it is readable.
