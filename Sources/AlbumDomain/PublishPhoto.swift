@@ -98,7 +98,8 @@ struct Reduction {
             // file out for one publication) gets a fresh chance.
             album.failures.keepOnly(Set(photos))
             let failures = album.failures
-            replaceRotation(with: photos.filter { !failures.skipped.contains($0) && !failures.waitingForRetry.contains($0) })
+            replaceRotation(
+                with: photos.filter { !failures.skipped.contains($0) && !failures.waitingForRetry.contains($0) })
             prepareNextFrame(now: nil)
         }
     }
@@ -174,7 +175,9 @@ struct Reduction {
     /// `now` is set when this runs in answer to something timed, so a due tick can be served.
     /// Nothing is asked for during quiet hours.
     mutating func prepareNextFrame(now: AlbumTime?) {
-        guard album.state.quiet == nil, album.preparing == nil, album.ready == nil, let size = album.frameSize else { return }
+        guard album.state.quiet == nil, album.preparing == nil, album.ready == nil, let size = album.frameSize else {
+            return
+        }
         if let shown = album.shown, shown.frame.size != size { return askForFrame(shown.photo, size: size) }
         if let queued = album.queued, album.shuffle.contains(queued) {
             album.queued = nil
@@ -187,7 +190,10 @@ struct Reduction {
         }
         if let shown = album.shown, shown.photo == photo {
             // The photo on screen comes round again (an album of one): no need to decode it.
-            guard album.tickIsDue, let now else { return album.ready = shown }
+            guard album.tickIsDue, let now else {
+                album.ready = shown
+                return
+            }
             return present(shown, now: now)
         }
         askForFrame(photo, size: size)
@@ -210,7 +216,9 @@ struct Reduction {
         let waiting = album.failures.waitingForRetry
         guard !waiting.isEmpty else { return }
         album.failures.waitingForRetry = []
-        for photo in waiting.sorted(by: { $0.description < $1.description }) { album.shuffle.add(photo, using: &album.random) }
+        for photo in waiting.sorted(by: { $0.description < $1.description }) {
+            album.shuffle.add(photo, using: &album.random)
+        }
     }
 
     /// Puts `shown` on screen at `now` and schedules the next tick one interval later.

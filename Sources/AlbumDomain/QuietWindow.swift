@@ -1,6 +1,7 @@
 /// A day of the week, numbered as Foundation's Gregorian calendar numbers them (Sunday is 1).
 public enum Weekday: Int, CaseIterable, Comparable, Sendable, CustomStringConvertible {
-    case sunday = 1, monday, tuesday, wednesday, thursday, friday, saturday
+    case sunday = 1
+    case monday, tuesday, wednesday, thursday, friday, saturday
 
     /// The three-letter names `--quiet-hours` accepts, lowercase.
     static let names: [String: Weekday] = [

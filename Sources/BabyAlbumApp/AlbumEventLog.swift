@@ -11,7 +11,8 @@ enum AlbumEventLog {
         case .photoSkipped(let photo, let reason): logger.warning("skipping \(photo): \(reason)")
         case .failuresSummarized(let retried, let skipped):
             logger.warning(
-                "… and \(retried) more photos to retry later and \(skipped) more skipped; `babyalbum doctor` lists them")
+                "… and \(retried) more photos to retry later and \(skipped) more skipped; `babyalbum doctor` lists them"
+            )
         case .photoListFailed(let reason): logger.error("\(reason)")
         case .albumEmpty: logger.warning("the photo folder has no photos; showing a black screen")
         case .noReadablePhotos(let skipped):

@@ -31,9 +31,11 @@ final class PresentationStatistics: Sendable {
         guard !sorted.isEmpty else { return "tick to presented: no ticks measured" }
         func percentile(_ p: Double) -> String {
             let duration = sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
-            let milliseconds = Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+            let milliseconds =
+                Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
             return String(Int((milliseconds * 1000).rounded())) + " us"
         }
-        return "tick to presented: n=\(sorted.count) p50=\(percentile(0.5)) p99=\(percentile(0.99)) max=\(percentile(1))"
+        return
+            "tick to presented: n=\(sorted.count) p50=\(percentile(0.5)) p99=\(percentile(0.99)) max=\(percentile(1))"
     }
 }

@@ -26,7 +26,9 @@ final class QuietHoursWiring {
         if clock.isSynchronised || schedule.isEmpty {
             logger.info("system clock: \(clock); time zone \(zone)")
         } else {
-            logger.warning("system clock: \(clock); time zone \(zone); quiet hours follow it anyway: \(ClockSynchronisation.fixes)")
+            logger.warning(
+                "system clock: \(clock); time zone \(zone); quiet hours follow it anyway: \(ClockSynchronisation.fixes)"
+            )
         }
         var backlight: Backlight?
         if case .dim = configuration.quietMode {
@@ -34,7 +36,8 @@ final class QuietHoursWiring {
             if let backlight {
                 logger.info("quiet hours dim the backlight \(backlight.directory)")
             } else {
-                logger.warning("--quiet-mode dim: no backlight in \(configuration.backlightClass); quiet hours show black instead")
+                logger.warning(
+                    "--quiet-mode dim: no backlight in \(configuration.backlightClass); quiet hours show black instead")
             }
         }
         display = configuration.quietMode.display(backlight: backlight)

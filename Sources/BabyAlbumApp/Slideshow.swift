@@ -1,8 +1,8 @@
 import AlbumDomain
 import AlbumRuntime
+import FolderRepository
 import Foundation
 import Logging
-import FolderRepository
 import PhotoCodec
 import SystemdNotify
 
@@ -44,9 +44,11 @@ public enum Slideshow {
 
         let album = Task {
             await runner.run(
-                repository: repository, frameSize: output.frameSize, random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
+                repository: repository, frameSize: output.frameSize,
+                random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
         }
-        let drawing = SlideshowDrawing(view: quietHours.view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
+        let drawing = SlideshowDrawing(
+            view: quietHours.view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
         do {
             try await drawing.draw(runner.state)
         } catch {

@@ -1,6 +1,6 @@
 import AlbumDomain
-import FolderRepository
 import EvdevInput
+import FolderRepository
 import PhotoCodec
 import PhotoSources
 import QuietHours

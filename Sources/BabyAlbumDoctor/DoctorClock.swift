@@ -51,7 +51,8 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
             if let backlight = Backlight.find(in: backlightClass) {
                 section.backlight = backlight.directory + (backlight.isWritable ? "" : " (not writable by this user)")
             } else {
-                section.warnings.append("quiet hours: --quiet-mode dim finds no backlight in \(backlightClass); they show black")
+                section.warnings.append(
+                    "quiet hours: --quiet-mode dim finds no backlight in \(backlightClass); they show black")
             }
         }
         return section

@@ -4,8 +4,8 @@ import DRMDisplay
 import EvdevInput
 import FolderRepository
 import Foundation
-import QuietHours
 import PhotoCodec
+import QuietHours
 
 /// What `babyalbum doctor` checks: the options of the slideshow it stands in for.
 public struct DoctorOptions: Sendable {

@@ -77,8 +77,10 @@ public struct DoctorDisplaySection: Codable, Sendable, Equatable {
             self.rotation = "for a screen mounted \(rotation) (--rotate)"
         case .automatic:
             let chosen = cards.first(where: \.isChosen)?.connectors.first(where: \.isChosen)
-            if let orientation = chosen?.panelOrientation, let rotation = ScreenRotation(panelOrientation: orientation) {
-                self.rotation = "for a screen mounted \(rotation) (--rotate auto: the panel orientation is \(orientation))"
+            if let orientation = chosen?.panelOrientation, let rotation = ScreenRotation(panelOrientation: orientation)
+            {
+                self.rotation =
+                    "for a screen mounted \(rotation) (--rotate auto: the panel orientation is \(orientation))"
             } else {
                 self.rotation = "upright, 0° (--rotate auto: the display reports no panel orientation)"
             }

@@ -43,7 +43,8 @@ public enum SettingsCatalog {
 
     /// The commented example file: every visible key with its help and default, commented out.
     public static func example(keys: [SettingKey], header: String) -> String {
-        var text = header.split(separator: "\n", omittingEmptySubsequences: false).map { "# \($0)".trimmingSuffixSpaces }
+        var text =
+            header.split(separator: "\n", omittingEmptySubsequences: false).map { "# \($0)".trimmingSuffixSpaces }
             .joined(separator: "\n") + "\n"
         for key in keys where key.isVisible {
             text += "\n# \(key.help)\n"
@@ -66,7 +67,8 @@ public enum SettingsCatalog {
     }
 
     static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         var previous = Array(0...b.count)
         for i in 1...max(a.count, 1) where !a.isEmpty {
             var current = [i] + Array(repeating: 0, count: b.count)

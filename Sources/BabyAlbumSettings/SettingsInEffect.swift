@@ -50,7 +50,8 @@ public struct SettingsReport: Sendable, Equatable, Codable {
                     key: key.name, values: values, origin: SettingOrigin.file(path: file, line: last.line).description)
             }
             return SettingInEffect(
-                key: key.name, values: key.defaultValue.map { [$0] } ?? [], origin: SettingOrigin.defaultValue.description)
+                key: key.name, values: key.defaultValue.map { [$0] } ?? [],
+                origin: SettingOrigin.defaultValue.description)
         }
     }
 

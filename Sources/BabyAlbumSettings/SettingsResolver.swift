@@ -55,7 +55,9 @@ public enum SettingsResolver {
         var pending: [SettingsEntry] = []
         for entry in file?.entries ?? [] where !commandLineKeys.contains(entry.key) {
             if ignoredKeys.contains(entry.key) || entry.key == "help" {
-                problems.append(SettingsProblem(file: file!.path, line: entry.line, reason: "'\(entry.key)' cannot be set in the file"))
+                problems.append(
+                    SettingsProblem(
+                        file: file!.path, line: entry.line, reason: "'\(entry.key)' cannot be set in the file"))
             } else {
                 pending.append(entry)
             }
@@ -81,7 +83,8 @@ public enum SettingsResolver {
             pending = stillPending
         }
         for entry in pending {
-            problems.append(SettingsProblem(file: file!.path, line: entry.line, reason: reasons[entry.line] ?? "not accepted"))
+            problems.append(
+                SettingsProblem(file: file!.path, line: entry.line, reason: reasons[entry.line] ?? "not accepted"))
         }
         accepted.sort { $0.entry.line < $1.entry.line }
         let arguments = accepted.flatMap(\.words) + commandLine

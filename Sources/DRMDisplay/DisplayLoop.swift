@@ -225,7 +225,8 @@ final class DisplayLoop: @unchecked Sendable {
             return FrameViewModel(content: .black(reason: "display connected"), displayPower: .on)
         }
         guard case .photo(_, let frame) = last.content, frame.size != presentation.size else { return last }
-        return FrameViewModel(content: .black(reason: "a new mode: the photo is made again"), displayPower: last.displayPower)
+        return FrameViewModel(
+            content: .black(reason: "a new mode: the photo is made again"), displayPower: last.displayPower)
     }
 
     /// Teardown, the setup in reverse: hotplug events off, the pending flip awaited, the saved

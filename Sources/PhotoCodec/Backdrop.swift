@@ -61,9 +61,12 @@ struct SmallPicture {
     func sample(x: Int, y: Int, in screen: FrameSize) -> UInt32 {
         let fx = (Double(x) + 0.5) * Double(width) / Double(screen.width) - 0.5
         let fy = (Double(y) + 0.5) * Double(height) / Double(screen.height) - 0.5
-        let x0 = min(max(Int(fx.rounded(.down)), 0), width - 1), y0 = min(max(Int(fy.rounded(.down)), 0), height - 1)
-        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let wx = min(max(fx - Double(x0), 0), 1), wy = min(max(fy - Double(y0), 0), 1)
+        let x0 = min(max(Int(fx.rounded(.down)), 0), width - 1)
+        let y0 = min(max(Int(fy.rounded(.down)), 0), height - 1)
+        let x1 = min(x0 + 1, width - 1)
+        let y1 = min(y0 + 1, height - 1)
+        let wx = min(max(fx - Double(x0), 0), 1)
+        let wy = min(max(fy - Double(y0), 0), 1)
         var result: UInt32 = 0
         for shift: UInt32 in [0, 8, 16] {
             func channel(_ px: Int, _ py: Int) -> Double { Double(pixels[py * width + px] >> shift & 0xFF) }
@@ -81,7 +84,8 @@ extension Backdrop {
         _ frame: [UInt32], size: FrameSize, region: (x: Int, y: Int, width: Int, height: Int)
     ) -> SmallPicture {
         let factor = max(1, (max(region.width, region.height) + smallSide - 1) / smallSide)
-        let width = max(1, region.width / factor), height = max(1, region.height / factor)
+        let width = max(1, region.width / factor)
+        let height = max(1, region.height / factor)
         var pixels = [UInt32](repeating: 0, count: width * height)
         for sy in 0..<height {
             for sx in 0..<width {
@@ -103,13 +107,15 @@ extension Backdrop {
 
     /// The centre of `small` cropped to the screen's shape (the photo *filling* the screen).
     static func fill(_ small: SmallPicture, to screen: FrameSize) -> SmallPicture {
-        var width = small.width, height = small.height
+        var width = small.width
+        var height = small.height
         if width * screen.height > height * screen.width {
             width = max(1, height * screen.width / screen.height)
         } else {
             height = max(1, width * screen.height / screen.width)
         }
-        let x0 = (small.width - width) / 2, y0 = (small.height - height) / 2
+        let x0 = (small.width - width) / 2
+        let y0 = (small.height - height) / 2
         var pixels = [UInt32](repeating: 0, count: width * height)
         for y in 0..<height {
             for x in 0..<width { pixels[y * width + x] = small.pixels[(y0 + y) * small.width + x0 + x] }

@@ -144,7 +144,8 @@ public enum PhotoDecoder {
     ) throws(PhotoError) -> DecodedPhoto {
         do {
             let header = try PNGDecoder.header(of: procPath(file), limits: limits)
-            let frame = try PNGDecoder.decode(procPath(file), to: size, scale: scale, limits: limits, rotation: rotation)
+            let frame = try PNGDecoder.decode(
+                procPath(file), to: size, scale: scale, limits: limits, rotation: rotation)
             return DecodedPhoto(frame: frame, header: PhotoHeader(png: header))
         } catch { throw PhotoError(png: error, path: path) }
     }

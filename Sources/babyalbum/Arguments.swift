@@ -35,7 +35,8 @@ struct OutputOption: ExpressibleByArgument {
         func resolved(_ path: String) -> [String] {
             URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().pathComponents
         }
-        let inner = resolved(directory), outer = resolved(folder)
+        let inner = resolved(directory)
+        let outer = resolved(folder)
         return inner.count >= outer.count && Array(inner.prefix(outer.count)) == outer
     }
 

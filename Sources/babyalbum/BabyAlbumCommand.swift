@@ -51,12 +51,14 @@ struct Show: AsyncParsableCommand {
     @Option(help: "A folder of photos (subfolders included). Repeatable: the photos of every folder are shown.")
     var photos: [String] = ["Photos"]
 
-    @Option(help: ArgumentHelp(
-        "The folder below which USB sticks are mounted: each mount's photos are shown while it is there, or 'none'.",
-        valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "The folder below which USB sticks are mounted: each mount's photos are shown while it is there, or 'none'.",
+            valueName: "dir"))
     var sticks = "/media/babyalbum"
 
-    @Option(help: "join: a stick's photos join the round at once; replace: while a stick is in, only its photos are shown.")
+    @Option(
+        help: "join: a stick's photos join the round at once; replace: while a stick is in, only its photos are shown.")
     var stickPhotos = StickPhotos.join
 
     @Option(
@@ -70,7 +72,9 @@ struct Show: AsyncParsableCommand {
     var count: Int?
 
     @Option(
-        help: "Where to draw: drm (the first display), drm:/dev/dri/cardN, png:DIR (frame-NNNN.png files), or memory (benchmarks).")
+        help:
+            "Where to draw: drm (the first display), drm:/dev/dri/cardN, png:DIR (frame-NNNN.png files), or memory (benchmarks)."
+    )
     var output = OutputOption.drm(device: nil)
 
     @Option(help: "Frame size for png output, WxH: each side 16 to 7680, at most 7680x4320 in all.")
@@ -100,7 +104,8 @@ struct Show: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Seconds a fade takes, 0.3 to 5.")
     var fade = DecimalOption(1)
 
-    @Option(parsing: .unconditional, help: "Seed for the photo order, 0 to 18446744073709551615, to make it reproducible.")
+    @Option(
+        parsing: .unconditional, help: "Seed for the photo order, 0 to 18446744073709551615, to make it reproducible.")
     var seed: UInt64?
 
     @Option(parsing: .unconditional, help: "Skip photos larger than this many megapixels, 1 to 1000.")
@@ -139,9 +144,10 @@ struct Show: AsyncParsableCommand {
             "During quiet hours: off (the display off), black (signal on, a black picture), or dim[:PERCENT] (the "
                 + "backlight lowered, default 10; black without a backlight)."))
     var quietMode = QuietMode.off
-    @Option(help: ArgumentHelp(
-        "The settings file, key = value lines (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, "
-            + "else /etc/babyalbum/babyalbum.conf); the command line wins over it.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The settings file, key = value lines (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, "
+                + "else /etc/babyalbum/babyalbum.conf); the command line wins over it.", valueName: "file"))
     var settings: String?
 
     @Flag(help: ArgumentHelp("Log tick-to-presented latency percentiles at exit (benchmarks).", visibility: .hidden))
@@ -168,14 +174,17 @@ struct Show: AsyncParsableCommand {
         _ = try quietSchedule(quietHours)
         var isDirectory: ObjCBool = false
         for folder in photos {
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
                 throw ValidationError("the photo folder '\(folder)' does not exist (use --photos DIR)")
             }
         }
         if case .png(let directory) = output.value {
-            for folder in photos + (sticks == "none" ? [] : [sticks]) where OutputOption.isInside(directory, folder: folder) {
+            for folder in photos + (sticks == "none" ? [] : [sticks])
+            where OutputOption.isInside(directory, folder: folder) {
                 throw ValidationError(
-                    "--output png:\(directory) is inside the photo folder '\(folder)': the frame would show its own frames")
+                    "--output png:\(directory) is inside the photo folder '\(folder)': the frame would show its own frames"
+                )
             }
         }
     }

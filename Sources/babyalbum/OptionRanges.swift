@@ -36,7 +36,8 @@ enum OptionRanges {
     ) throws {
         guard range.contains(value) else {
             throw ValidationError(
-                "\(option) must be from \(plain(range.lowerBound)) to \(plain(range.upperBound)) \(unit) (got \(plain(value)))")
+                "\(option) must be from \(plain(range.lowerBound)) to \(plain(range.upperBound)) \(unit) (got \(plain(value)))"
+            )
         }
     }
 

@@ -19,7 +19,9 @@ enum SettingsWiring {
     static func slideshowArguments(_ arguments: [String]) -> (prefix: [String], rest: [String])? {
         guard let first = arguments.first else { return ([], []) }
         if first == "show" { return (["show"], Array(arguments.dropFirst())) }
-        if otherSubcommands.contains(first) || ["-h", "--help", "--version", "--experimental-dump-help"].contains(first) {
+        if otherSubcommands.contains(first)
+            || ["-h", "--help", "--version", "--experimental-dump-help"].contains(first)
+        {
             return nil
         }
         return ([], arguments)
@@ -136,7 +138,10 @@ struct SettingsCommand: ParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Option(help: "The settings file (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, else /etc/babyalbum/babyalbum.conf).")
+    @Option(
+        help:
+            "The settings file (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, else /etc/babyalbum/babyalbum.conf)."
+    )
     var settings: String?
 
     @Argument(parsing: .captureForPassthrough, help: "Slideshow options as the service passes them, after --.")

@@ -24,7 +24,8 @@ struct AlbumTestStore {
     mutating func send(
         _ action: AlbumAction, sourceLocation: SourceLocation = #_sourceLocation
     ) -> [AlbumEffect] {
-        #expect(unasserted.isEmpty, "effects not asserted before \(action): \(unasserted)", sourceLocation: sourceLocation)
+        #expect(
+            unasserted.isEmpty, "effects not asserted before \(action): \(unasserted)", sourceLocation: sourceLocation)
         unasserted = reducer.reduce(&album, action)
         return unasserted
     }

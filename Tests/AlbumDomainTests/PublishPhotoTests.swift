@@ -186,7 +186,8 @@ import Testing
         while !store.album.isSkippedForTests(bad), time < 300 {
             time += 15
             if let photo = preparing {
-                let effects = photo == bad
+                let effects =
+                    photo == bad
                     ? store.send(.framePreparationFailed(bad, reason: "Failed()", now: at(time - 10)))
                     : store.send(.framePrepared(photo, frame(), now: at(time - 10)))
                 preparing = effects.preparedPhoto
@@ -282,15 +283,18 @@ import Testing
         let redone = frame(otherScreen)
         store.send(.framePrepared(first, redone, now: at(2)))
         store.receive([.prepareFrame(next, size: otherScreen)])
-        #expect(store.state.content == .showing(ShownPhoto(photo: first, frame: redone)), "no photoShown: the same photo")
+        #expect(
+            store.state.content == .showing(ShownPhoto(photo: first, frame: redone)), "no photoShown: the same photo")
         store.send(.framePrepared(next, frame(otherScreen), now: at(3)))
         store.receive([])
         #expect(store.album.nextTick == at(15), "the schedule is unchanged")
     }
 
     @Test(arguments: [
-        (AlbumAction.exitButtonHeld(ExitRequest(device: "gpio-keys", key: "KEY_POWER")),
-         AlbumEnd.exitButton(ExitRequest(device: "gpio-keys", key: "KEY_POWER"))),
+        (
+            AlbumAction.exitButtonHeld(ExitRequest(device: "gpio-keys", key: "KEY_POWER")),
+            AlbumEnd.exitButton(ExitRequest(device: "gpio-keys", key: "KEY_POWER"))
+        ),
         (.stopSignalReceived(15), .signal(15)),
     ])
     func endingCancelsTheTickEndsTheAlbumAndIgnoresEverythingAfter(action: AlbumAction, end: AlbumEnd) {
@@ -343,7 +347,8 @@ import Testing
         #expect(store.state.fade == Fade(from: firstShown, duration: .seconds(1)))
         let viewModel = FrameViewModel(state: store.state)
         #expect(viewModel.transition == .fade(from: firstShown.frame, duration: .seconds(1)))
-        #expect(viewModel.content == .photo(next, frame: store.album.shown!.frame), "the view model ends on the new photo")
+        #expect(
+            viewModel.content == .photo(next, frame: store.album.shown!.frame), "the view model ends on the new photo")
 
         store.send(.photoListChanged(.loaded([])))
         store.receive([])
@@ -398,7 +403,9 @@ import Testing
             preparing = restarted.showPrepared(photo, now: at(step * 15))
             shownAfter.append(restarted.album.shown!.photo)
         }
-        #expect(Set(shownAfter) == Set(names.map { Photo(id: PhotoID($0)) }).subtracting(shownBefore), "no repeats: \(shownAfter)")
+        #expect(
+            Set(shownAfter) == Set(names.map { Photo(id: PhotoID($0)) }).subtracting(shownBefore),
+            "no repeats: \(shownAfter)")
     }
 }
 

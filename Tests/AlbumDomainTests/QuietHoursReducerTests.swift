@@ -36,10 +36,12 @@ import Testing
         store.send(.quietHoursEnded(now: at(36_000)))
         let effects = store.takeEffects()
         let third = effects.preparedPhoto!
-        #expect(effects == [
-            .report(.quietHoursEnded), .report(.photoShown(next)), .saveRound(store.roundSaved(showing: next, before: third)),
-            .scheduleTick(at: at(36_015)), .prepareFrame(third, size: screen),
-        ])
+        #expect(
+            effects == [
+                .report(.quietHoursEnded), .report(.photoShown(next)),
+                .saveRound(store.roundSaved(showing: next, before: third)),
+                .scheduleTick(at: at(36_015)), .prepareFrame(third, size: screen),
+            ])
         #expect(store.shownID == next.description)
         #expect(store.state.fade == nil, "no fade on waking")
         #expect(store.state.quiet == nil && store.state.displayPower == .on)

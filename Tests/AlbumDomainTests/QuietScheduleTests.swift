@@ -24,19 +24,27 @@ import Testing
 
     static func time(_ hour: Int, _ minute: Int) -> WallClockTime { WallClockTime(hour: hour, minute: minute)! }
 
-    @Test(arguments: [
-        ("19:00-07:00", Set(Weekday.allCases), time(19, 0), time(7, 0), "19:00-07:00"),
-        ("mon-fri 19:00-07:00", [.monday, .tuesday, .wednesday, .thursday, .friday], time(19, 0), time(7, 0),
-         "mon,tue,wed,thu,fri 19:00-07:00"),
-        ("sat,sun 20:00-08:30", [.saturday, .sunday], time(20, 0), time(8, 30), "sat,sun 20:00-08:30"),
-        ("Fri-Mon 7:05-9:00", [.friday, .saturday, .sunday, .monday], time(7, 5), time(9, 0),
-         "mon,fri,sat,sun 07:05-09:00"),
-        ("mon-fri,19:00-07:00", [.monday, .tuesday, .wednesday, .thursday, .friday], time(19, 0), time(7, 0),
-         "mon,tue,wed,thu,fri 19:00-07:00"),
-        ("sat,sun,20:00-08:30", [.saturday, .sunday], time(20, 0), time(8, 30), "sat,sun 20:00-08:30"),
-        ("wed 00:00-23:59", [.wednesday], time(0, 0), time(23, 59), "wed 00:00-23:59"),
-    ] as [(String, Set<Weekday>, WallClockTime, WallClockTime, String)])
-    func parsesWindows(spec: String, days: Set<Weekday>, start: WallClockTime, end: WallClockTime, text: String) throws {
+    @Test(
+        arguments: [
+            ("19:00-07:00", Set(Weekday.allCases), time(19, 0), time(7, 0), "19:00-07:00"),
+            (
+                "mon-fri 19:00-07:00", [.monday, .tuesday, .wednesday, .thursday, .friday], time(19, 0), time(7, 0),
+                "mon,tue,wed,thu,fri 19:00-07:00"
+            ),
+            ("sat,sun 20:00-08:30", [.saturday, .sunday], time(20, 0), time(8, 30), "sat,sun 20:00-08:30"),
+            (
+                "Fri-Mon 7:05-9:00", [.friday, .saturday, .sunday, .monday], time(7, 5), time(9, 0),
+                "mon,fri,sat,sun 07:05-09:00"
+            ),
+            (
+                "mon-fri,19:00-07:00", [.monday, .tuesday, .wednesday, .thursday, .friday], time(19, 0), time(7, 0),
+                "mon,tue,wed,thu,fri 19:00-07:00"
+            ),
+            ("sat,sun,20:00-08:30", [.saturday, .sunday], time(20, 0), time(8, 30), "sat,sun 20:00-08:30"),
+            ("wed 00:00-23:59", [.wednesday], time(0, 0), time(23, 59), "wed 00:00-23:59"),
+        ] as [(String, Set<Weekday>, WallClockTime, WallClockTime, String)])
+    func parsesWindows(spec: String, days: Set<Weekday>, start: WallClockTime, end: WallClockTime, text: String) throws
+    {
         let window = try QuietWindow(parsing: spec)
         #expect(window.days == days)
         #expect(window.start == start)
@@ -127,7 +135,9 @@ import Testing
         var moment = monday
         for _ in 0..<(7 * 24) {
             #expect(once.isQuiet(at: moment, calendar: Self.berlin) == twice.isQuiet(at: moment, calendar: Self.berlin))
-            #expect(once.nextEdge(after: moment, calendar: Self.berlin) == twice.nextEdge(after: moment, calendar: Self.berlin))
+            #expect(
+                once.nextEdge(after: moment, calendar: Self.berlin)
+                    == twice.nextEdge(after: moment, calendar: Self.berlin))
             moment.addTimeInterval(3600)
         }
     }

@@ -1,5 +1,6 @@
-@testable import AlbumDomain
 import Testing
+
+@testable import AlbumDomain
 
 @Suite struct StateFlowTests {
     @Test func aNewSubscriberGetsTheCurrentValueFirstAndNoRepeats() async {
@@ -72,7 +73,8 @@ import Testing
         var shuffle = PhotoShuffle()
         let all = photos("a", "b", "c")
         shuffle.replacePhotos(with: all, using: &random)
-        let first = shuffle.next(using: &random)!, second = shuffle.next(using: &random)!
+        let first = shuffle.next(using: &random)!
+        let second = shuffle.next(using: &random)!
         let third = shuffle.next(using: &random)!
         // The file of the photo on screen is replaced: it leaves the list and comes back.
         shuffle.replacePhotos(with: all.filter { $0 != third }, using: &random)

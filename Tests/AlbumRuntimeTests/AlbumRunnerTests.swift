@@ -13,7 +13,10 @@ import Testing
         let clock = TestClock()
         let preparer = RecordingPreparer()
         let runner = AlbumRunner(reducer: PublishPhoto(interval: .seconds(15)), clock: clock, preparer: preparer)
-        let run = Task { await runner.run(repository: FixedRepository(["a", "b", "c"]), frameSize: screen, random: SplitMix64(seed: 1)) }
+        let run = Task {
+            await runner.run(
+                repository: FixedRepository(["a", "b", "c"]), frameSize: screen, random: SplitMix64(seed: 1))
+        }
         var states = runner.state.makeAsyncIterator()
         let first = try #require(await nextShownPhoto(&states, after: nil))
         var shown = [first]
@@ -33,7 +36,9 @@ import Testing
     @Test func theExitButtonEndsTheRunAndTheStateSaysSo() async throws {
         let runner = AlbumRunner(
             reducer: PublishPhoto(interval: .seconds(15)), clock: TestClock(), preparer: RecordingPreparer())
-        let run = Task { await runner.run(repository: FixedRepository(["a", "b"]), frameSize: screen, random: SplitMix64(seed: 2)) }
+        let run = Task {
+            await runner.run(repository: FixedRepository(["a", "b"]), frameSize: screen, random: SplitMix64(seed: 2))
+        }
         var states = runner.state.makeAsyncIterator()
         _ = try #require(await nextShownPhoto(&states, after: nil))
         let request = ExitRequest(device: "gpio-keys", key: "KEY_POWER")
@@ -69,7 +74,8 @@ import Testing
             let runner = AlbumRunner(
                 reducer: PublishPhoto(interval: .seconds(15), presentationLimit: 1), clock: TestClock(),
                 preparer: preparer, events: { event in events.withLock { $0.append(event) } })
-            await runner.run(repository: FixedRepository(["bad", "good"]), frameSize: screen, random: SplitMix64(seed: seed))
+            await runner.run(
+                repository: FixedRepository(["bad", "good"]), frameSize: screen, random: SplitMix64(seed: seed))
             #expect(runner.state.value.content.shownPhotoID == "good", "seed \(seed)")
             guard preparer.calls.first?.photo == Photo(id: "bad") else { continue }
             triedTheBrokenOneFirst += 1

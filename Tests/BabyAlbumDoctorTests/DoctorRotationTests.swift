@@ -20,8 +20,13 @@ struct DoctorRotationTests {
         var section = display(panelOrientation: "Right Side Up")
         section.describeRotation(.automatic)
         #expect(section.rotation == "for a screen mounted 270° (--rotate auto: the panel orientation is Right Side Up)")
-        #expect(section.textLines.contains("    DSI-1: connected, modes 800x1280@60, panel orientation Right Side Up  <- BabyAlbum uses this"))
-        #expect(section.textLines.last == "  Photos are turned for a screen mounted 270° (--rotate auto: the panel orientation is Right Side Up)")
+        #expect(
+            section.textLines.contains(
+                "    DSI-1: connected, modes 800x1280@60, panel orientation Right Side Up  <- BabyAlbum uses this"))
+        #expect(
+            section.textLines.last
+                == "  Photos are turned for a screen mounted 270° (--rotate auto: the panel orientation is Right Side Up)"
+        )
     }
 
     @Test func autoWithoutAPanelOrientationIsUpright() {

@@ -9,10 +9,13 @@ struct BabyAlbumProcess {
     static var executable: String {
         if let path = ProcessInfo.processInfo.environment["BABYALBUM_BIN"] { return path }
         // The test bundle lives in .build/<triple>/debug/ next to the executable.
-        let products = Bundle.main.bundleURL.path.hasSuffix(".xctest")
+        let products =
+            Bundle.main.bundleURL.path.hasSuffix(".xctest")
             ? Bundle.main.bundleURL.deletingLastPathComponent() : Bundle.main.bundleURL
         for candidate in [products.appendingPathComponent("babyalbum").path, CommandLine.arguments[0]] {
-            if FileManager.default.isExecutableFile(atPath: candidate), candidate.hasSuffix("babyalbum") { return candidate }
+            if FileManager.default.isExecutableFile(atPath: candidate), candidate.hasSuffix("babyalbum") {
+                return candidate
+            }
         }
         return products.appendingPathComponent("babyalbum").path
     }

@@ -11,8 +11,11 @@ import Testing
         let output = try TemporaryFolder()
         defer { output.remove() }
         let running = try BabyAlbumProcess(
-            ["--photos", photos, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1", "--seed", "3",
-             "--state-dir", "none"])
+            [
+                "--photos", photos, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1", "--seed",
+                "3",
+                "--state-dir", "none",
+            ])
         defer { running.process.terminate() }
         #expect(waitUntil(timeout: 20) { output.files().count >= 2 }, "the slideshow runs: \(running.log)")
         kill(running.process.processIdentifier, SIGSTOP)
@@ -28,8 +31,12 @@ import Testing
     }
 
     @Test func thousandsOfUnreadableFilesAreSummarisedAndTheGoodPhotosShow() throws {
-        let album = try TemporaryFolder(), output = try TemporaryFolder()
-        defer { album.remove(); output.remove() }
+        let album = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            album.remove()
+            output.remove()
+        }
         for name in ["sunset.png", "duck.png", "balloons.png"] {
             try FileManager.default.copyItem(atPath: photos + "/" + name, toPath: album.file(name))
         }
@@ -37,8 +44,10 @@ import Testing
             _ = FileManager.default.createFile(atPath: album.file("broken-\(index).png"), contents: Data("no".utf8))
         }
         let result = try BabyAlbumProcess.run(
-            ["--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1",
-             "--count", "4", "--seed", "9", "--state-dir", "none"], timeout: 60)
+            [
+                "--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1",
+                "--count", "4", "--seed", "9", "--state-dir", "none",
+            ], timeout: 60)
         #expect(result.status == 0, "\(result.log.suffix(2_000))")
         let lines = result.log.split(separator: "\n")
         let failureLines = lines.filter { $0.contains("will retry") || $0.contains("skipping") }
@@ -58,12 +67,18 @@ import Testing
     }
 
     @Test func sighupReadsTheFolderAfreshAndSigpipeIsIgnoredThenSigquitEndsIt() throws {
-        let album = try TemporaryFolder(), output = try TemporaryFolder()
-        defer { album.remove(); output.remove() }
+        let album = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            album.remove()
+            output.remove()
+        }
         try FileManager.default.copyItem(atPath: photos + "/duck.png", toPath: album.file("duck.png"))
         let running = try BabyAlbumProcess(
-            ["--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1",
-             "--state-dir", "none"])
+            [
+                "--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "1",
+                "--state-dir", "none",
+            ])
         defer { running.process.terminate() }
         #expect(waitUntil(timeout: 20) { running.log.contains("showing") })
         kill(running.process.processIdentifier, SIGHUP)

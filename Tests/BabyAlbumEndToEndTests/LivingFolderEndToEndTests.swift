@@ -25,14 +25,20 @@ import Testing
     }
 
     @Test func newPhotosJoinWithinARoundAndNeitherDeletedNorHalfWrittenOnesShow() async throws {
-        let album = try TemporaryFolder(), output = try TemporaryFolder()
-        defer { album.remove(); output.remove() }
+        let album = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            album.remove()
+            output.remove()
+        }
         for name in ["sunset.png", "duck.png", "meadow.png"] {
             try FileManager.default.copyItem(atPath: photos + "/" + name, toPath: album.file(name))
         }
         let running = try BabyAlbumProcess(
-            ["--photos", album.path, "--output", "png:" + output.path, "--size", "160x90", "--interval", "0.2",
-             "--state-dir", "none", "--seed", "7", "--scale", "fill"])
+            [
+                "--photos", album.path, "--output", "png:" + output.path, "--size", "160x90", "--interval", "0.2",
+                "--state-dir", "none", "--seed", "7", "--scale", "fill",
+            ])
         waitForShowings(2, of: running)
 
         // A photo written slowly: half of it, then (ten ticks later) the rest.
@@ -73,7 +79,8 @@ import Testing
         #expect(zip(order, order.dropFirst()).allSatisfy { $0 != $1 }, "\(order)")
         var expected: [String: [UInt32]] = [:]
         for name in ["sunset.png", "duck.png", "meadow.png", "balloons.png", "rainbow.png"] {
-            let frame = try PhotoFramePreparer(scale: .fill).prepareFrame(for: Photo(id: PhotoID(photos + "/" + name)), size: size)
+            let frame = try PhotoFramePreparer(scale: .fill).prepareFrame(
+                for: Photo(id: PhotoID(photos + "/" + name)), size: size)
             expected[name] = frame.pixels.map { $0 & 0xFF_FFFF }
         }
         let frames = output.files()

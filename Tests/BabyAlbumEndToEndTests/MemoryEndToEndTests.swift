@@ -12,11 +12,16 @@ import Testing
         for index in 0..<20 {
             let frame = Frame(
                 size: FrameSize(width: 96, height: 64),
-                pixels: (0..<(96 * 64)).map { UInt32(truncatingIfNeeded: $0 &* (index + 1) &* 2_654_435_761) & 0xFF_FFFF })
+                pixels: (0..<(96 * 64)).map {
+                    UInt32(truncatingIfNeeded: $0 &* (index + 1) &* 2_654_435_761) & 0xFF_FFFF
+                })
             try PNGEncoder.write(frame, to: album.file("photo-\(index).png"))
         }
         let running = try BabyAlbumProcess(
-            ["--photos", album.path, "--output", "memory", "--size", "320x180", "--interval", "0.001", "--count", "4000"])
+            [
+                "--photos", album.path, "--output", "memory", "--size", "320x180", "--interval", "0.001", "--count",
+                "4000",
+            ])
         var samples: [Int] = []
         while running.process.isRunning {
             if let rss = residentKilobytes(of: running.process.processIdentifier) { samples.append(rss) }

@@ -44,9 +44,11 @@ import Testing
         let output = try TemporaryFolder()
         defer { output.remove() }
         let result = try BabyAlbumProcess.run(
-            ["--photos", Self.photos, "--output", "png:" + output.path, "--count", "1", "--interval", "1",
-             "--exit-hold", "60", "--max-photo-megapixels", "1000", "--size", "16x16", "--fade", "0.3", "--seed",
-             "18446744073709551615"],
+            [
+                "--photos", Self.photos, "--output", "png:" + output.path, "--count", "1", "--interval", "1",
+                "--exit-hold", "60", "--max-photo-megapixels", "1000", "--size", "16x16", "--fade", "0.3", "--seed",
+                "18446744073709551615",
+            ],
             fastIntervals: false)
         #expect(result.status == 0, "\(result.log)")
         #expect(output.files() == ["frame-0001.png"])

@@ -16,12 +16,16 @@ import Testing
             ["--photos", album.path, "--output", "png:" + album.path + "/frames", "--count", "1"])
         #expect(inside.status == 64, "\(inside.log)")
         #expect(inside.log.contains("inside the photo folder"), "\(inside.log)")
-        let itself = try BabyAlbumProcess.run(["--photos", album.path, "--output", "png:" + album.path + "/.", "--count", "1"])
+        let itself = try BabyAlbumProcess.run([
+            "--photos", album.path, "--output", "png:" + album.path + "/.", "--count", "1",
+        ])
         #expect(itself.status == 64, "\(itself.log)")
         // The positive control: a folder beside it is fine.
         let beside = try TemporaryFolder()
         defer { beside.remove() }
-        let result = try BabyAlbumProcess.run(["--photos", album.path, "--output", "png:" + beside.path, "--count", "1"])
+        let result = try BabyAlbumProcess.run([
+            "--photos", album.path, "--output", "png:" + beside.path, "--count", "1",
+        ])
         #expect(result.status == 0, "\(result.log)")
         #expect(beside.files() == ["frame-0001.png"])
     }

@@ -10,8 +10,10 @@ import Testing
 
     func frames(seed: Int, in output: TemporaryFolder, count: Int = 5, extra: [String] = []) throws -> [Data] {
         let result = try BabyAlbumProcess.run(
-            ["--photos", photos, "--output", "png:" + output.path, "--size", "640x360", "--interval", "0.2",
-             "--count", String(count), "--seed", String(seed)] + extra)
+            [
+                "--photos", photos, "--output", "png:" + output.path, "--size", "640x360", "--interval", "0.2",
+                "--count", String(count), "--seed", String(seed),
+            ] + extra)
         #expect(result.status == 0, "\(result.log)")
         return try output.files().map { try Data(contentsOf: URL(fileURLWithPath: output.file($0))) }
     }
@@ -26,7 +28,9 @@ import Testing
             let frame = try PNGDecoder.decode(output.file(name))
             #expect(frame.size == FrameSize(width: 640, height: 360))
             let blackRows = (0..<360).filter { y in frame.pixels[(y * 640)..<(y * 640 + 640)].allSatisfy { $0 == 0 } }
-            let blackColumns = (0..<640).filter { x in stride(from: x, to: 640 * 360, by: 640).allSatisfy { frame.pixels[$0] == 0 } }
+            let blackColumns = (0..<640).filter { x in
+                stride(from: x, to: 640 * 360, by: 640).allSatisfy { frame.pixels[$0] == 0 }
+            }
             #expect(blackRows.isEmpty && blackColumns.isEmpty, "\(name) fills the frame")
         }
         for (previous, next) in zip(written, written.dropFirst()) {
@@ -35,30 +39,49 @@ import Testing
     }
 
     @Test func theSameSeedWritesTheSameFramesAndAnotherSeedAnotherOrder() throws {
-        let first = try TemporaryFolder(), again = try TemporaryFolder(), other = try TemporaryFolder()
-        defer { first.remove(); again.remove(); other.remove() }
+        let first = try TemporaryFolder()
+        let again = try TemporaryFolder()
+        let other = try TemporaryFolder()
+        defer {
+            first.remove()
+            again.remove()
+            other.remove()
+        }
         let one = try frames(seed: 1, in: first)
         #expect(try frames(seed: 1, in: again) == one)
         #expect(try frames(seed: 2, in: other) != one)
     }
 
     @Test func aPngSuiteImageShownAloneAtItsOwnSizeReproducesItsReference() throws {
-        let album = try TemporaryFolder(), output = try TemporaryFolder()
-        defer { album.remove(); output.remove() }
+        let album = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            album.remove()
+            output.remove()
+        }
         let suite = BabyAlbumProcess.repository + "/Tests/PhotoCodecTests/Fixtures/pngsuite"
         try FileManager.default.copyItem(atPath: suite + "/png/tbrn2c08.png", toPath: album.file("tbrn2c08.png"))
         let result = try BabyAlbumProcess.run(
-            ["--photos", album.path, "--output", "png:" + output.path, "--size", "32x32", "--scale", "fit", "--count", "1"])
+            [
+                "--photos", album.path, "--output", "png:" + output.path, "--size", "32x32", "--scale", "fit",
+                "--count", "1",
+            ])
         #expect(result.status == 0, "\(result.log)")
         let frame = try PNGDecoder.decode(output.file("frame-0001.png"))
         let reference = [UInt8](try Data(contentsOf: URL(fileURLWithPath: suite + "/reference/tbrn2c08.rgb")))[8...]
-        let decoded = frame.pixels.flatMap { pixel in [UInt8(pixel >> 16 & 0xFF), UInt8(pixel >> 8 & 0xFF), UInt8(pixel & 0xFF)] }
+        let decoded = frame.pixels.flatMap { pixel in
+            [UInt8(pixel >> 16 & 0xFF), UInt8(pixel >> 8 & 0xFF), UInt8(pixel & 0xFF)]
+        }
         #expect(zip(decoded, reference).allSatisfy { abs(Int($0) - Int($1)) <= 1 })
     }
 
     @Test func brokenFilesAreSkippedWithOneLogLineAndTheSlideshowGoesOn() throws {
-        let album = try TemporaryFolder(), output = try TemporaryFolder()
-        defer { album.remove(); output.remove() }
+        let album = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            album.remove()
+            output.remove()
+        }
         for name in ["sunset.png", "duck.png"] {
             try FileManager.default.copyItem(atPath: photos + "/" + name, toPath: album.file(name))
         }
@@ -67,8 +90,10 @@ import Testing
         let sunset = try Data(contentsOf: URL(fileURLWithPath: photos + "/sunset.png"))
         _ = FileManager.default.createFile(atPath: album.file("cut.png"), contents: sunset.prefix(sunset.count / 3))
         let result = try BabyAlbumProcess.run(
-            ["--photos", album.path, "--output", "png:" + output.path, "--size", "320x180", "--interval", "0.1",
-             "--count", "6", "--seed", "4"])
+            [
+                "--photos", album.path, "--output", "png:" + output.path, "--size", "320x180", "--interval", "0.1",
+                "--count", "6", "--seed", "4",
+            ])
         #expect(result.status == 0, "\(result.log)")
         #expect(output.files().count == 6)
         for name in ["empty.png", "notes.png", "cut.png"] {
@@ -80,9 +105,15 @@ import Testing
     }
 
     @Test func anEmptyFolderKeepsRunningOnBlackAndSaysWhyOnceThenSIGTERMExitsZero() throws {
-        let album = try TemporaryFolder(), output = try TemporaryFolder()
-        defer { album.remove(); output.remove() }
-        let running = try BabyAlbumProcess(["--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "0.1"])
+        let album = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            album.remove()
+            output.remove()
+        }
+        let running = try BabyAlbumProcess([
+            "--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "0.1",
+        ])
         let deadline = Date().addingTimeInterval(20)
         while !running.log.contains("has no photos"), Date() < deadline { usleep(20_000) }
         usleep(500_000)

@@ -21,11 +21,13 @@ private func resolve(_ text: String, commandLine: [String] = []) throws -> Setti
 struct SettingsFileTests {
     @Test("CRLF endings, a UTF-8 byte-order mark, trailing spaces and keys in any case")
     func windowsFile() {
-        let file = SettingsFile(path: "f", contents: "\u{FEFF}Interval = 30  \r\nSCALE=fit\t\r\n\r\nExit_Key = KEY_ESC \r\n")
+        let file = SettingsFile(
+            path: "f", contents: "\u{FEFF}Interval = 30  \r\nSCALE=fit\t\r\n\r\nExit_Key = KEY_ESC \r\n")
         #expect(file.problems == [])
         #expect(
             file.entries == [
-                SettingsEntry(key: "interval", value: "30", line: 1), SettingsEntry(key: "scale", value: "fit", line: 2),
+                SettingsEntry(key: "interval", value: "30", line: 1),
+                SettingsEntry(key: "scale", value: "fit", line: 2),
                 SettingsEntry(key: "exit-key", value: "KEY_ESC", line: 4),
             ])
     }
@@ -36,7 +38,8 @@ struct SettingsFileTests {
             path: "f", contents: "# a comment\n  # indented\n; ini style\ninterval = 20 # seconds\nphotos = /srv/a#b\n")
         #expect(
             file.entries == [
-                SettingsEntry(key: "interval", value: "20", line: 4), SettingsEntry(key: "photos", value: "/srv/a#b", line: 5),
+                SettingsEntry(key: "interval", value: "20", line: 4),
+                SettingsEntry(key: "photos", value: "/srv/a#b", line: 5),
             ])
     }
 
@@ -129,7 +132,8 @@ struct SettingsResolverTests {
     func foldersChecked() throws {
         let resolution = try SettingsResolver.resolve(
             Show.self,
-            file: SettingsFile(path: "f", contents: "interval = 3\nphotos = /nonexistent/photos\nphotos = \(photoFolder)\n"),
+            file: SettingsFile(
+                path: "f", contents: "interval = 3\nphotos = /nonexistent/photos\nphotos = \(photoFolder)\n"),
             commandLine: [], ignoring: SettingsWiring.excludedKeys)
         #expect(resolution.problems.map(\.line) == [2])
         #expect(resolution.command.interval == 3)
@@ -147,7 +151,8 @@ struct SettingsResolverTests {
         "photos": photoFolder, "interval": "20", "count": "3", "output": "png:/tmp/x", "size": "640x480",
         "mode": "1280x720", "scale": "fit", "transition": "none", "fade": "2", "seed": "42",
         "max-photo-megapixels": "50", "exit-key": "KEY_ESC", "exit-device": "gpio", "exit-hold": "2",
-        "state-dir": "none", "statistics": "yes", "quiet-hours": "mon-fri 19:00-07:00", "quiet-mode": "dim:20", "rotate": "90", "sticks": "none", "stick-photos": "replace",
+        "state-dir": "none", "statistics": "yes", "quiet-hours": "mon-fri 19:00-07:00", "quiet-mode": "dim:20",
+        "rotate": "90", "sticks": "none", "stick-photos": "replace",
     ]
 
     @Test("Every key of the command can be set from the file")

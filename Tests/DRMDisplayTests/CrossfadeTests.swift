@@ -20,7 +20,8 @@ import Testing
     @Test func fadesFromThePhotoOnScreen() throws {
         let fade = try #require(
             Crossfade(
-                showing(meadow, named: "meadow.png", fadingFrom: sunset), onScreen: showing(sunset, named: "sunset.png"),
+                showing(meadow, named: "meadow.png", fadingFrom: sunset),
+                onScreen: showing(sunset, named: "sunset.png"),
                 screen: screen))
         #expect(fade.from == sunset && fade.to == meadow && fade.duration == .seconds(1))
     }
@@ -35,7 +36,9 @@ import Testing
         #expect(Crossfade(fadeIn, onScreen: showing(meadow, named: "meadow.png"), screen: screen) == nil)
         #expect(Crossfade(fadeIn, onScreen: showing(sunset, named: "sunset.png", power: .off), screen: screen) == nil)
         // A view model without a fade (`--transition none`, one photo), or a screen of another size.
-        #expect(Crossfade(showing(meadow, named: "meadow.png"), onScreen: showing(sunset, named: "s"), screen: screen) == nil)
+        #expect(
+            Crossfade(showing(meadow, named: "meadow.png"), onScreen: showing(sunset, named: "s"), screen: screen)
+                == nil)
         #expect(Crossfade(fadeIn, onScreen: showing(sunset, named: "s"), screen: FrameSize(width: 8, height: 2)) == nil)
     }
 

@@ -20,11 +20,14 @@ import Testing
         let screen = FrameSize(width: 64, height: 24)
         let auto = try PhotoFramePreparer(scale: .auto).prepareFrame(for: Photo(id: PhotoID(path)), size: screen)
         let fit = try PhotoFramePreparer(scale: .fit).prepareFrame(for: Photo(id: PhotoID(path)), size: screen)
-        var photoPixels = 0, barPixels = 0
+        var photoPixels = 0
+        var barPixels = 0
         for (index, (shown, fitted)) in zip(auto.pixels, fit.pixels).enumerated() {
             let x = index % screen.width
-            let isBar = fit.pixels[index / screen.width * screen.width..<(index / screen.width + 1) * screen.width]
-                .prefix(x + 1).allSatisfy { $0 == 0 } || fit.pixels[index...].prefix(screen.width - x).allSatisfy { $0 == 0 }
+            let isBar =
+                fit.pixels[index / screen.width * screen.width..<(index / screen.width + 1) * screen.width]
+                .prefix(x + 1).allSatisfy { $0 == 0 }
+                || fit.pixels[index...].prefix(screen.width - x).allSatisfy { $0 == 0 }
             if isBar {
                 barPixels += 1
                 #expect(shown != 0, "the bars are filled")

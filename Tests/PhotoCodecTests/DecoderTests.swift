@@ -44,7 +44,9 @@ import Testing
         #expect(error.kind == .tooLarge)
         #expect(error.message.contains("10000.0 megapixels"), "\(error.message)")
         let limited = try #require(throws: PNGError.self) {
-            try PNGDecoder.header(of: claimedSizePNG(width: 4000, height: 3000).withFile(in: scratch), limits: PNGLimits(maxMegapixels: 10))
+            try PNGDecoder.header(
+                of: claimedSizePNG(width: 4000, height: 3000).withFile(in: scratch),
+                limits: PNGLimits(maxMegapixels: 10))
         }
         #expect(limited.kind == .tooLarge)
     }
@@ -53,7 +55,8 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         // A fine black and white checkerboard averages to mid grey, never to black or white.
-        try PNGEncoder.write(makeFrame(64, 64) { x, y in (x + y) % 2 == 0 ? 0xFFFFFF : 0 }, to: scratch.path("checker.png"))
+        try PNGEncoder.write(
+            makeFrame(64, 64) { x, y in (x + y) % 2 == 0 ? 0xFFFFFF : 0 }, to: scratch.path("checker.png"))
         let frame = try PNGDecoder.decode(scratch.path("checker.png"), to: FrameSize(width: 8, height: 8), scale: .fill)
         for pixel in frame.pixels {
             let (r, g, b) = channels(pixel)
@@ -65,12 +68,15 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         // 300x100: red, green, blue thirds.
-        let thirds = makeFrame(300, 100) { x, _ in x < 100 ? rgb(255, 0, 0) : x < 200 ? rgb(0, 255, 0) : rgb(0, 0, 255) }
+        let thirds = makeFrame(300, 100) { x, _ in x < 100 ? rgb(255, 0, 0) : x < 200 ? rgb(0, 255, 0) : rgb(0, 0, 255)
+        }
         try PNGEncoder.write(thirds, to: scratch.path("thirds.png"))
-        let filled = try PNGDecoder.decode(scratch.path("thirds.png"), to: FrameSize(width: 50, height: 50), scale: .fill)
+        let filled = try PNGDecoder.decode(
+            scratch.path("thirds.png"), to: FrameSize(width: 50, height: 50), scale: .fill)
         #expect(Set(filled.pixels) == [rgb(0, 255, 0)], "a square fill shows only the middle third")
 
-        let fitted = try PNGDecoder.decode(scratch.path("thirds.png"), to: FrameSize(width: 60, height: 60), scale: .fit)
+        let fitted = try PNGDecoder.decode(
+            scratch.path("thirds.png"), to: FrameSize(width: 60, height: 60), scale: .fit)
         #expect(fitted.pixels[0] == 0 && fitted.pixels[59 * 60] == 0, "bars above and below are black")
         #expect(fitted.pixels[30 * 60 + 5] == rgb(255, 0, 0))
         #expect(fitted.pixels[30 * 60 + 30] == rgb(0, 255, 0))
@@ -94,9 +100,13 @@ import Testing
     func streamingAndOrderFreeDecodingAgreeWithinOneLevel(scale: ScaleMode) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let photo = makeFrame(641, 427) { x, y in rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251)) }
+        let photo = makeFrame(641, 427) { x, y in
+            rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251))
+        }
         try PNGEncoder.write(photo, to: scratch.path("photo.png"))
-        for size in [FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203)] {
+        for size in [
+            FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203),
+        ] {
             let streamed = try PNGDecoder.decode(scratch.path("photo.png"), to: size, scale: scale)
             let whole = try PNGDecoder.decode(scratch.path("photo.png"), to: size, scale: scale, wholeImage: true)
             #expect(largestDifference(streamed, whole) <= 1, "\(size) \(scale)")

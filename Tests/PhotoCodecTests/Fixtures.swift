@@ -27,7 +27,8 @@ enum PngSuite {
         let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/reference/" + name + ".rgb"))
         let bytes = [UInt8](data)
         func le32(_ offset: Int) -> Int {
-            Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3]) << 24
+            Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16 | Int(bytes[offset + 3])
+                << 24
         }
         return (le32(0), le32(4), Array(bytes[8...]))
     }
@@ -80,7 +81,9 @@ func crc32(_ bytes: [UInt8]) -> UInt32 {
     return ~crc
 }
 
-func be32(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+func be32(_ value: UInt32) -> [UInt8] {
+    [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+}
 
 /// One PNG chunk with its length and CRC.
 func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {

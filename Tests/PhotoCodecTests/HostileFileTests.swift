@@ -56,7 +56,9 @@ func zlibZeros(count: Int) -> [UInt8] {
     writer.write(1, bits: 1)  // BFINAL
     writer.write(1, bits: 2)  // BTYPE = fixed Huffman (LSB first)
     func code(_ value: UInt32, length: Int) {  // Huffman codes go most significant bit first
-        for shift in stride(from: length - 1, through: 0, by: -1) { writer.write((value >> UInt32(shift)) & 1, bits: 1) }
+        for shift in stride(from: length - 1, through: 0, by: -1) {
+            writer.write((value >> UInt32(shift)) & 1, bits: 1)
+        }
     }
     func copy258() {
         code(0b1100_0101, length: 8)  // length code 285 = 258

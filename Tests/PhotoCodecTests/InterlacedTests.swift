@@ -10,11 +10,15 @@ import Testing
     func anInterlacedPhotoMatchesThePlainOneAtEverySize(scale: ScaleMode) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let photo = makeFrame(641, 427) { x, y in rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251)) }
+        let photo = makeFrame(641, 427) { x, y in
+            rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251))
+        }
         try PNGEncoder.write(photo, to: scratch.path("plain.png"))
         try PNGEncoder.write(photo, to: scratch.path("adam7.png"), interlaced: true)
         #expect(try PNGDecoder.header(of: scratch.path("adam7.png")).isInterlaced)
-        for size in [FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203)] {
+        for size in [
+            FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203),
+        ] {
             let plain = try PNGDecoder.decode(scratch.path("plain.png"), to: size, scale: scale)
             let interlaced = try PNGDecoder.decode(scratch.path("adam7.png"), to: size, scale: scale)
             #expect(largestDifference(plain, interlaced) <= 1, "\(size) \(scale)")
@@ -28,7 +32,8 @@ import Testing
         let (width, height) = (8000, 6000)
         let ihdr = be32(UInt32(width)) + be32(UInt32(height)) + [8, 2, 0, 0, 1]
         let idat = zlibZeros(count: rawBytes(width: width, height: height, interlaced: true))
-        let path = try scratch.write(pngSignature + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", []), to: "big.png")
+        let path = try scratch.write(
+            pngSignature + chunk("IHDR", ihdr) + chunk("IDAT", idat) + chunk("IEND", []), to: "big.png")
         let frame = try PNGDecoder.decode(path, to: FrameSize(width: 320, height: 180), scale: .fill)
         #expect(frame.pixels.allSatisfy { $0 == 0 })
     }

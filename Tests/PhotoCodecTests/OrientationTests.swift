@@ -27,10 +27,12 @@ import Testing
     func everyOrientationIsShownUpright(orientation: Int, bigEndian: Bool) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let stored = Frame(size: FrameSize(width: 3, height: 2), pixels: [Self.a, Self.b, Self.c, Self.d, Self.e, Self.f])
+        let stored = Frame(
+            size: FrameSize(width: 3, height: 2), pixels: [Self.a, Self.b, Self.c, Self.d, Self.e, Self.f])
         let path = try writeWithOrientation(stored, orientation: orientation, bigEndian: bigEndian, in: scratch)
         let expected = try #require(Self.upright[orientation])
-        let frame = try PNGDecoder.decode(path, to: FrameSize(width: expected[0].count, height: expected.count), scale: .fit)
+        let frame = try PNGDecoder.decode(
+            path, to: FrameSize(width: expected[0].count, height: expected.count), scale: .fit)
         #expect(frame.pixels == expected.flatMap { $0 })
     }
 
@@ -55,11 +57,14 @@ import Testing
         let plain = scratch.path("plain-\(orientation).png")
         try PNGEncoder.write(frame, to: plain)
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: plain)))
-        func u16(_ v: Int) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u16(_ v: Int) -> [UInt8] {
+            bigEndian ? [UInt8(v >> 8), UInt8(v & 0xFF)] : [UInt8(v & 0xFF), UInt8(v >> 8)]
+        }
         func u32(_ v: Int) -> [UInt8] { bigEndian ? be32(UInt32(v)) : be32(UInt32(v)).reversed() }
         let header: [UInt8] = bigEndian ? Array("MM".utf8) + u16(42) : Array("II".utf8) + u16(42)
         // IFD0 with two entries: ImageDescription-like filler first, then Orientation (SHORT).
-        let tiff = header + u32(8) + u16(2)
+        let tiff =
+            header + u32(8) + u16(2)
             + u16(0x010E) + u16(2) + u32(4) + Array("abc\0".utf8)
             + u16(0x0112) + u16(3) + u32(1) + u16(orientation) + u16(0)
             + u32(0)

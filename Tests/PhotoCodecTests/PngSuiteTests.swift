@@ -38,7 +38,9 @@ import Testing
 
     @Test func interlacedAndPlainImagesDecodeAlike() throws {
         for (plain, interlaced) in [("basn2c08", "basi2c08"), ("basn3p04", "basi3p04"), ("basn6a16", "basi6a16")] {
-            #expect(try PNGDecoder.decode(PngSuite.path(plain)).pixels == PNGDecoder.decode(PngSuite.path(interlaced)).pixels)
+            #expect(
+                try PNGDecoder.decode(PngSuite.path(plain)).pixels
+                    == PNGDecoder.decode(PngSuite.path(interlaced)).pixels)
         }
     }
 }

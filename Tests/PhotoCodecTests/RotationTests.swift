@@ -53,8 +53,10 @@ import Testing
     func anEXIFTurnedPhotoOnAMountedScreenIsUprightToo(orientation: Int, rotation: ScreenRotation) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let stored = Frame(size: FrameSize(width: 3, height: 2), pixels: [0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00, 0x00FFFF, 0xFF00FF])
-        let path = try OrientationTests().writeWithOrientation(stored, orientation: orientation, bigEndian: false, in: scratch)
+        let stored = Frame(
+            size: FrameSize(width: 3, height: 2), pixels: [0xFF0000, 0x00FF00, 0x0000FF, 0xFFFF00, 0x00FFFF, 0xFF00FF])
+        let path = try OrientationTests().writeWithOrientation(
+            stored, orientation: orientation, bigEndian: false, in: scratch)
         let upright = try PNGDecoder.decode(path, to: uprightSize(for: rotation), scale: .fill)
         let onPanel = try PNGDecoder.decode(path, to: panel, scale: .fill, rotation: rotation)
         #expect(onPanel.pixels == Self.turned(upright, for: rotation, panel: panel))
@@ -70,4 +72,3 @@ import Testing
         #expect(ScreenRotation(degrees: 45) == nil)
     }
 }
-

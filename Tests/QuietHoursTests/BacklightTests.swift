@@ -25,7 +25,9 @@ import Testing
     }
 
     @Test func findsTheFirstUsableBacklightWhateverItsName() throws {
-        let folder = try Self.classFolder([("zz-panel", "255\n", "200\n"), ("4-0045", "31\n", "31\n"), ("broken", "x", "1")])
+        let folder = try Self.classFolder([
+            ("zz-panel", "255\n", "200\n"), ("4-0045", "31\n", "31\n"), ("broken", "x", "1"),
+        ])
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(Backlight.find(in: folder) == Backlight(directory: folder + "/4-0045", maxBrightness: 31))
         let none = try Self.classFolder([("off", "0\n", "0\n")])

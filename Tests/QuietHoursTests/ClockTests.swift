@@ -31,7 +31,8 @@ import Testing
     @Test func aCalendarTimetableReadsTheScheduleOnItsTimeZone() throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "Asia/Tokyo"))
-        let timetable = CalendarTimetable(schedule: QuietSchedule(windows: [try QuietWindow(parsing: "19:00-07:00")]), calendar: calendar)
+        let timetable = CalendarTimetable(
+            schedule: QuietSchedule(windows: [try QuietWindow(parsing: "19:00-07:00")]), calendar: calendar)
         let tokyoNight = try #require(ISO8601DateFormatter().date(from: "2026-11-24T16:00:00Z"))  // 01:00 in Tokyo
         #expect(timetable.isQuiet(at: tokyoNight))
         #expect(!timetable.isQuiet(at: tokyoNight.addingTimeInterval(7 * 3600)))  // 08:00
