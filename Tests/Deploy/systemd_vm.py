@@ -179,6 +179,7 @@ family=$(sync_device_id /root/family)
 (HOME=/root/family STNODEFAULTFOLDER=1 setsid syncthing serve --home=/root/family --no-browser --no-restart \
     --no-upgrade >/root/family.log 2>&1 &)
 for _ in $(seq 100); do sync_api /root/family GET /rest/system/ping >/dev/null 2>&1 && break; sleep 0.3; done
+sync_api /root/family GET /rest/system/ping >/dev/null || { echo "no answer; its log:"; tail -n 20 /root/family.log; exit 1; }
 sync_api /root/family PUT /rest/config/devices/@FRAME@ '{"deviceID":"@FRAME@","addresses":["dynamic"]}' >/dev/null
 sync_api /root/family PATCH /rest/config/folders/babyalbum-family \
     '{"devices":[{"deviceID":"'"$family"'"},{"deviceID":"@FRAME@"}]}' >/dev/null
@@ -265,7 +266,7 @@ def sync_step(vm, work, shot):
     wait_for(vm, "stat -c '%U %G %a' /var/lib/babyalbum/photos/family/from-family.png", r"^babyalbum-sync babyalbum 640",
              60, "the photo received, group babyalbum, mode 640")
     lap("received")
-    wait_for_photo_on_screen(vm, {"from-family.png": pixels}, shot, 60)
+    wait_for_photo_on_screen(vm, {"from-family.png": pixels}, shot, 90)
     lap("on screen")
     print("    on screen, pixel for pixel: from-family.png (sent by the family Syncthing)", flush=True)
     check_network_namespaces(vm)
