@@ -62,6 +62,26 @@ import Testing
         #expect(onPanel.pixels == Self.turned(upright, for: rotation, panel: panel))
     }
 
+    /// The reference above, checked by hand on six pixels: a screen mounted a quarter turn
+    /// clockwise gets the picture a quarter turn anticlockwise, so that it looks upright.
+    @Test func aTurnedScreenGetsThePictureTurnedBack() {
+        // a b c      c f      f e d      d a
+        // d e f  ->  b e  ,   c b a  ,   e b
+        //            a d                 f c
+        let upright = Frame(size: FrameSize(width: 3, height: 2), pixels: [0xA, 0xB, 0xC, 0xD, 0xE, 0xF])
+        let tall = FrameSize(width: 2, height: 3)
+        #expect(upright.turned(for: .clockwise90).size == tall)
+        #expect(upright.turned(for: .clockwise90).pixels == [0xC, 0xF, 0xB, 0xE, 0xA, 0xD])
+        #expect(upright.turned(for: .upsideDown).pixels == [0xF, 0xE, 0xD, 0xC, 0xB, 0xA])
+        #expect(upright.turned(for: .clockwise270).size == tall)
+        #expect(upright.turned(for: .clockwise270).pixels == [0xD, 0xA, 0xE, 0xB, 0xF, 0xC])
+        for rotation in ScreenRotation.allCases {
+            #expect(
+                Self.turned(upright, for: rotation, panel: upright.turned(for: rotation).size)
+                    == upright.turned(for: rotation).pixels)
+        }
+    }
+
     @Test func theKernelsPanelOrientationsMapToRotations() {
         #expect(ScreenRotation(panelOrientation: "Normal") == ScreenRotation.none)
         #expect(ScreenRotation(panelOrientation: "Left Side Up") == .clockwise90)
