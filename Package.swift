@@ -54,7 +54,8 @@ let package = Package(
         .target(
             name: "DRMDisplay",
             dependencies: [
-                "AlbumDomain", "CDRM", "CDisplayShims", "CFrameBlend", "LinuxInterfaces", .product(name: "Logging", package: "swift-log"),
+                "AlbumDomain", "CDRM", "CDisplayShims", "CFrameBlend", "LinuxInterfaces",
+                .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
             name: "EvdevInput",
@@ -66,18 +67,22 @@ let package = Package(
             name: "PhotoSources",
             dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
         .target(
-            name: "BabyAlbumSettings", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            name: "BabyAlbumSettings",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(name: "LinuxInterfaces", dependencies: ["CLinuxInterfaces"]),
         .target(name: "CClockShims"),
         .target(
             name: "QuietHours",
-            dependencies: ["AlbumDomain", "CClockShims", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "AlbumDomain", "CClockShims", "LinuxInterfaces", .product(name: "Logging", package: "swift-log"),
+            ]),
 
         // MARK: Application
         .target(
             name: "BabyAlbumApp",
             dependencies: [
-                "PhotoSources", "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository", "DRMDisplay", "EvdevInput", "SystemdNotify",
+                "PhotoSources", "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository",
+                "DRMDisplay", "EvdevInput", "SystemdNotify",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
             ]),
         .target(
@@ -111,7 +116,9 @@ let package = Package(
             dependencies: ["PhotoSources", "AlbumDomain", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "BabyAlbumSettingsTests",
-            dependencies: ["BabyAlbumSettings", "babyalbum", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: [
+                "BabyAlbumSettings", "babyalbum", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         .testTarget(name: "QuietHoursTests", dependencies: ["QuietHours", "AlbumDomain"]),
         .testTarget(
             name: "FolderRepositoryTests",
@@ -121,7 +128,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "BabyAlbumDoctorTests",
-            dependencies: ["BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "EvdevInput", "FolderRepository", "PhotoCodec", "TestSupport"]),
+            dependencies: [
+                "BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "EvdevInput", "FolderRepository", "PhotoCodec",
+                "TestSupport",
+            ]),
         // Helpers shared by the test targets (a temporary folder, resident memory, a log recorder).
         .target(
             name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
