@@ -1,4 +1,5 @@
 import Foundation
+import LinuxInterfaces
 
 /// One line of `/proc/self/mountinfo`.
 public struct MountEntry: Sendable, Equatable {
@@ -30,10 +31,11 @@ public enum MountTable {
         }
     }
 
-    /// Reads this process's table; empty when it cannot be read.
+    /// Reads this process's table, to its end (``fileContents(_:limit:)``: the kernel gives it
+    /// a page per `read`); empty when it cannot be read.
     public static func read() -> [MountEntry] {
-        guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return parse(String(decoding: data, as: UTF8.self))
+        guard let bytes = try? fileContents(path) else { return [] }
+        return parse(String(decoding: bytes, as: UTF8.self))
     }
 
     /// The mount points strictly below `root` (one a stick), sorted, without duplicates

@@ -66,3 +66,19 @@ import Testing
         #expect(resolvedPath(base + "/missing") == nil)
     }
 }
+
+@Suite struct FileContentsTests {
+    /// The kernel hands out `/proc` text a page per `read`; the maps of this test process run
+    /// to many pages, with the stack's line near their end.
+    @Test func aProcFileIsReadToItsEndNotToItsFirstPage() throws {
+        let maps = try fileContents("/proc/self/maps")
+        #expect(maps.count > 3 * 4096, "the file is longer than a page (the case that matters)")
+        #expect(maps.last == UInt8(ascii: "\n"))
+        #expect(String(decoding: maps, as: UTF8.self).contains("[stack]"))
+    }
+
+    @Test func moreThanTheLimitIsAFailureNotATruncation() {
+        #expect(throws: SystemCallFailure.self) { try fileContents("/proc/self/maps", limit: 100) }
+        #expect(throws: SystemCallFailure.self) { try fileContents("/nonexistent/file") }
+    }
+}

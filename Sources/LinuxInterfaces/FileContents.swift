@@ -1,0 +1,24 @@
+import Glibc
+
+/// Reads a whole file with `open` and `read` until `read` returns 0 (end of file).
+///
+/// Files of `/proc` and `/sys` report a size of 0 and hand out their text a page at a time
+/// (`seq_file`): `/proc/self/mountinfo` of a sandboxed service is longer than a page, and a
+/// reader that takes the first short `read` for the end never sees the mounts after it.
+/// Reads at most `limit` bytes (more is an `EFBIG` failure), so a runaway file costs nothing.
+public func fileContents(_ path: String, limit: Int = 16 << 20) throws(SystemCallFailure) -> [UInt8] {
+    let descriptor = try valueOrErrno("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+    defer { close(descriptor) }
+    var contents: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    while true {
+        let count = try valueOrErrno("read", path: path) {
+            chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        }
+        if count == 0 { return contents }
+        guard contents.count + count <= limit else {
+            throw SystemCallFailure(operation: "read", path: path, code: EFBIG)
+        }
+        contents.append(contentsOf: chunk[0..<count])
+    }
+}
