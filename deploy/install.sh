@@ -15,6 +15,8 @@ REPO_DIR=$(cd "$SCRIPT_DIR/.." && pwd)
 . "$SCRIPT_DIR/sync-install.sh"
 # shellcheck source=settings.sh
 . "$SCRIPT_DIR/settings.sh"
+# shellcheck source=usb.sh
+. "$SCRIPT_DIR/usb.sh"
 
 usage() {
     cat <<'EOF'
@@ -243,6 +245,7 @@ fi
 units_before=$CHANGES
 put_file "/etc/systemd/system/$UNIT" 0644 "$SCRIPT_DIR/$UNIT"
 put_file /usr/local/share/doc/babyalbum/README.md 0644 "$SCRIPT_DIR/README.md"
+install_usb_sticks
 
 # ---- 4. nothing but the exit button may act ----------------------------------------------------
 

@@ -13,6 +13,8 @@ SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$SCRIPT_DIR/sync-install.sh"
 # shellcheck source=settings.sh
 . "$SCRIPT_DIR/settings.sh"
+# shellcheck source=usb.sh
+. "$SCRIPT_DIR/usb.sh"
 
 usage() {
     cat <<'EOF'
@@ -70,6 +72,7 @@ fi
 
 remove /etc/default/babyalbum
 uninstall_settings_file
+uninstall_usb_sticks
 remove /usr/local/bin/babyalbum
 remove /usr/local/share/doc/babyalbum/README.md
 remove_dir_if_empty /usr/local/share/doc/babyalbum

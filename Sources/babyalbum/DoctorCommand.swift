@@ -3,6 +3,7 @@ import BabyAlbumApp
 import BabyAlbumDoctor
 import EvdevInput
 import Foundation
+import PhotoSources
 import PhotoCodec
 import QuietHours
 
@@ -119,11 +120,13 @@ struct Doctor: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try SettingsWiring.addingSettings(frame, to: encoder.encode(report))
+            let sticks = StickSurvey.survey()
+            let data = try DoctorSticks.adding(sticks, to: SettingsWiring.addingSettings(frame, to: encoder.encode(report)))
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } else {
             if file != nil { print("Service options from \(config)") }
             print(SettingsWiring.text(frame))
+            print(DoctorSticks.text(StickSurvey.survey()))
             print(report.text, terminator: "")
             if let sync = DoctorSyncProbe.line(home: syncHome) { print(sync) }
         }

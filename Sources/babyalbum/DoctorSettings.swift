@@ -1,5 +1,6 @@
 import BabyAlbumSettings
 import Foundation
+import PhotoSources
 
 /// The settings part of `babyalbum doctor`: what the frame runs with, where each setting came
 /// from, and the file lines to fix.
@@ -33,5 +34,21 @@ extension SettingsWiring {
         }
         return try JSONSerialization.data(
             withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    }
+}
+
+/// The USB sticks part of `babyalbum doctor`.
+enum DoctorSticks {
+    /// Doctor's text section.
+    static func text(_ sticks: [StickReport]) -> String {
+        if sticks.isEmpty { return "USB sticks: none plugged in\n" }
+        return "USB sticks\n" + sticks.map { "  \($0.problem == nil ? "" : "FIX: ")\($0.text)\n" }.joined()
+    }
+
+    /// Doctor's JSON with a `sticks` member.
+    static func adding(_ sticks: [StickReport], to json: Data) throws -> Data {
+        guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
+        object["sticks"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(sticks))
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 }

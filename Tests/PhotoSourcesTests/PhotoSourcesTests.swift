@@ -129,3 +129,42 @@ extension Photo: ExpressibleByStringLiteral {
         self.init(id: PhotoID(value))
     }
 }
+
+@Suite("Stick survey for doctor")
+struct StickSurveyTests {
+    @Test("USB sticks from udev's database: mounted with a photo count, or why not; other disks left out")
+    func survey() throws {
+        let base = NSTemporaryDirectory() + "babyalbum-sticks-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let sys = base + "/sys", udev = base + "/udev", media = base + "/media"
+        let devices: [(String, String, String)] = [
+            ("sda1", "8:1", "E:ID_BUS=ata\nE:DEVTYPE=partition\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=ext4\n"),
+            ("sdb", "8:16", "E:ID_BUS=usb\nE:DEVTYPE=disk\nE:ID_PART_TABLE_TYPE=dos\n"),
+            ("sdb1", "8:17", "E:ID_BUS=usb\nE:DEVTYPE=partition\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=vfat\nE:ID_FS_LABEL=KIDS\n"),
+            ("sdc", "8:32", "E:ID_BUS=usb\nE:DEVTYPE=disk\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=ext4\nE:ID_FS_LABEL=LINUX\n"),
+            ("sdd", "8:48", "E:ID_BUS=usb\nE:DEVTYPE=disk\n"),
+            ("sde", "8:64", "E:ID_BUS=usb\nE:DEVTYPE=disk\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=exfat\n"),
+        ]
+        try FileManager.default.createDirectory(atPath: udev, withIntermediateDirectories: true)
+        for (name, dev, properties) in devices {
+            try FileManager.default.createDirectory(atPath: "\(sys)/\(name)", withIntermediateDirectories: true)
+            try "\(dev)\n".write(toFile: "\(sys)/\(name)/dev", atomically: true, encoding: .utf8)
+            try properties.write(toFile: "\(udev)/b\(dev)", atomically: true, encoding: .utf8)
+        }
+        try FileManager.default.createDirectory(atPath: media + "/KIDS/trip", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: media + "/KIDS/.Trashes", withIntermediateDirectories: true)
+        for file in ["a.JPG", "trip/b.png", "notes.txt", "._a.JPG", ".Trashes/c.jpg", "d.heic"] {
+            #expect(FileManager.default.createFile(atPath: "\(media)/KIDS/\(file)", contents: Data()))
+        }
+        let mounts = [MountEntry(device: "8:17", mountPoint: media + "/KIDS", fileSystem: "vfat", source: "/dev/sdb1")]
+        let sticks = StickSurvey.survey(root: media, sysBlock: sys, udevData: udev, mounts: mounts)
+        #expect(sticks.map(\.device) == ["sdb1", "sdc", "sdd", "sde"])
+        #expect(sticks[0].mountPoint == media + "/KIDS")
+        #expect(sticks[0].photoCount == 2)
+        #expect(sticks[0].problem == nil)
+        #expect(sticks[1].problem?.hasPrefix("ext4 is not read") == true)
+        #expect(sticks[2].problem?.hasPrefix("no file system found") == true)
+        #expect(sticks[3].problem?.hasPrefix("mounting failed") == true)
+        #expect(sticks[1].text.contains("\"LINUX\" (sdc), ext4: not used"))
+    }
+}

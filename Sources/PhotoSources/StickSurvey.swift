@@ -1,0 +1,99 @@
+import Foundation
+
+/// A USB stick (or one of its partitions) as `doctor` reports it.
+public struct StickReport: Sendable, Equatable, Codable {
+    /// The kernel name (`sdb1`).
+    public var device: String
+    /// Its label, if any.
+    public var label: String?
+    /// Its file system as udev's blkid found it; `nil` when none was found.
+    public var fileSystem: String?
+    /// Where it is mounted, if it is.
+    public var mountPoint: String?
+    /// Photo files on it (by name), when mounted.
+    public var photoCount: Int?
+    /// Why it is not shown, in words a parent can act on; `nil` when it is.
+    public var problem: String?
+
+    /// One line for doctor's text.
+    public var text: String {
+        let name = label.map { "\"\($0)\" (\(device))" } ?? device
+        let system = fileSystem ?? "no file system"
+        if let mountPoint {
+            return "\(name), \(system): mounted on \(mountPoint), \(photoCount ?? 0) photos"
+        }
+        return "\(name), \(system): not used - \(problem ?? "not mounted")"
+    }
+}
+
+/// The USB sticks plugged in, read from udev's database and the mount table (no privileges).
+public enum StickSurvey {
+    /// File systems the frame's udev rule mounts (udev's names).
+    public static let mountedFileSystems: Set<String> = ["vfat", "exfat", "ntfs"]
+    /// Photo file name extensions counted on a stick: the formats the frame shows.
+    static let photoExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "webp"]
+
+    /// Every USB block device with a file system or none (partitions, or whole unpartitioned
+    /// disks), and whether it is mounted below `root`.
+    public static func survey(
+        root: String = "/media/babyalbum", sysBlock: String = "/sys/class/block", udevData: String = "/run/udev/data",
+        mounts: [MountEntry] = MountTable.read()
+    ) -> [StickReport] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: sysBlock)) ?? []).sorted()
+        return names.compactMap { name in
+            guard let dev = try? String(contentsOfFile: "\(sysBlock)/\(name)/dev", encoding: .utf8) else { return nil }
+            let device = dev.trimmingCharacters(in: .whitespacesAndNewlines)
+            let properties = udevProperties(path: "\(udevData)/b\(device)")
+            guard properties["ID_BUS"] == "usb" else { return nil }
+            // A partitioned disk: its partitions are reported instead.
+            if properties["DEVTYPE"] == "disk", properties["ID_PART_TABLE_TYPE"] != nil { return nil }
+            return report(name: name, device: device, properties: properties, root: root, mounts: mounts)
+        }
+    }
+
+    static func report(
+        name: String, device: String, properties: [String: String], root: String, mounts: [MountEntry]
+    ) -> StickReport {
+        let fileSystem = properties["ID_FS_USAGE"] == "filesystem" ? properties["ID_FS_TYPE"] : nil
+        var report = StickReport(device: name, label: properties["ID_FS_LABEL"], fileSystem: fileSystem)
+        if let mount = mounts.first(where: { $0.device == device && $0.mountPoint.hasPrefix(root + "/") }) {
+            report.mountPoint = mount.mountPoint
+            report.photoCount = countPhotos(in: mount.mountPoint)
+        } else if fileSystem == nil {
+            report.problem = "no file system found (not formatted, or damaged): format it as exFAT or FAT32 on a computer"
+        } else if let fileSystem, !mountedFileSystems.contains(fileSystem) {
+            report.problem = "\(fileSystem) is not read (only FAT, exFAT and NTFS): format it as exFAT or FAT32 on a computer"
+        } else {
+            report.problem =
+                "mounting failed (damaged, or the deploy/ udev rule is not installed); see journalctl -b -t babyalbum-usb"
+        }
+        return report
+    }
+
+    /// `E:KEY=VALUE` lines of a udev database file.
+    static func udevProperties(path: String) -> [String: String] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+        var properties: [String: String] = [:]
+        for line in text.split(separator: "\n") where line.hasPrefix("E:") {
+            let pair = line.dropFirst(2).split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { properties[String(pair[0])] = String(pair[1]) }
+        }
+        return properties
+    }
+
+    /// Photo files below `folder`; hidden names (a Mac's `._IMG_0001.JPG` and `.Trashes`) are
+    /// left out, as the frame leaves them out.
+    static func countPhotos(in folder: String) -> Int {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        var count = 0
+        while let path = walker.nextObject() as? String {
+            let name = (path as NSString).lastPathComponent
+            if name.hasPrefix(".") {
+                walker.skipDescendants()
+            } else if photoExtensions.contains((name as NSString).pathExtension.lowercased()) {
+                count += 1
+            }
+        }
+        return count
+    }
+}
