@@ -20,7 +20,8 @@ public struct StickReport: Sendable, Equatable, Codable {
         let name = label.map { "\"\($0)\" (\(device))" } ?? device
         let system = fileSystem ?? "no file system"
         if let mountPoint {
-            return "\(name), \(system): mounted on \(mountPoint), \(photoCount ?? 0) photos"
+            let count = photoCount ?? 0
+            return "\(name), \(system): mounted on \(mountPoint), \(count) photo\(count == 1 ? "" : "s")"
         }
         return "\(name), \(system): not used - \(problem ?? "not mounted")"
     }
@@ -60,9 +61,11 @@ public enum StickSurvey {
             report.mountPoint = mount.mountPoint
             report.photoCount = countPhotos(in: mount.mountPoint)
         } else if fileSystem == nil {
-            report.problem = "no file system found (not formatted, or damaged): format it as exFAT or FAT32 on a computer"
+            report.problem =
+                "no file system found (not formatted, or damaged): format it as exFAT or FAT32 on a computer"
         } else if let fileSystem, !mountedFileSystems.contains(fileSystem) {
-            report.problem = "\(fileSystem) is not read (only FAT, exFAT and NTFS): format it as exFAT or FAT32 on a computer"
+            report.problem =
+                "\(fileSystem) is not read (only FAT, exFAT and NTFS): format it as exFAT or FAT32 on a computer"
         } else {
             report.problem =
                 "mounting failed (damaged, or the deploy/ udev rule is not installed); see journalctl -b -t babyalbum-usb"

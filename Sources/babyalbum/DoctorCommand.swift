@@ -3,8 +3,8 @@ import BabyAlbumApp
 import BabyAlbumDoctor
 import EvdevInput
 import Foundation
-import PhotoSources
 import PhotoCodec
+import PhotoSources
 import QuietHours
 
 /// `babyalbum doctor`: checks the display, the input devices and exit button, the photo folder
@@ -14,7 +14,8 @@ import QuietHours
 /// runs it), else from the slideshow's defaults.
 struct Doctor: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check the display, input devices, exit button, photos and service; exit 1 if the frame would not work.",
+        abstract:
+            "Check the display, input devices, exit button, photos and service; exit 1 if the frame would not work.",
         discussion: """
             Run it on the frame, e.g. over SSH: sudo babyalbum doctor
             Options not given are read from the frame's settings in /etc/default/babyalbum.
@@ -49,16 +50,24 @@ struct Doctor: AsyncParsableCommand {
     @Flag(help: "Only read each photo's header instead of decoding it (faster, finds fewer broken files).")
     var quick = false
 
-    @Option(help: ArgumentHelp("A quiet window, [DAYS ]HH:MM-HH:MM (repeatable; default: the frame's setting).", valueName: "spec"))
+    @Option(
+        help: ArgumentHelp(
+            "A quiet window, [DAYS ]HH:MM-HH:MM (repeatable; default: the frame's setting).", valueName: "spec"))
     var quietHours: [String] = []
 
-    @Option(help: "How quiet hours keep the display quiet: off, black or dim[:PERCENT] (default: the frame's setting, else off).")
+    @Option(
+        help:
+            "How quiet hours keep the display quiet: off, black or dim[:PERCENT] (default: the frame's setting, else off)."
+    )
     var quietMode: QuietMode?
 
     @Option(help: "The service's options file; ignored when missing.")
     var config = DoctorConfigFile.defaultPath
 
-    @Option(help: "The frame's settings file (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, else /etc/babyalbum/babyalbum.conf).")
+    @Option(
+        help:
+            "The frame's settings file (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, else /etc/babyalbum/babyalbum.conf)."
+    )
     var settingsFile: String?
 
     @Option(help: ArgumentHelp("Syncthing's home, for the frame's device ID (install.sh --sync).", visibility: .hidden))
@@ -69,10 +78,13 @@ struct Doctor: AsyncParsableCommand {
         for key in exitKey where KeyName.code(for: key) == nil {
             throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
         }
-        if let exitHold { try OptionRanges.check(exitHold.value, "--exit-hold", in: OptionRanges.exitHold, unit: "seconds") }
+        if let exitHold {
+            try OptionRanges.check(exitHold.value, "--exit-hold", in: OptionRanges.exitHold, unit: "seconds")
+        }
         if let maxPhotoMegapixels {
             try OptionRanges.check(
-                maxPhotoMegapixels.value, "--max-photo-megapixels", in: OptionRanges.maxPhotoMegapixels, unit: "megapixels")
+                maxPhotoMegapixels.value, "--max-photo-megapixels", in: OptionRanges.maxPhotoMegapixels,
+                unit: "megapixels")
         }
     }
 
@@ -96,7 +108,8 @@ struct Doctor: AsyncParsableCommand {
         let megapixels =
             maxPhotoMegapixels?.value ?? show?.maxPhotoMegapixels.value
             ?? setting("--max-photo-megapixels", in: OptionRanges.maxPhotoMegapixels) ?? 100
-        let outputValue = output?.value ?? show?.output.value
+        let outputValue =
+            output?.value ?? show?.output.value
             ?? settings.values(of: "--output").last.flatMap(OutputOption.init(argument:))?.value
             ?? .drm(device: nil)
         var options = DoctorOptions(
@@ -111,7 +124,8 @@ struct Doctor: AsyncParsableCommand {
         options.quietHours = try quietSchedule(
             quietHours.isEmpty ? show?.quietHours ?? settings.values(of: "--quiet-hours") : quietHours)
         options.quietMode =
-            quietMode ?? show?.quietMode ?? settings.values(of: "--quiet-mode").last.flatMap(QuietMode.init(argument:)) ?? .off
+            quietMode ?? show?.quietMode ?? settings.values(of: "--quiet-mode").last.flatMap(QuietMode.init(argument:))
+            ?? .off
         options.rotation =
             show?.rotate.value ?? settings.values(of: "--rotate").last.flatMap(RotateOption.init(argument:))?.value
             ?? .automatic
@@ -121,7 +135,8 @@ struct Doctor: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let sticks = StickSurvey.survey()
-            let data = try DoctorSticks.adding(sticks, to: SettingsWiring.addingSettings(frame, to: encoder.encode(report)))
+            let data = try DoctorSticks.adding(
+                sticks, to: SettingsWiring.addingSettings(frame, to: encoder.encode(report)))
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } else {
             if file != nil { print("Service options from \(config)") }

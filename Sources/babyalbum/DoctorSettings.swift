@@ -49,6 +49,7 @@ enum DoctorSticks {
     static func adding(_ sticks: [StickReport], to json: Data) throws -> Data {
         guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
         object["sticks"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(sticks))
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return try JSONSerialization.data(
+            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
     }
 }

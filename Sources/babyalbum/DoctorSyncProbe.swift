@@ -32,7 +32,8 @@ enum DoctorSyncProbe {
     }
 
     private static func section(of text: String, from start: String, to end: String) -> Substring? {
-        guard let lower = text.range(of: start), let upper = text.range(of: end, range: lower.upperBound..<text.endIndex)
+        guard let lower = text.range(of: start),
+            let upper = text.range(of: end, range: lower.upperBound..<text.endIndex)
         else { return nil }
         return text[lower.lowerBound..<upper.upperBound]
     }

@@ -172,7 +172,7 @@ def check_fat_stick(vm, fat, pixels, shot):
     print(f"    the stick's photo on screen, pixel for pixel, {time.monotonic() - started:.0f} s after the mount was seen",
           flush=True)
     _, report = vm.sh("/usr/local/bin/babyalbum doctor 2>&1", timeout=120)
-    listed = re.search(r'"KIDS" \(sd[a-z]+\), vfat: mounted on /media/babyalbum/KIDS, 1 photos', report)
+    listed = re.search(r'"KIDS" \(sd[a-z]+\), vfat: mounted on /media/babyalbum/KIDS, 1 photo\b', report)
     if not listed:
         raise Failure(f"doctor does not list the mounted stick:\n{report}")
     print(f"    doctor: {listed.group(0)}", flush=True)
@@ -274,6 +274,10 @@ def main():
     except (Failure, vmrig.VMError) as error:
         print(f"FAILED: {error}")
         try:
+            _, mounts = vm.sh("findmnt -o TARGET,PROPAGATION / /media; pid=$(systemctl show -p MainPID --value "
+                              "babyalbum.service); grep -E ' / | /media' /proc/$pid/mountinfo; grep -E ' / | /media' "
+                              "/proc/1/mountinfo", timeout=30)
+            print(mounts)
             print(journal(vm)[-3000:])
             print(journal(vm, "-t babyalbum-usb -t systemd-udevd -t systemd")[-3000:])
         except Exception:  # noqa: BLE001 - best effort diagnostics from a guest that may be gone

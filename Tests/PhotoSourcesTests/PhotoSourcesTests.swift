@@ -35,7 +35,9 @@ struct PhotoListMergeTests {
         #expect(
             merge(folders: ["/a": .failed(reason: "x"), "/b": .failed(reason: "y")], order: ["/a", "/b"]).combined
                 == .failed(reason: "x; y"))
-        #expect(merge(folders: ["/a": .failed(reason: "x"), "/b": .loaded([])], order: ["/a", "/b"]).combined == .loaded([]))
+        #expect(
+            merge(folders: ["/a": .failed(reason: "x"), "/b": .loaded([])], order: ["/a", "/b"]).combined == .loaded([])
+        )
     }
 
     @Test("A stick joins the round; with replace, only sticks while one is in; pulled, the folder is back")
@@ -48,7 +50,9 @@ struct PhotoListMergeTests {
             merged.update(folder: "/media/babyalbum/KIDS", state: .loaded(["/media/babyalbum/KIDS/s.png"]))
             #expect(
                 merged.combined
-                    == .loaded(policy == .join ? ["/p/1.png", "/media/babyalbum/KIDS/s.png"] : ["/media/babyalbum/KIDS/s.png"]))
+                    == .loaded(
+                        policy == .join ? ["/p/1.png", "/media/babyalbum/KIDS/s.png"] : ["/media/babyalbum/KIDS/s.png"])
+            )
             #expect(merged.setSticks([]).removed == ["/media/babyalbum/KIDS"])
             #expect(merged.combined == .loaded(["/p/1.png"]))
             // A late state from the pulled stick's reading changes nothing.
@@ -73,7 +77,11 @@ struct MountTableTests {
     func parse() {
         let entries = MountTable.parse(Self.sample)
         #expect(entries.count == 6)
-        #expect(entries[1] == MountEntry(device: "8:17", mountPoint: "/media/babyalbum/KIDS PHOTOS", fileSystem: "vfat", source: "/dev/sdb1"))
+        #expect(
+            entries[1]
+                == MountEntry(
+                    device: "8:17", mountPoint: "/media/babyalbum/KIDS PHOTOS", fileSystem: "vfat", source: "/dev/sdb1")
+        )
         #expect(
             MountTable.mountPoints(below: "/media/babyalbum", in: entries) == [
                 "/media/babyalbum/1234-ABCD", "/media/babyalbum/KIDS PHOTOS",
@@ -105,8 +113,13 @@ struct MountWatcherTests {
         .enabled(if: getuid() == 0), .timeLimit(.minutes(1)))
     func mountAndUnmount() async throws {
         let base = NSTemporaryDirectory() + "babyalbum-mounts-\(getpid())"
-        let root = base + "/media", stick = root + "/STICK", data = base + "/data", folder = base + "/photos"
-        for path in [stick, data, folder] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        let root = base + "/media"
+        let stick = root + "/STICK"
+        let data = base + "/data"
+        let folder = base + "/photos"
+        for path in [stick, data, folder] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
         defer { try? FileManager.default.removeItem(atPath: base) }
         #expect(FileManager.default.createFile(atPath: data + "/s.png", contents: Data()))
         #expect(FileManager.default.createFile(atPath: folder + "/f.png", contents: Data()))
@@ -117,7 +130,9 @@ struct MountWatcherTests {
         #expect(await states.next() == .loading)
         #expect(await states.next() == .loaded([Photo(id: PhotoID(folder + "/f.png"))]))
         #expect(system("mount --bind \(data) \(stick)") == 0)
-        #expect(await states.next() == .loaded([Photo(id: PhotoID(folder + "/f.png")), Photo(id: PhotoID(stick + "/s.png"))]))
+        #expect(
+            await states.next()
+                == .loaded([Photo(id: PhotoID(folder + "/f.png")), Photo(id: PhotoID(stick + "/s.png"))]))
         #expect(system("umount -l \(stick)") == 0)
         #expect(await states.next() == .loaded([Photo(id: PhotoID(folder + "/f.png"))]))
     }
@@ -136,12 +151,20 @@ struct StickSurveyTests {
     func survey() throws {
         let base = NSTemporaryDirectory() + "babyalbum-sticks-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: base) }
-        let sys = base + "/sys", udev = base + "/udev", media = base + "/media"
+        let sys = base + "/sys"
+        let udev = base + "/udev"
+        let media = base + "/media"
         let devices: [(String, String, String)] = [
             ("sda1", "8:1", "E:ID_BUS=ata\nE:DEVTYPE=partition\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=ext4\n"),
             ("sdb", "8:16", "E:ID_BUS=usb\nE:DEVTYPE=disk\nE:ID_PART_TABLE_TYPE=dos\n"),
-            ("sdb1", "8:17", "E:ID_BUS=usb\nE:DEVTYPE=partition\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=vfat\nE:ID_FS_LABEL=KIDS\n"),
-            ("sdc", "8:32", "E:ID_BUS=usb\nE:DEVTYPE=disk\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=ext4\nE:ID_FS_LABEL=LINUX\n"),
+            (
+                "sdb1", "8:17",
+                "E:ID_BUS=usb\nE:DEVTYPE=partition\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=vfat\nE:ID_FS_LABEL=KIDS\n"
+            ),
+            (
+                "sdc", "8:32",
+                "E:ID_BUS=usb\nE:DEVTYPE=disk\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=ext4\nE:ID_FS_LABEL=LINUX\n"
+            ),
             ("sdd", "8:48", "E:ID_BUS=usb\nE:DEVTYPE=disk\n"),
             ("sde", "8:64", "E:ID_BUS=usb\nE:DEVTYPE=disk\nE:ID_FS_USAGE=filesystem\nE:ID_FS_TYPE=exfat\n"),
         ]
