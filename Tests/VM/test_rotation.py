@@ -75,5 +75,48 @@ class RotationTests(unittest.TestCase):
         self.assertEqual(app.wait(timeout=30), 0, app.log())
 
 
+class PanelOrientationTests(unittest.TestCase):
+    """A sideways tablet panel, with no flag: the kernel's `panel orientation` property of the
+    connector (set here from the command line, `video=Virtual-1:panel_orientation=left_side_up`,
+    as the DMI quirk table sets it on such tablets) makes `--rotate auto`, the default, turn the
+    photos as `--rotate 90` does; doctor says why."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(BABYALBUM_BIN, os.X_OK):
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+        cls.frames = tempfile.TemporaryDirectory(prefix="babyalbum-panel-")
+        cls.photo, cls.turned = render(os.path.join(cls.frames.name, "turned"), "--rotate", "90")
+        _, cls.upright = render(os.path.join(cls.frames.name, "upright"), "--rotate", "0")
+        cls.vm = VM(vga="std", kernel_args=["video=Virtual-1:panel_orientation=left_side_up"])
+        cls.vm.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.vm.stop()
+        cls.frames.cleanup()
+
+    def test_a_sideways_panel_gets_upright_photos_without_a_flag(self):
+        _, report = self.vm.sh(f"{BABYALBUM_BIN} doctor --photos {PHOTOS} 2>&1", timeout=120)
+        self.assertIn("Left Side Up", report, "the kernel reports the panel orientation")
+        turned = next((line.strip() for line in report.splitlines() if "Photos are turned" in line), None)
+        print(f"\n  doctor: {turned}", flush=True)
+        self.assertIsNotNone(turned, report)
+        app = self.vm.spawn(f"{BABYALBUM_BIN} --photos {PHOTOS} --seed 3 --interval 60")
+        shown = app.wait_for_log(r"showing (\S+)", timeout=60).group(1)
+        self.assertEqual(os.path.basename(shown), self.photo, app.log())
+        shot = os.path.join(self.vm.out, "panel.png")
+        deadline = time.monotonic() + 20
+        while True:
+            screen = load_rgb(self.vm.screendump(shot))
+            if same_pixels(screen, self.turned) or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        self.assertTrue(same_pixels(screen, self.turned), f"screen is not the turned frame; log:\n{app.log()}")
+        self.assertFalse(same_pixels(screen, self.upright), "the control: the unturned frame differs")
+        app.signal("TERM")
+        self.assertEqual(app.wait(timeout=30), 0, app.log())
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -264,8 +264,9 @@ class VM:
     """A QEMU guest running the host's kernel and root filesystem (see the module docstring)."""
 
     def __init__(self, vga="std", devices=None, memory=1024, extra_args=(), modules=None,
-                 boot_timeout=120):
+                 boot_timeout=120, kernel_args=()):
         self.vga = vga
+        self.kernel_args = " ".join(kernel_args)
         self.devices = ["virtio-keyboard-pci", "virtio-tablet-pci"] if devices is None else list(devices)
         self.memory, self.extra_args = memory, list(extra_args)
         self.modules = DEFAULT_MODULES if modules is None else modules
@@ -302,7 +303,7 @@ class VM:
             "-nodefaults", "-no-reboot", "-display", "none",
             "-serial", "stdio", "-monitor", "none",
             "-kernel", kernel, "-initrd", initrd,
-            "-append", f"console=tty0 console=ttyS0 panic=-1 quiet loglevel=3 vmrig.out={self.out} vmrig.repo={REPO}",
+            "-append", f"console=tty0 console=ttyS0 panic=-1 quiet loglevel=3 vmrig.out={self.out} vmrig.repo={REPO} {self.kernel_args}".rstrip(),
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
             "-virtfs", "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
             "-virtfs", f"local,path={self.out},mount_tag=out,security_model=none,multidevs=remap",
