@@ -1,4 +1,5 @@
 import AlbumDomain
+import Foundation
 import Logging
 import Synchronization
 
@@ -77,13 +78,18 @@ private final class Session: Sendable {
         for folder in folders { startReading(folder) }
     }
 
+    /// Makes the sticks exactly `folders` (on the mount watcher's thread): publishes the list
+    /// without the pulled ones first, then stops their readings on a thread of their own. A
+    /// pulled stick's folder watcher can be slow to stop (its thread may wait on I/O to a device
+    /// that is gone), and that must delay neither the new list nor the next stick; stopping
+    /// under the lock did both.
     func setSticks(_ folders: [String]) {
-        let (added, removed) = state.withLock { state in
+        let (added, stopped) = state.withLock { state in
             let change = state.merge.setSticks(folders)
-            for folder in change.removed { state.readings.removeValue(forKey: folder)?.cancel() }
-            return change
+            return (change.added, change.removed.compactMap { state.readings.removeValue(forKey: $0) })
         }
-        if !removed.isEmpty || !added.isEmpty { publish() }
+        publish()
+        if !stopped.isEmpty { Thread.detachNewThread { for reading in stopped { reading.cancel() } } }
         for folder in added { startReading(folder) }
     }
 

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import Logging
+import Synchronization
 import Testing
 
 @testable import PhotoSources
@@ -135,6 +136,66 @@ struct MountWatcherTests {
                 == .loaded([Photo(id: PhotoID(folder + "/f.png")), Photo(id: PhotoID(stick + "/s.png"))]))
         #expect(system("umount -l \(stick)") == 0)
         #expect(await states.next() == .loaded([Photo(id: PhotoID(folder + "/f.png"))]))
+    }
+
+    /// Stands for a stick's folder watcher that is slow to stop (I/O to a device that is gone):
+    /// its stream's termination waits until the test releases it (at most 5 s).
+    final class SlowStop: Sendable {
+        let release = DispatchSemaphore(value: 0)
+        let stopped = Mutex(false)
+    }
+
+    struct SlowToStopRepository: PhotoRepository {
+        let folder: String
+        let slow: SlowStop
+        func photoListStates() -> AsyncStream<PhotoListState> {
+            let listing = ListingRepository(folder: folder).photoListStates()
+            let slow = self.slow
+            return AsyncStream { continuation in
+                let task = Task { for await state in listing { continuation.yield(state) } }
+                continuation.onTermination = { _ in
+                    task.cancel()
+                    _ = slow.release.wait(timeout: .now() + 5)
+                    slow.stopped.withLock { $0 = true }
+                }
+            }
+        }
+    }
+
+    @Test(
+        "A pulled stick whose reading is slow to stop delays neither the list without it nor the next stick",
+        .enabled(if: getuid() == 0), .timeLimit(.minutes(1)))
+    func slowToStop() async throws {
+        let base = NSTemporaryDirectory() + "babyalbum-slow-\(getpid())"
+        let root = base + "/media"
+        let (first, second, data, folder) = (root + "/ONE", root + "/TWO", base + "/data", base + "/photos")
+        for path in [first, second, data, folder] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        #expect(FileManager.default.createFile(atPath: data + "/s.png", contents: Data()))
+        #expect(FileManager.default.createFile(atPath: folder + "/f.png", contents: Data()))
+        let slow = SlowStop()
+        let repository = CombinedPhotoRepository(
+            folders: [folder], stickRoot: root, stickPhotos: .join, logger: Logger(label: "test")
+        ) { path -> any PhotoRepository in
+            path.hasPrefix(root) ? SlowToStopRepository(folder: path, slow: slow) : ListingRepository(folder: path)
+        }
+        let own: Photo = Photo(id: PhotoID(folder + "/f.png"))
+        var states = repository.photoListStates().makeAsyncIterator()
+        #expect(await states.next() == .loading)
+        #expect(await states.next() == .loaded([own]))
+        #expect(system("mount --bind \(data) \(first)") == 0)
+        #expect(await states.next() == .loaded([own, Photo(id: PhotoID(first + "/s.png"))]))
+        #expect(system("umount -l \(first)") == 0)
+        #expect(await states.next() == .loaded([own]))
+        #expect(slow.stopped.withLock { !$0 }, "the list came while the pulled stick's reading was still stopping")
+        #expect(system("mount --bind \(data) \(second)") == 0)
+        #expect(await states.next() == .loaded([own, Photo(id: PhotoID(second + "/s.png"))]))
+        slow.release.signal()
+        #expect(system("umount -l \(second)") == 0)
+        slow.release.signal()
+        #expect(await states.next() == .loaded([own]))
     }
 }
 
