@@ -32,6 +32,17 @@ extension DoctorProbes {
     }
 }
 
+extension DoctorProbes {
+    /// The photos below `folder` that the slideshow would show, by name: the watcher's own walk
+    /// (``FolderWalk``: hidden and temporary names left out, links and caps as in the frame)
+    /// without the formats it only names (HEIC, HEIF, AVIF). For a USB stick in doctor's list.
+    public static func shownPhotoCount(in folder: String) -> Int {
+        FolderWalk(root: folder).photos.count {
+            PhotoFormat(fileName: String(decoding: $0.bytes, as: UTF8.self))?.isShown == true
+        }
+    }
+}
+
 /// What the photo check found, file by file.
 struct DoctorPhotoFindings {
     var valid = 0

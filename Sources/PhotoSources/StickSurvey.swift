@@ -31,14 +31,13 @@ public struct StickReport: Sendable, Equatable, Codable {
 public enum StickSurvey {
     /// File systems the frame's udev rule mounts (udev's names).
     public static let mountedFileSystems: Set<String> = ["vfat", "exfat", "ntfs"]
-    /// Photo file name extensions counted on a stick: the formats the frame shows.
-    static let photoExtensions: Set<String> = ["png", "jpg", "jpeg", "jpe", "webp"]
 
     /// Every USB block device with a file system or none (partitions, or whole unpartitioned
-    /// disks), and whether it is mounted below `root`.
+    /// disks), and whether it is mounted below `root`; a mounted stick's photos are counted by
+    /// `countPhotos` (doctor walks it by the slideshow's own rules).
     public static func survey(
         root: String = "/media/babyalbum", sysBlock: String = "/sys/class/block", udevData: String = "/run/udev/data",
-        mounts: [MountEntry] = MountTable.read()
+        mounts: [MountEntry] = MountTable.read(), countPhotos: (String) -> Int
     ) -> [StickReport] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: sysBlock)) ?? []).sorted()
         return names.compactMap { name in
@@ -48,18 +47,21 @@ public enum StickSurvey {
             guard properties["ID_BUS"] == "usb" else { return nil }
             // A partitioned disk: its partitions are reported instead.
             if properties["DEVTYPE"] == "disk", properties["ID_PART_TABLE_TYPE"] != nil { return nil }
-            return report(name: name, device: device, properties: properties, root: root, mounts: mounts)
+            return report(
+                name: name, device: device, properties: properties, root: root, mounts: mounts,
+                countPhotos: countPhotos)
         }
     }
 
     static func report(
-        name: String, device: String, properties: [String: String], root: String, mounts: [MountEntry]
+        name: String, device: String, properties: [String: String], root: String, mounts: [MountEntry],
+        countPhotos: (String) -> Int
     ) -> StickReport {
         let fileSystem = properties["ID_FS_USAGE"] == "filesystem" ? properties["ID_FS_TYPE"] : nil
         var report = StickReport(device: name, label: properties["ID_FS_LABEL"], fileSystem: fileSystem)
         if let mount = mounts.first(where: { $0.device == device && $0.mountPoint.hasPrefix(root + "/") }) {
             report.mountPoint = mount.mountPoint
-            report.photoCount = countPhotos(in: mount.mountPoint)
+            report.photoCount = countPhotos(mount.mountPoint)
         } else if fileSystem == nil {
             report.problem =
                 "no file system found (not formatted, or damaged): format it as exFAT or FAT32 on a computer"
@@ -82,21 +84,5 @@ public enum StickSurvey {
             if pair.count == 2 { properties[String(pair[0])] = String(pair[1]) }
         }
         return properties
-    }
-
-    /// Photo files below `folder`; hidden names (a Mac's `._IMG_0001.JPG` and `.Trashes`) are
-    /// left out, as the frame leaves them out.
-    static func countPhotos(in folder: String) -> Int {
-        guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
-        var count = 0
-        while let path = walker.nextObject() as? String {
-            let name = (path as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                walker.skipDescendants()
-            } else if photoExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                count += 1
-            }
-        }
-        return count
     }
 }

@@ -131,17 +131,17 @@ struct Doctor: AsyncParsableCommand {
             ?? .automatic
 
         let report = DoctorProbes.run(options)
+        let sticks = StickSurvey.survey(countPhotos: DoctorProbes.shownPhotoCount(in:))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let sticks = StickSurvey.survey()
             let data = try DoctorSticks.adding(
                 sticks, to: SettingsWiring.addingSettings(frame, to: encoder.encode(report)))
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } else {
             if file != nil { print("Service options from \(config)") }
             print(SettingsWiring.text(frame))
-            print(DoctorSticks.text(StickSurvey.survey()))
+            print(DoctorSticks.text(sticks))
             print(report.text, terminator: "")
             if let sync = DoctorSyncProbe.line(home: syncHome) { print(sync) }
         }

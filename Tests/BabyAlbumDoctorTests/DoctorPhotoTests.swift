@@ -124,3 +124,18 @@ struct DoctorPhotoTests {
         return temp.file(relative)
     }
 }
+
+@Suite("Doctor: a USB stick's photo count")
+struct DoctorStickCountTests {
+    @Test("Counts what the slideshow would show: subfolders in, hidden names and a Mac's ._ files out, HEIC out")
+    func stickPhotos() throws {
+        let stick = try TemporaryFolder()
+        defer { stick.remove() }
+        try stick.makeDirectory("trip")
+        try stick.makeDirectory(".Trashes")
+        for file in ["a.JPG", "trip/b.png", "notes.txt", "._a.JPG", ".Trashes/c.jpg", "d.heic", "e.jpg.part"] {
+            #expect(FileManager.default.createFile(atPath: stick.file(file), contents: Data()))
+        }
+        #expect(DoctorProbes.shownPhotoCount(in: stick.path) == 2)
+    }
+}

@@ -235,16 +235,16 @@ struct StickSurveyTests {
             try "\(dev)\n".write(toFile: "\(sys)/\(name)/dev", atomically: true, encoding: .utf8)
             try properties.write(toFile: "\(udev)/b\(dev)", atomically: true, encoding: .utf8)
         }
-        try FileManager.default.createDirectory(atPath: media + "/KIDS/trip", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: media + "/KIDS/.Trashes", withIntermediateDirectories: true)
-        for file in ["a.JPG", "trip/b.png", "notes.txt", "._a.JPG", ".Trashes/c.jpg", "d.heic"] {
-            #expect(FileManager.default.createFile(atPath: "\(media)/KIDS/\(file)", contents: Data()))
-        }
         let mounts = [MountEntry(device: "8:17", mountPoint: media + "/KIDS", fileSystem: "vfat", source: "/dev/sdb1")]
-        let sticks = StickSurvey.survey(root: media, sysBlock: sys, udevData: udev, mounts: mounts)
+        var counted: [String] = []
+        let sticks = StickSurvey.survey(root: media, sysBlock: sys, udevData: udev, mounts: mounts) { folder in
+            counted.append(folder)
+            return 2
+        }
         #expect(sticks.map(\.device) == ["sdb1", "sdc", "sdd", "sde"])
         #expect(sticks[0].mountPoint == media + "/KIDS")
         #expect(sticks[0].photoCount == 2)
+        #expect(counted == [media + "/KIDS"], "only the mounted stick is counted, at its mount point")
         #expect(sticks[0].problem == nil)
         #expect(sticks[1].problem?.hasPrefix("ext4 is not read") == true)
         #expect(sticks[2].problem?.hasPrefix("no file system found") == true)
