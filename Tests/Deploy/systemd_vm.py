@@ -132,10 +132,12 @@ def show(vm):
 
 def rendered_frame(folder):
     """The first frame `--output png:` renders of `folder` at the bochs mode, 1280x800, as RGB bytes
-    (written beside the folder: an output folder inside the photo folder is refused)."""
+    (written beside the folder: an output folder inside the photo folder is refused), with no
+    sticks, state or settings file of the host's."""
     out = folder + "-out"
     subprocess.run([BABYALBUM_BIN, "--photos", folder, "--output", f"png:{out}", "--size", "1280x800",
-                    "--count", "1"], check=True, capture_output=True, timeout=120)
+                    "--count", "1", "--sticks", "none", "--state-dir", "none", "--settings", "/nonexistent"],
+                   check=True, capture_output=True, timeout=120)
     with Image.open(os.path.join(out, "frame-0001.png")) as image:
         return image.convert("RGB").tobytes()
 

@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "VM"))
 import systemd_vm  # noqa: E402
 import vmrig  # noqa: E402
 from PIL import Image  # noqa: E402
-from systemd_vm import Failure, show, step, wait_for  # noqa: E402
+from systemd_vm import Failure, rendered_frame, show, step, wait_for, wait_for_photo_on_screen  # noqa: E402
 from vmrig import BABYALBUM_BIN, REPO, VM  # noqa: E402
 
 #: systemd_vm's setup, then a parent's edit of the settings file: CRLF lines, one with a typo.
@@ -63,12 +63,7 @@ def expected_frame(work, photo):
     folder = os.path.join(work, "expected")
     os.makedirs(folder)
     shutil.copy(photo, folder)
-    output = os.path.join(work, "expected-out")
-    subprocess.run([BABYALBUM_BIN, "--photos", folder, "--output", f"png:{output}", "--size", "1280x800",
-                    "--count", "1", "--sticks", "none", "--state-dir", "none", "--settings", "/nonexistent"],
-                   check=True, capture_output=True, timeout=120)
-    with Image.open(os.path.join(output, "frame-0001.png")) as image:
-        return image.convert("RGB").tobytes()
+    return rendered_frame(folder)
 
 
 def make_images(work, photo):
@@ -122,18 +117,6 @@ def pull(vm, name):
             time.sleep(0.5)
 
 
-def screen_equals(vm, shot, pixels, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        vm.screendump(shot)
-        with Image.open(shot) as image:
-            screen = image.convert("RGB")
-        if screen.size == (1280, 800) and screen.tobytes() == pixels:
-            return True
-        time.sleep(0.3)
-    return False
-
-
 def journal(vm, what="-u babyalbum.service"):
     return vm.sh(f"journalctl -b --no-pager -o cat {what}", timeout=60)[1]
 
@@ -167,8 +150,7 @@ def check_fat_stick(vm, fat, pixels, shot):
     wait_for(vm, "journalctl -b -u babyalbum.service --no-pager -o cat", r"stick mounted: /media/babyalbum/KIDS", 30,
              "the frame notices the mount")
     started = time.monotonic()
-    if not screen_equals(vm, shot, pixels, 90):
-        raise Failure("the stick's photo never came on screen")
+    wait_for_photo_on_screen(vm, {"stick-photo.png": pixels}, shot, 90)
     print(f"    the stick's photo on screen, pixel for pixel, {time.monotonic() - started:.0f} s after the mount was seen",
           flush=True)
     _, report = vm.sh("/usr/local/bin/babyalbum doctor 2>&1", timeout=120)

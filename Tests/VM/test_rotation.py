@@ -36,6 +36,17 @@ def same_pixels(a, b):
     return a.size == b.size and ImageChops.difference(a, b).getbbox() is None
 
 
+def screen_once_equal(vm, name, expected, timeout=20):
+    """Screendumps until one equals `expected` or `timeout` s pass; returns the last one."""
+    shot = os.path.join(vm.out, name)
+    deadline = time.monotonic() + timeout
+    while True:
+        screen = load_rgb(vm.screendump(shot))
+        if same_pixels(screen, expected) or time.monotonic() > deadline:
+            return screen
+        time.sleep(0.5)
+
+
 class RotationTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -62,13 +73,7 @@ class RotationTests(unittest.TestCase):
         app = self.vm.spawn(f"{BABYALBUM_BIN} --photos {PHOTOS} --seed 3 --interval 60 --rotate 90")
         shown = app.wait_for_log(r"showing (\S+)", timeout=60).group(1)
         self.assertEqual(os.path.basename(shown), self.photo, app.log())
-        shot = os.path.join(self.vm.out, "rotated.png")
-        deadline = time.monotonic() + 20
-        while True:
-            screen = load_rgb(self.vm.screendump(shot))
-            if same_pixels(screen, self.turned) or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
+        screen = screen_once_equal(self.vm, "rotated.png", self.turned)
         self.assertTrue(same_pixels(screen, self.turned), f"screen differs from the png frame; log:\n{app.log()}")
         self.assertFalse(same_pixels(screen, self.upright))
         app.signal("TERM")
@@ -105,13 +110,7 @@ class PanelOrientationTests(unittest.TestCase):
         app = self.vm.spawn(f"{BABYALBUM_BIN} --photos {PHOTOS} --seed 3 --interval 60")
         shown = app.wait_for_log(r"showing (\S+)", timeout=60).group(1)
         self.assertEqual(os.path.basename(shown), self.photo, app.log())
-        shot = os.path.join(self.vm.out, "panel.png")
-        deadline = time.monotonic() + 20
-        while True:
-            screen = load_rgb(self.vm.screendump(shot))
-            if same_pixels(screen, self.turned) or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
+        screen = screen_once_equal(self.vm, "panel.png", self.turned)
         self.assertTrue(same_pixels(screen, self.turned), f"screen is not the turned frame; log:\n{app.log()}")
         self.assertFalse(same_pixels(screen, self.upright), "the control: the unturned frame differs")
         app.signal("TERM")
