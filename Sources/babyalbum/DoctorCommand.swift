@@ -25,7 +25,7 @@ struct Doctor: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Option(help: "The folder of PNG photos (default: the frame's setting, else Photos).")
+    @Option(help: "The folder of photos (JPEG, PNG, WebP) to check (default: the frame's setting, else Photos).")
     var photos: String?
 
     @Option(help: "The output to check: drm, drm:/dev/dri/cardN or png:DIR (default drm).")

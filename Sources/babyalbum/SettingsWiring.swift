@@ -18,13 +18,16 @@ enum SettingsWiring {
     /// slideshow's own; `nil` for another subcommand or a help/version request.
     static func slideshowArguments(_ arguments: [String]) -> (prefix: [String], rest: [String])? {
         guard let first = arguments.first else { return ([], []) }
-        if first == "show" { return (["show"], Array(arguments.dropFirst())) }
-        if otherSubcommands.contains(first)
-            || ["-h", "--help", "--version", "--experimental-dump-help"].contains(first)
-        {
-            return nil
-        }
-        return ([], arguments)
+        let options = first == "show" ? Array(arguments.dropFirst()) : arguments
+        if otherSubcommands.contains(first) || asksForHelp(options) { return nil }
+        return (first == "show" ? ["show"] : [], options)
+    }
+
+    /// Whether `options` ask for help or the version (before any `--`): ArgumentParser answers
+    /// those itself, for the subcommand named.
+    static func asksForHelp(_ options: [String]) -> Bool {
+        let helpWords: Set<String> = ["-h", "--help", "--version", "--experimental-dump-help"]
+        return options.prefix { $0 != "--" }.contains { helpWords.contains($0) }
     }
 
     /// The settings file `commandLine` names with `--settings FILE`, else the default one.
@@ -144,7 +147,7 @@ struct SettingsCommand: ParsableCommand {
     )
     var settings: String?
 
-    @Argument(parsing: .captureForPassthrough, help: "Slideshow options as the service passes them, after --.")
+    @Argument(parsing: .postTerminator, help: "Slideshow options as the service passes them, after --.")
     var options: [String] = []
 
     func run() throws {
