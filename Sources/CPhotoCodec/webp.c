@@ -174,12 +174,50 @@ static int decode_frame(webp_context *context, const baphoto_header *header, con
     return BAPHOTO_OK;
 }
 
+/*
+ * Copies the chunk `fourcc` (without an "Exif\0\0" name when `strip_exif_name` is set) if it is at most
+ * `most` bytes and fits the budget beside what the decode holds; NULL otherwise.
+ */
+static uint8_t *copy_chunk(const WebPDemuxer *demux, const char *fourcc, int strip_exif_name, size_t most,
+                           baphoto_header *header, const baphoto_limits *limits, size_t *length) {
+    WebPChunkIterator chunk;
+    if (!WebPDemuxGetChunk(demux, fourcc, 1, &chunk)) return NULL;
+    const uint8_t *bytes = chunk.chunk.bytes;
+    size_t size = chunk.chunk.size;
+    if (strip_exif_name && size > 6 && memcmp(bytes, "Exif\0\0", 6) == 0) {
+        bytes += 6;
+        size -= 6;
+    }
+    uint8_t *copy = NULL;
+    if (size > 0 && size <= most && header->whole_image_bytes + size <= limits->budget_bytes) {
+        copy = malloc(size);
+        if (copy) {
+            memcpy(copy, bytes, size);
+            header->whole_image_bytes += size;
+            *length = size;
+        }
+    }
+    WebPDemuxReleaseChunkIterator(&chunk);
+    return copy;
+}
+
+/* The EXIF (at most 64 KB) and ICCP (at most 4 MB) chunks, counted in the decode's bytes. */
+static void copy_metadata(const webp_context *context, const baphoto_limits *limits, baphoto_header *header,
+                          baphoto_metadata *metadata) {
+    metadata->exif = copy_chunk(context->demux, "EXIF", 1, 64u << 10, header, limits, &metadata->exif_length);
+    metadata->icc = copy_chunk(context->demux, "ICCP", 0, 4u << 20, header, limits, &metadata->icc_length);
+}
+
 int baphoto_webp_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
-                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+                        baphoto_header *header, baphoto_metadata *metadata,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     webp_context context = {.message = error};
     error[0] = 0;
+    if (metadata) memset(metadata, 0, sizeof *metadata);
     int status = open_frame(&context, fd, limits, header);
+    if (status == BAPHOTO_OK && metadata) copy_metadata(&context, limits, header, metadata);
     if (status == BAPHOTO_OK) status = decode_frame(&context, header, target);
     context_free(&context);
+    if (status != BAPHOTO_OK && metadata) baphoto_metadata_free(metadata);
     return status;
 }
