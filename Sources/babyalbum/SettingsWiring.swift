@@ -66,7 +66,7 @@ enum SettingsWiring {
 
     /// A logger that writes before `LoggingSystem` is set up (settings come first).
     static var logger: Logger {
-        var logger = Logger(label: "babyalbum.settings") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "babyalbum.settings") { EscapingLogHandler(label: $0) }
         logger.logLevel = .info
         return logger
     }
