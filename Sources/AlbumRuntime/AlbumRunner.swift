@@ -56,8 +56,8 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
         AlbumTime(sinceStart: origin.duration(to: clock.now))
     }
 
-    /// Runs the album until the reducer ends it (or the calling task is cancelled), then
-    /// finishes ``state``. `random` fixes the shuffle order.
+    /// Runs the album until the reducer ends it (or the calling task is cancelled), waits for
+    /// the round's saves already queued, then finishes ``state``. `random` fixes the shuffle order.
     public func run(repository: any PhotoRepository, frameSize: FrameSize, random: SplitMix64) async {
         var album = Album(random: random)
         var ticks = TickTask()
@@ -74,7 +74,17 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
         for await action in actions {
             let effects = reducer.reduce(&album, action)
             state.emit(album.state)
-            if perform(effects, ticks: &ticks) == .ended || Task.isCancelled { return }
+            if perform(effects, ticks: &ticks) == .ended || Task.isCancelled { break }
+        }
+        await finishSaving()
+    }
+
+    /// Waits for the saves already queued, so the process never exits in the middle of one
+    /// (which left the state file's temporary copy behind after a `--count` exit).
+    private func finishSaving() async {
+        guard memory != nil else { return }
+        await withCheckedContinuation { continuation in
+            storage.async { continuation.resume() }
         }
     }
 

@@ -9,12 +9,30 @@ extension DoctorProbes {
     /// is listed with the reason it is left out. HEIC, HEIF and AVIF files are counted apart from
     /// broken ones, and a file whose content and extension disagree is named (it is shown by its
     /// content).
+    ///
+    /// Every folder the slideshow would read is checked (``DistinctFolders``: each real folder
+    /// once); the frame is black only when none of them, and no USB stick, has a valid photo.
     public static func photos(_ options: DoctorOptions) -> DoctorPhotoSection {
-        let walk = FolderWalk(root: options.photos, limits: options.folderLimits)
-        let folder = PhotoID(options.photos).description
+        let distinct = DistinctFolders([options.photos] + options.extraPhotoFolders)
+        let sections = distinct.kept.map { folder(at: $0, options) }
+        var section = sections.count == 1 ? sections[0].section : DoctorPhotoSection(combining: sections, options)
+        section.warnings += distinct.duplicates.map(\.description)
+        if section.valid == 0, section.problem != nil, options.stickPhotos > 0 {
+            section.warnings.append(
+                "\(section.problem ?? ""); but the frame shows the \(options.stickPhotos) photo(s) on USB sticks")
+            section.problem = nil
+        }
+        return section
+    }
+
+    /// One photo folder, walked and checked; `failure` when it cannot be read at all.
+    static func folder(at path: String, _ options: DoctorOptions) -> (section: DoctorPhotoSection, failure: String?) {
+        let walk = FolderWalk(root: path, limits: options.folderLimits)
+        let folder = PhotoID(path).description
         if let failure = walk.failure {
-            return DoctorPhotoSection(
+            let section = DoctorPhotoSection(
                 folder: folder, valid: 0, skipped: [], headersOnly: options.headersOnly, failure: failure)
+            return (section, failure)
         }
         var found = DoctorPhotoFindings()
         for entry in walk.skipped {
@@ -28,7 +46,7 @@ extension DoctorProbes {
             folder: folder, valid: found.valid, skipped: found.skipped, headersOnly: options.headersOnly,
             failure: nil, notDecoded: found.notDecoded, mismatched: found.mismatched, folders: walk.folders)
         section.warnings += found.limitsReached.sorted().map { "the photo folder has \($0)" }
-        return section
+        return (section, nil)
     }
 }
 
@@ -61,7 +79,11 @@ struct DoctorPhotoFindings {
             let name = String(decoding: photo.bytes, as: UTF8.self)
             if let content, let named = PhotoFormat(fileName: name), named != content {
                 mismatched.append(
-                    DoctorSkippedFile(path: path, reason: "a \(content) file named as \(named): shown as \(content)"))
+                    DoctorSkippedFile(
+                        path: path,
+                        reason: content.isShown
+                            ? "a \(content) file named as \(named): shown as \(content)"
+                            : "a \(content) file named as \(named): not shown (\(content) is not decoded)"))
             }
             if options.headersOnly {
                 _ = try PhotoDecoder.header(of: file, path: path, limits: options.limits)
@@ -75,5 +97,23 @@ struct DoctorPhotoFindings {
             let entry = DoctorSkippedFile(path: path, reason: error.reason)
             if case .unsupportedFormat = error.kind { notDecoded.append(entry) } else { skipped.append(entry) }
         }
+    }
+}
+
+extension DoctorPhotoSection {
+    /// Several folders' sections as one: counts added, lists joined; the folders that cannot be
+    /// read are warnings while another can, and the problem only when none can.
+    init(combining parts: [(section: DoctorPhotoSection, failure: String?)], _ options: DoctorOptions) {
+        let sections = parts.map(\.section)
+        let failures = parts.compactMap(\.failure)
+        let readable = failures.count < parts.count
+        self.init(
+            folder: sections.map(\.folder).joined(separator: ", "), valid: sections.reduce(0) { $0 + $1.valid },
+            skipped: sections.flatMap(\.skipped), headersOnly: options.headersOnly,
+            failure: readable ? nil : failures.joined(separator: "; "),
+            notDecoded: sections.flatMap(\.notDecoded), mismatched: sections.flatMap(\.mismatched),
+            folders: sections.reduce(0) { $0 + $1.folders })
+        if readable { warnings += failures }
+        warnings += sections.flatMap { $0.warnings.filter { $0.hasPrefix("the photo folder has") } }
     }
 }

@@ -11,6 +11,11 @@ import QuietHours
 public struct DoctorOptions: Sendable {
     /// The photo folder.
     public var photos: String
+    /// The other photo folders the slideshow would read (each real folder is read once).
+    public var extraPhotoFolders: [String] = []
+    /// The photos on USB sticks the slideshow would show: with none in the folders, the frame
+    /// shows these and is not black.
+    public var stickPhotos = 0
     /// Where the slideshow would draw; only `.drm` needs a display and input devices.
     public var output: SlideshowConfiguration.Output
     /// The exit button.

@@ -33,7 +33,9 @@ public struct SettingsProblem: Sendable, Equatable, Codable, CustomStringConvert
         self.reason = reason
     }
 
-    public var description: String { "\(file) line \(line): \(reason); this line is left out" }
+    public var description: String {
+        line == 0 ? "\(file): \(reason)" : "\(file) line \(line): \(reason); this line is left out"
+    }
 }
 
 /// The frame's settings file: `key = value` lines, where a key is a long option name of
@@ -41,6 +43,11 @@ public struct SettingsProblem: Sendable, Equatable, Codable, CustomStringConvert
 ///
 /// Files edited on Windows work: CRLF line endings, a UTF-8 byte-order mark, trailing spaces,
 /// keys in any case. Lines that are not `key = value` are reported, never fatal.
+///
+/// Against a damaged or hostile file: a file over ``maxFileBytes`` is left out whole (one
+/// problem), a line over ``maxLineBytes`` or with a NUL character is left out, only LF, CR and
+/// CRLF end a line (a vertical tab or U+2028 does not, so line numbers are an editor's), and
+/// every line quoted in a reason has its control characters escaped.
 public struct SettingsFile: Sendable, Equatable {
     /// Where it was read from.
     public var path: String
@@ -53,6 +60,10 @@ public struct SettingsFile: Sendable, Equatable {
     public static let raspberryPiPath = "/boot/firmware/babyalbum.txt"
     /// Elsewhere.
     public static let systemPath = "/etc/babyalbum/babyalbum.conf"
+    /// The largest settings file read: 64 KB, hundreds of times a real one.
+    public static let maxFileBytes = 64 * 1024
+    /// The longest line read: 4 KB.
+    public static let maxLineBytes = 4 * 1024
 
     /// The file the frame reads when `--settings` is not given: the Raspberry Pi's when its boot
     /// partition is there (`/boot/firmware/config.txt`), else ``systemPath``.
@@ -70,9 +81,10 @@ public struct SettingsFile: Sendable, Equatable {
         var problems: [SettingsProblem] = []
         var text = Substring(contents)
         if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
-        // "\r\n" is one Character in Swift, so CRLF, LF and CR each end one line.
-        for (index, rawLine) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            switch Self.parse(line: rawLine) {
+        // "\r\n" is one Character in Swift, so CRLF, LF and CR each end one line; nothing else does.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        for (index, rawLine) in lines.enumerated() {
+            switch Self.check(line: rawLine) ?? Self.parse(line: rawLine) {
             case .blank: continue
             case .entry(let key, let value): entries.append(SettingsEntry(key: key, value: value, line: index + 1))
             case .malformed(let reason): problems.append(SettingsProblem(file: path, line: index + 1, reason: reason))
@@ -86,10 +98,18 @@ public struct SettingsFile: Sendable, Equatable {
     /// text is one problem on line 0.
     public static func read(_ path: String) -> SettingsFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var file = SettingsFile(path: path, contents: "")
-            file.problems = [SettingsProblem(file: path, line: 0, reason: "the file cannot be read")]
-            return file
+        // At most one byte over the limit is read, whatever the file's size (or growth).
+        guard let handle = FileHandle(forReadingAtPath: path),
+            let data = try? handle.read(upToCount: maxFileBytes + 1)
+        else {
+            return SettingsFile(path: path, problem: "the file cannot be read")
+        }
+        try? handle.close()
+        if data.count > maxFileBytes {
+            return SettingsFile(
+                path: path,
+                problem: "the file is over \(maxFileBytes / 1024) KB, far larger than a settings file; it is left out"
+                    + " whole (all settings are the command line's or the defaults)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             // Latin-1 from an old editor: still readable for ASCII keys and values.
@@ -101,6 +121,12 @@ public struct SettingsFile: Sendable, Equatable {
         return SettingsFile(path: path, contents: text)
     }
 
+    /// A file left out whole, with one problem on line 0.
+    private init(path: String, problem: String) {
+        self.init(path: path, contents: "")
+        problems = [SettingsProblem(file: path, line: 0, reason: problem)]
+    }
+
     private enum Line {
         case blank
         case entry(key: String, value: String)
@@ -109,17 +135,28 @@ public struct SettingsFile: Sendable, Equatable {
 
     private static let spaces = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r\u{FEFF}"))
 
+    /// A line too long, or holding NUL, is left out before it is parsed or quoted.
+    private static func check(line rawLine: Substring) -> Line? {
+        if rawLine.utf8.count > maxLineBytes {
+            return .malformed("the line is longer than \(maxLineBytes / 1024) KB")
+        }
+        if rawLine.unicodeScalars.contains("\0") {
+            return .malformed("the line holds a NUL character (a damaged file?)")
+        }
+        return nil
+    }
+
     private static func parse(line rawLine: Substring) -> Line {
         let line = rawLine.trimmingCharacters(in: spaces)
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return .blank }
         guard let equals = line.firstIndex(of: "=") else {
-            return .malformed("'\(line)' is not 'key = value'")
+            return .malformed("'\(line.escapingControlCharacters)' is not 'key = value'")
         }
         var key = line[..<equals].trimmingCharacters(in: spaces).lowercased()
         while key.hasPrefix("-") { key.removeFirst() }
         key = key.replacingOccurrences(of: "_", with: "-")
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            return .malformed("'\(line)' has no setting name before '='")
+            return .malformed("'\(line.escapingControlCharacters)' has no setting name before '='")
         }
         var value = line[line.index(after: equals)...].trimmingCharacters(in: spaces)
         // A comment after the value starts with " #" (a '#' inside a value stays).

@@ -28,16 +28,18 @@ public struct SettingsReport: Sendable, Equatable, Codable {
     ) {
         self.file = file
         self.fileFound = fileFound
-        self.problems = resolution.problems.map { problem in
-            var problem = problem
-            if problem.reason.hasSuffix("is not a setting"),
-                let key = problem.reason.split(separator: "'").first.map(String.init),
-                let near = SettingsCatalog.suggestion(for: key, among: keys)
-            {
-                problem.reason += " (did you mean '\(near)'?)"
-            }
-            return problem
-        }
+        self.problems =
+            resolution.problems.map { problem in
+                var problem = problem
+                if problem.reason.hasSuffix("is not a setting"),
+                    let key = problem.reason.split(separator: "'").first.map(String.init),
+                    let near = SettingsCatalog.suggestion(for: key, among: keys)
+                {
+                    problem.reason += " (did you mean '\(near)'?)"
+                }
+                return problem
+            } + Self.overridden(resolution.accepted, keys: keys, file: file)
+        self.problems.sort { $0.line < $1.line }
         self.settings = keys.map { key in
             let given = Self.values(of: key, in: commandLine)
             if !given.isEmpty || resolution.commandLineKeys.contains(key.name) {
@@ -46,13 +48,33 @@ public struct SettingsReport: Sendable, Equatable, Codable {
             let lines = resolution.accepted.filter { $0.key == key.name }
             if let last = lines.last {
                 let values = key.isRepeating ? lines.map(\.value) : [last.value]
-                return SettingInEffect(
-                    key: key.name, values: values, origin: SettingOrigin.file(path: file, line: last.line).description)
+                let origin =
+                    key.isRepeating && lines.count > 1
+                    ? "\(file) lines \(lines.map { String($0.line) }.joined(separator: ", "))"
+                    : SettingOrigin.file(path: file, line: last.line).description
+                return SettingInEffect(key: key.name, values: values, origin: origin)
             }
             return SettingInEffect(
                 key: key.name, values: key.defaultValue.map { [$0] } ?? [],
                 origin: SettingOrigin.defaultValue.description)
         }
+    }
+
+    /// The earlier lines of a key that takes one value: the last line wins, and each earlier one
+    /// is named (a second `interval =` line is a mistake to fix, not a silent override).
+    static func overridden(_ accepted: [SettingsEntry], keys: [SettingKey], file: String) -> [SettingsProblem] {
+        let single = Set(keys.filter { !$0.isRepeating }.map(\.name))
+        var problems: [SettingsProblem] = []
+        for name in single {
+            let lines = accepted.filter { $0.key == name }.map(\.line).sorted()
+            guard let last = lines.last else { continue }
+            for line in lines.dropLast() {
+                problems.append(
+                    SettingsProblem(
+                        file: file, line: line, reason: "'\(name)' is set again on line \(last), which wins"))
+            }
+        }
+        return problems
     }
 
     /// The values of `key` in `arguments` (`--key value`, `--key=value`, or `yes` for a flag).

@@ -139,6 +139,6 @@ public enum SettingsResolver {
         if text.hasPrefix("Unknown option") || text.hasPrefix("Unexpected argument") {
             return "'\(key)' is not a setting"
         }
-        return text
+        return text.escapingControlCharacters
     }
 }

@@ -1,4 +1,5 @@
 #include "CPhotoCodec.h"
+#include "jpeg_markers.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "scaler.h"
@@ -30,6 +31,9 @@ typedef struct {
     int fd;
     const baphoto_limits *limits;
     baphoto_header *header;
+    /* The kept EXIF and ICC markers; `metadata` receives them when the caller asks. */
+    bajpeg_markers markers;
+    baphoto_metadata *metadata;
     /* The failure, once one is known; BAPHOTO_OK while libjpeg's own error decides. */
     int status;
     char *message;
@@ -51,6 +55,8 @@ static void fail(jpeg_context *context, int status, const char *reason) {
     snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "%s", reason);
     longjmp(context->jump, 1);
 }
+
+static void fail_from_markers(void *owner, int status, const char *reason) { fail(owner, status, reason); }
 
 static void on_error(j_common_ptr cinfo) {
     jpeg_context *context = context_of(cinfo);
@@ -142,10 +148,16 @@ static boolean source_fill(j_decompress_ptr cinfo) {
     return TRUE;
 }
 
+/* Skips `count` bytes; a long skip (a large marker left out) seeks instead of reading. */
 static void source_skip(j_decompress_ptr cinfo, long count) {
     jpeg_context *context = context_of(cinfo);
     if (count <= 0) return;
     size_t remaining = (size_t)count;
+    if (remaining > context->source.bytes_in_buffer + INPUT_BUFFER_SIZE &&
+        lseek(context->fd, (off_t)(remaining - context->source.bytes_in_buffer), SEEK_CUR) >= 0) {
+        context->source.bytes_in_buffer = 0;
+        return;
+    }
     while (remaining > context->source.bytes_in_buffer) {
         remaining -= context->source.bytes_in_buffer;
         source_fill(cinfo);
@@ -168,6 +180,9 @@ static jpeg_context *context_new(int fd, const baphoto_limits *limits, baphoto_h
     context->limits = limits;
     context->header = header;
     context->message = error;
+    context->markers.fail = fail_from_markers;
+    context->markers.owner = context;
+    context->markers.budget_bytes = limits->budget_bytes;
     error[0] = 0;
     memset(header, 0, sizeof *header);
     return context;
@@ -176,6 +191,7 @@ static jpeg_context *context_new(int fd, const baphoto_limits *limits, baphoto_h
 static void context_free(jpeg_context *context) {
     if (context->created) jpeg_destroy_decompress(&context->cinfo);
     if (context->scaler_ready) bapng_scaler_free(&context->scaler);
+    bajpeg_markers_free(&context->markers);
     baphoto_canvas_free(&context->canvas);
     free(context->rgb);
     free(context->rows);
@@ -206,16 +222,7 @@ static void install_managers(jpeg_context *context) {
     context->cinfo.src = &context->source;
     context->progress.progress_monitor = on_progress;
     context->cinfo.progress = &context->progress;
-}
-
-/* The EXIF orientation from the first APP1 "Exif" marker, or 1. */
-static int marker_orientation(const struct jpeg_decompress_struct *cinfo) {
-    for (jpeg_saved_marker_ptr marker = cinfo->marker_list; marker; marker = marker->next) {
-        if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 && memcmp(marker->data, "Exif\0\0", 6) == 0) {
-            return bapng_exif_orientation(marker->data + 6, marker->data_length - 6);
-        }
-    }
-    return 1;
+    bajpeg_markers_install(&context->cinfo, &context->markers);
 }
 
 /*
@@ -238,7 +245,6 @@ static uint64_t coefficient_bytes(const struct jpeg_decompress_struct *cinfo) {
 static void read_header(jpeg_context *context) {
     if (lseek(context->fd, 0, SEEK_SET) != 0) fail(context, BAPHOTO_ERROR_IO, "cannot seek to the start of the file");
     install_managers(context);
-    jpeg_save_markers(&context->cinfo, JPEG_APP0 + 1, 0xFFFF);
     if (jpeg_read_header(&context->cinfo, TRUE) != JPEG_HEADER_OK) {
         fail(context, BAPHOTO_ERROR_CORRUPT, "corrupt JPEG: tables but no image");
     }
@@ -247,9 +253,10 @@ static void read_header(jpeg_context *context) {
     header->width = cinfo->image_width;
     header->height = cinfo->image_height;
     header->components = cinfo->num_components;
-    header->orientation = marker_orientation(cinfo);
+    header->orientation = bajpeg_markers_orientation(&context->markers);
+    if (context->metadata) bajpeg_markers_take(&context->markers, context->metadata);
     header->whole_image = jpeg_has_multiple_scans(cinfo) ? 1 : 0;
-    header->whole_image_bytes = header->whole_image ? coefficient_bytes(cinfo) : 0;
+    header->whole_image_bytes = (header->whole_image ? coefficient_bytes(cinfo) : 0) + context->markers.kept_bytes;
     header->dct_scale_eighths = 8;
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
     if (baphoto_over_pixel_limit(header, context->limits, reason)) fail(context, BAPHOTO_ERROR_TOO_LARGE, reason);
@@ -361,9 +368,11 @@ static void decode_rows(jpeg_context *context) {
 
 /* The one setjmp: reads the header and, when `target` is given, decodes the photo into it. */
 static int run_decoder(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
-                       char *error) {
+                       baphoto_metadata *metadata, char *error) {
+    if (metadata) memset(metadata, 0, sizeof *metadata);
     jpeg_context *context = context_new(fd, limits, header, error);
     if (!context) return BAPHOTO_ERROR_NO_MEMORY;
+    context->metadata = metadata;
     int status = BAPHOTO_OK;
     if (setjmp(context->jump)) {
         status = failure_status(context);
@@ -376,15 +385,17 @@ static int run_decoder(int fd, const baphoto_limits *limits, const baphoto_targe
         }
     }
     context_free(context);
+    if (status != BAPHOTO_OK && metadata) baphoto_metadata_free(metadata);
     return status;
 }
 
 int baphoto_jpeg_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
                              char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    return run_decoder(fd, limits, NULL, header, error);
+    return run_decoder(fd, limits, NULL, header, NULL, error);
 }
 
 int baphoto_jpeg_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
-                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    return run_decoder(fd, limits, target, header, error);
+                        baphoto_header *header, baphoto_metadata *metadata,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    return run_decoder(fd, limits, target, header, metadata, error);
 }

@@ -40,3 +40,10 @@ int baphoto_over_pixel_limit(const baphoto_header *header, const baphoto_limits 
              header->width, header->height, (double)pixels / 1e6, (double)limits->max_pixels / 1e6);
     return 1;
 }
+
+void baphoto_metadata_free(baphoto_metadata *metadata) {
+    if (!metadata) return;
+    free(metadata->exif);
+    free(metadata->icc);
+    memset(metadata, 0, sizeof *metadata);
+}

@@ -1,6 +1,7 @@
 #include "CPhotoCodec.h"
 #include "orientation.h"
 #include "photo_layout.h"
+#include "webp_layout.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,20 +11,22 @@
 #include <unistd.h>
 
 #include <webp/decode.h>
-#include <webp/demux.h>
 
 /*
- * WebP through libwebp. The demuxer finds the first frame (of an animation or a still) and the
- * EXIF chunk; WebPDecode crops and scales it straight onto the canvas. Lossy files decode in a
- * few rows at a time; lossless files always hold the whole image (width * height * 4 bytes,
- * vp8l_dec.c), which is checked against the decode-memory budget before decoding.
+ * WebP through libwebp. The file's chunks are walked (webp_layout.c) to find the first image
+ * (of an animation or a still) and the EXIF and ICCP chunks; only those bytes are read.
+ * WebPDecode crops and scales the image straight onto the canvas. Everything libwebp holds
+ * beyond a few rows is counted against the decode-memory budget before decoding: the image's
+ * bytes, a lossless image's whole pixels (vp8l_dec.c: 4 bytes a pixel, transform and entropy
+ * images up to 3/4 byte more, row caches), and a lossy image's alpha plane (frame_dec.c: 1 byte
+ * a pixel, plus 4 more when the alpha is itself lossless-compressed, alpha_dec.c).
  */
 typedef struct {
+    /* The first image's bytes ([ALPH] VP8 or VP8L chunks). */
     uint8_t *file;
     size_t file_size;
-    WebPDemuxer *demux;
-    WebPIterator frame;
-    int has_frame;
+    bawebp_layout layout;
+    int fd;
     baphoto_canvas canvas;
     char *message;
 } webp_context;
@@ -34,85 +37,95 @@ static int failure(webp_context *context, int status, const char *reason) {
 }
 
 static void context_free(webp_context *context) {
-    if (context->has_frame) WebPDemuxReleaseIterator(&context->frame);
-    WebPDemuxDelete(context->demux);
     baphoto_canvas_free(&context->canvas);
     free(context->file);
 }
 
-/* Reads the whole file (a WebP is decoded from memory), within the budget. */
-static int read_file(webp_context *context, int fd, const baphoto_limits *limits) {
+/* Finds the first image and reads its bytes, within the budget. */
+static int read_image(webp_context *context, int fd, const baphoto_limits *limits) {
     struct stat status;
-    if (fstat(fd, &status) != 0 || lseek(fd, 0, SEEK_SET) != 0) {
-        return failure(context, BAPHOTO_ERROR_IO, strerror(errno));
+    if (fstat(fd, &status) != 0) return failure(context, BAPHOTO_ERROR_IO, strerror(errno));
+    const char *reason = NULL;
+    if (bawebp_find_layout(fd, (uint64_t)status.st_size, &context->layout, &reason) != 0) {
+        return failure(context, BAPHOTO_ERROR_CORRUPT, reason);
     }
-    if ((uint64_t)status.st_size > limits->budget_bytes) {
-        char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
-        snprintf(reason, sizeof reason, "WebP file of %.0f MB is over the decode-memory budget of %.0f MB",
-                 baphoto_megabytes((uint64_t)status.st_size), baphoto_megabytes(limits->budget_bytes));
-        return failure(context, BAPHOTO_ERROR_TOO_LARGE, reason);
+    context->fd = fd;
+    uint64_t size = context->layout.image.size;
+    if (size > limits->budget_bytes) {
+        char text[BAPHOTO_ERROR_MESSAGE_SIZE];
+        snprintf(text, sizeof text, "WebP image data of %.0f MB is over the decode-memory budget of %.0f MB",
+                 baphoto_megabytes(size), baphoto_megabytes(limits->budget_bytes));
+        return failure(context, BAPHOTO_ERROR_TOO_LARGE, text);
     }
-    context->file_size = (size_t)status.st_size;
+    context->file_size = (size_t)size;
     context->file = malloc(context->file_size ? context->file_size : 1);
     if (!context->file) return failure(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
-    size_t done = 0;
-    while (done < context->file_size) {
-        ssize_t got = read(fd, context->file + done, context->file_size - done);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) return failure(context, BAPHOTO_ERROR_IO, strerror(errno));
-        if (got == 0) break;
-        done += (size_t)got;
+    if (bawebp_read_span(fd, context->layout.image, context->file) != 0) {
+        return failure(context, BAPHOTO_ERROR_CORRUPT, "truncated WebP");
     }
-    context->file_size = done;
     return BAPHOTO_OK;
 }
 
-/* The Orientation of the EXIF chunk (raw TIFF, or TIFF after "Exif\0\0"), or 1. */
-static int chunk_orientation(const WebPDemuxer *demux) {
-    WebPChunkIterator chunk;
-    if (!WebPDemuxGetChunk(demux, "EXIF", 1, &chunk)) return 1;
-    const uint8_t *bytes = chunk.chunk.bytes;
-    size_t size = chunk.chunk.size;
+/* The EXIF chunk's TIFF bytes (without an "Exif\0\0" name), read when at most 64 KB; or NULL. */
+static uint8_t *read_exif(const webp_context *context, size_t *length) {
+    bawebp_span span = context->layout.exif;
+    if (span.size == 0 || span.size > (64u << 10)) return NULL;
+    uint8_t *bytes = malloc((size_t)span.size);
+    if (!bytes || bawebp_read_span(context->fd, span, bytes) != 0) {
+        free(bytes);
+        return NULL;
+    }
+    size_t size = (size_t)span.size;
     if (size > 6 && memcmp(bytes, "Exif\0\0", 6) == 0) {
-        bytes += 6;
+        memmove(bytes, bytes + 6, size - 6);
         size -= 6;
     }
-    int orientation = bapng_exif_orientation(bytes, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size);
-    WebPDemuxReleaseChunkIterator(&chunk);
+    *length = size;
+    return bytes;
+}
+
+static int exif_orientation(const webp_context *context) {
+    size_t length = 0;
+    uint8_t *exif = read_exif(context, &length);
+    if (!exif) return 1;
+    int orientation = bapng_exif_orientation(exif, (uint32_t)length);
+    free(exif);
     return orientation;
 }
 
-/* Demuxes the file, finds the first frame and fills the header; checks the limits. */
+/* What libwebp holds beyond a few rows, besides the image's bytes (see the comment above). */
+static uint64_t decoder_bytes(const webp_context *context, const WebPBitstreamFeatures *features) {
+    uint64_t pixels = (uint64_t)features->width * (uint64_t)features->height;
+    if (features->format == 2) return pixels * 5 + (uint64_t)features->width * 128;
+    if (!features->has_alpha) return 0;
+    /* ALPH's first payload byte: bits 0-1 are the compression (1: lossless). */
+    int compressed = context->file_size > 8 && memcmp(context->file, "ALPH", 4) == 0 && (context->file[8] & 3) == 1;
+    return pixels * (compressed ? 5 : 1);
+}
+
+/* Finds and reads the first frame and fills the header; checks the limits. */
 static int open_frame(webp_context *context, int fd, const baphoto_limits *limits, baphoto_header *header) {
     memset(header, 0, sizeof *header);
-    int status = read_file(context, fd, limits);
+    int status = read_image(context, fd, limits);
     if (status != BAPHOTO_OK) return status;
-    WebPData data = {context->file, context->file_size};
-    context->demux = WebPDemux(&data);
-    if (!context->demux) return failure(context, BAPHOTO_ERROR_CORRUPT, "corrupt or truncated WebP");
-    context->has_frame = WebPDemuxGetFrame(context->demux, 1, &context->frame);
-    if (!context->has_frame) return failure(context, BAPHOTO_ERROR_CORRUPT, "WebP without an image");
     WebPBitstreamFeatures features;
-    if (WebPGetFeatures(context->frame.fragment.bytes, context->frame.fragment.size, &features) != VP8_STATUS_OK) {
+    if (WebPGetFeatures(context->file, context->file_size, &features) != VP8_STATUS_OK) {
         return failure(context, BAPHOTO_ERROR_CORRUPT, "corrupt WebP image data");
     }
-    uint32_t flags = WebPDemuxGetI(context->demux, WEBP_FF_FORMAT_FLAGS);
     header->width = (uint32_t)features.width;
     header->height = (uint32_t)features.height;
     header->components = features.has_alpha ? 4 : 3;
-    header->animated = (flags & ANIMATION_FLAG) != 0;
-    header->orientation = chunk_orientation(context->demux);
+    header->animated = (context->layout.flags & BAWEBP_ANIMATION_FLAG) != 0;
+    header->orientation = exif_orientation(context);
     header->whole_image = features.format == 2;
     header->dct_scale_eighths = 8;
-    uint64_t whole_image = header->whole_image ? (uint64_t)header->width * header->height * 4 : 0;
-    header->whole_image_bytes = context->file_size + whole_image;
+    header->whole_image_bytes = context->file_size + decoder_bytes(context, &features);
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
     if (baphoto_over_pixel_limit(header, limits, reason)) return failure(context, BAPHOTO_ERROR_TOO_LARGE, reason);
     if (header->whole_image_bytes > limits->budget_bytes) {
-        snprintf(reason, sizeof reason,
-                 "lossless WebP of %ux%u needs %.0f MB to decode, over the decode-memory budget of %.0f MB",
-                 header->width, header->height, baphoto_megabytes(header->whole_image_bytes),
-                 baphoto_megabytes(limits->budget_bytes));
+        snprintf(reason, sizeof reason, "%s WebP of %ux%u needs %.0f MB to decode, over the decode-memory budget of %.0f MB",
+                 features.format == 2 ? "lossless" : "transparent", header->width, header->height,
+                 baphoto_megabytes(header->whole_image_bytes), baphoto_megabytes(limits->budget_bytes));
         return failure(context, BAPHOTO_ERROR_TOO_LARGE, reason);
     }
     return BAPHOTO_OK;
@@ -162,8 +175,7 @@ static int decode_frame(webp_context *context, const baphoto_header *header, con
     config.output.u.RGBA.rgba = (uint8_t *)(canvas->pixels + (size_t)p.dst_y * canvas->width + p.dst_x);
     config.output.u.RGBA.stride = (int)(canvas->width * 4);
     config.output.u.RGBA.size = (size_t)canvas->width * 4 * (p.dst_h - 1) + (size_t)p.dst_w * 4;
-    const WebPData *fragment = &context->frame.fragment;
-    int status = decode_status(context, WebPDecode(fragment->bytes, fragment->size, &config));
+    int status = decode_status(context, WebPDecode(context->file, context->file_size, &config));
     WebPFreeDecBuffer(&config.output);
     if (status != BAPHOTO_OK) return status;
     for (uint32_t y = p.dst_y; y < p.dst_y + p.dst_h; y++) {
@@ -174,12 +186,40 @@ static int decode_frame(webp_context *context, const baphoto_header *header, con
     return BAPHOTO_OK;
 }
 
+/* The EXIF (at most 64 KB) and ICCP (at most 4 MB) chunks, when they fit the budget. */
+static void copy_metadata(const webp_context *context, const baphoto_limits *limits, baphoto_header *header,
+                          baphoto_metadata *metadata) {
+    size_t length = 0;
+    uint8_t *exif = read_exif(context, &length);
+    if (exif && header->whole_image_bytes + length <= limits->budget_bytes) {
+        metadata->exif = exif;
+        metadata->exif_length = length;
+        header->whole_image_bytes += length;
+    } else {
+        free(exif);
+    }
+    bawebp_span iccp = context->layout.iccp;
+    if (iccp.size == 0 || iccp.size > (4u << 20) || header->whole_image_bytes + iccp.size > limits->budget_bytes) return;
+    uint8_t *icc = malloc((size_t)iccp.size);
+    if (icc && bawebp_read_span(context->fd, iccp, icc) == 0) {
+        metadata->icc = icc;
+        metadata->icc_length = (size_t)iccp.size;
+        header->whole_image_bytes += iccp.size;
+    } else {
+        free(icc);
+    }
+}
+
 int baphoto_webp_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
-                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+                        baphoto_header *header, baphoto_metadata *metadata,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     webp_context context = {.message = error};
     error[0] = 0;
+    if (metadata) memset(metadata, 0, sizeof *metadata);
     int status = open_frame(&context, fd, limits, header);
+    if (status == BAPHOTO_OK && metadata) copy_metadata(&context, limits, header, metadata);
     if (status == BAPHOTO_OK) status = decode_frame(&context, header, target);
     context_free(&context);
+    if (status != BAPHOTO_OK && metadata) baphoto_metadata_free(metadata);
     return status;
 }

@@ -39,12 +39,47 @@ public struct PhotoHeader: Equatable, Sendable {
     }
 }
 
-/// A decoded photo: the frame and what its header said.
+/// A photo's metadata, as its file holds it (bounded and counted in the decode-memory budget).
+public struct PhotoMetadata: Equatable, Sendable {
+    /// The EXIF data as TIFF bytes ("II*\0" or "MM\0*"): a JPEG's first APP1 "Exif" segment or a
+    /// WebP's EXIF chunk, without the "Exif\0\0" name; nil when there is none (and for PNG).
+    public let exif: [UInt8]?
+    /// The ICC profile: a JPEG's ICC_PROFILE chunks joined in order, or a WebP's ICCP chunk; nil
+    /// when there is none, or when a JPEG's chunks are missing, repeated or numbered inconsistently.
+    public let icc: [UInt8]?
+
+    /// Metadata with the given parts.
+    public init(exif: [UInt8]? = nil, icc: [UInt8]? = nil) {
+        self.exif = exif
+        self.icc = icc
+    }
+
+    /// Copies the codec's metadata (it stays the caller's to free).
+    init(_ metadata: baphoto_metadata) {
+        exif = Self.bytes(metadata.exif, metadata.exif_length)
+        icc = Self.bytes(metadata.icc, metadata.icc_length)
+    }
+
+    private static func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ length: Int) -> [UInt8]? {
+        guard let pointer, length > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: length))
+    }
+}
+
+/// A decoded photo: the frame, what its header said, and its metadata.
 public struct DecodedPhoto: Sendable {
     /// The photo scaled to the screen.
     public let frame: Frame
     /// The photo's header.
     public let header: PhotoHeader
+    /// The photo's EXIF and ICC profile (JPEG and WebP; empty for PNG).
+    public let metadata: PhotoMetadata
+
+    init(frame: Frame, header: PhotoHeader, metadata: PhotoMetadata = PhotoMetadata()) {
+        self.frame = frame
+        self.header = header
+        self.metadata = metadata
+    }
 }
 
 /// Decodes photos by their content: PNG with libpng, JPEG with libjpeg-turbo (scaled in the DCT
@@ -76,6 +111,8 @@ public enum PhotoDecoder {
         }
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         var header = baphoto_header()
+        var metadata = baphoto_metadata()
+        defer { baphoto_metadata_free(&metadata) }
         var cLimits = photoLimits(limits, budget)
         var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
         let descriptor = file.descriptor
@@ -85,11 +122,13 @@ public enum PhotoDecoder {
                 scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT,
                 dct_scale_eighths: Int32(dctScaleEighths ?? 0), quarter_turns: Int32(rotation.quarterTurns))
             return format == .jpeg
-                ? baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &message)
-                : baphoto_webp_decode(descriptor, &cLimits, &target, &header, &message)
+                ? baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
+                : baphoto_webp_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
         }
         try check(status, message: message, path: path)
-        return DecodedPhoto(frame: Frame(size: size, pixels: pixels), header: PhotoHeader(format: format, header))
+        return DecodedPhoto(
+            frame: Frame(size: size, pixels: pixels), header: PhotoHeader(format: format, header),
+            metadata: PhotoMetadata(metadata))
     }
 
     /// Reads the header of `path` without decoding the pixels (for `doctor`).

@@ -190,7 +190,7 @@ struct Show: AsyncParsableCommand {
     }
 
     func run() async throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { EscapingLogHandler(label: $0) }
         var logger = Logger(label: "babyalbum")
         logger.logLevel = .info
         var configuration = SlideshowConfiguration(

@@ -25,8 +25,11 @@ struct Doctor: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
-    @Option(help: "The folder of photos (JPEG, PNG, WebP) to check (default: the frame's setting, else Photos).")
-    var photos: String?
+    @Option(
+        help:
+            "A photo folder (JPEG, PNG, WebP; subfolders included). Repeatable (default: the frame's settings, else Photos)."
+    )
+    var photos: [String] = []
 
     @Option(help: "The output to check: drm, drm:/dev/dri/cardN or png:DIR (default drm).")
     var output: OutputOption?
@@ -92,7 +95,9 @@ struct Doctor: AsyncParsableCommand {
         let file = DoctorConfigFile.read(config)
         let settings = file ?? DoctorConfigFile(contents: "")
         // The slideshow's settings as the service runs it: the settings file under its command line.
-        let serviceLine = (settings.photos.map { ["--photos", $0] } ?? []) + settings.options
+        // Folders given here stand in for the frame's, in the settings check too.
+        let given = photos.flatMap { ["--photos", $0] }
+        let serviceLine = (settings.photos.map { ["--photos", $0] } ?? []) + settings.options + given
         let frame = Result { try SettingsWiring.resolveWithReport(commandLine: serviceLine, path: settingsFile) }
         let show = try? frame.get().show
         // Command-line options win over the frame's settings, which win over the defaults.
@@ -112,8 +117,11 @@ struct Doctor: AsyncParsableCommand {
             output?.value ?? show?.output.value
             ?? settings.values(of: "--output").last.flatMap(OutputOption.init(argument:))?.value
             ?? .drm(device: nil)
+        // Every folder the slideshow would read: these options, else the settings, else the default.
+        let folders = !photos.isEmpty ? photos : show?.photos ?? settings.photos.map { [$0] } ?? ["Photos"]
+        let sticks = StickSurvey.survey(countPhotos: DoctorProbes.shownPhotoCount(in:))
         var options = DoctorOptions(
-            photos: photos ?? show?.photos.first ?? settings.photos ?? "Photos",
+            photos: folders.first ?? "Photos",
             output: outputValue,
             exitButton: ExitButtonPolicy(
                 keyCodes: codes.isEmpty ? ExitButtonPolicy.default.keyCodes : codes,
@@ -121,6 +129,8 @@ struct Doctor: AsyncParsableCommand {
                 hold: .milliseconds(Int64((hold * 1000).rounded()))),
             limits: PNGLimits(maxMegapixels: megapixels),
             headersOnly: quick)
+        options.extraPhotoFolders = Array(folders.dropFirst())
+        options.stickPhotos = show?.sticks == "none" ? 0 : sticks.compactMap(\.photoCount).reduce(0, +)
         options.quietHours = try quietSchedule(
             quietHours.isEmpty ? show?.quietHours ?? settings.values(of: "--quiet-hours") : quietHours)
         options.quietMode =
@@ -131,7 +141,6 @@ struct Doctor: AsyncParsableCommand {
             ?? .automatic
 
         let report = DoctorProbes.run(options)
-        let sticks = StickSurvey.survey(countPhotos: DoctorProbes.shownPhotoCount(in:))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -69,7 +69,7 @@ enum SettingsWiring {
 
     /// A logger that writes before `LoggingSystem` is set up (settings come first).
     static var logger: Logger {
-        var logger = Logger(label: "babyalbum.settings") { StreamLogHandler.standardError(label: $0) }
+        var logger = Logger(label: "babyalbum.settings") { EscapingLogHandler(label: $0) }
         logger.logLevel = .info
         return logger
     }
@@ -85,12 +85,24 @@ enum SettingsWiring {
 
     /// Replaces this process with a fresh `babyalbum` of the same command line, which reads the
     /// settings file again (SIGHUP after the file changed). Returns only if `exec` failed.
+    ///
+    /// SIGHUP is blocked and ignored across the `exec` (both survive it), until the new process
+    /// watches it again: a second SIGHUP in that window (two `systemctl reload` in a row) no
+    /// longer kills the frame with the default action. The new process reads the settings file
+    /// afresh anyway. (Blocking alone is not enough: the main thread of an async Swift program
+    /// waits in libdispatch's `sigsuspend` with an empty mask, where the signal is delivered.)
     static func restartWithNewSettings() {
         logger.notice("settings changed: starting again with them")
+        var hangUp = sigset_t()
+        sigemptyset(&hangUp)
+        sigaddset(&hangUp, SIGHUP)
+        pthread_sigmask(SIG_BLOCK, &hangUp, nil)
+        signal(SIGHUP, SIG_IGN)
         let arguments = CommandLine.arguments
         var pointers = arguments.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &pointers)
         logger.error("cannot start again (\(String(cString: strerror(errno)))): keeping the old settings")
+        pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
         for pointer in pointers { free(pointer) }
     }
 }

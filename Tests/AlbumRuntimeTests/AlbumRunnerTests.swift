@@ -4,6 +4,10 @@ import Clocks
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The runner with a test clock: real effects (a preparer on the runner's queue, a memory),
 /// time moved by the test. The tests wait for states, never by spinning or sleeping.
 @Suite struct AlbumRunnerTests {
@@ -64,6 +68,19 @@ import Testing
             Issue.record("no photo shown: \(runner.state.value)")
         }
         #expect(await memory.eventuallySaved { $0.shown == ["a", "b", "c"] })
+    }
+
+    @Test func theRunReturnsOnlyAfterItsQueuedSavesAreWritten() async throws {
+        // A slow disk: each save takes 300 ms. A process that exits when run() returns (a
+        // --count exit) must not cut a save short, which left a temporary file behind.
+        let memory = SlowMemory()
+        let runner = AlbumRunner(
+            reducer: PublishPhoto(interval: .seconds(15), presentationLimit: 1), clock: TestClock(),
+            preparer: RecordingPreparer(), memory: memory)
+        await runner.run(repository: FixedRepository(["a", "b"]), frameSize: screen, random: SplitMix64(seed: 3))
+        #expect(runner.state.value.end == .countReached(1))
+        #expect(memory.started > 0)
+        #expect(memory.finished == memory.started, "every save begun before the end is finished")
     }
 
     @Test func aFailingPreparationIsReportedAndAnotherPhotoShows() async throws {
@@ -158,5 +175,21 @@ final class RecordingMemory: ShuffleMemory {
     func eventuallySaved(_ condition: (ShuffleSnapshot) -> Bool) async -> Bool {
         for await snapshot in saves where condition(snapshot) { return true }
         return false
+    }
+}
+
+/// A shuffle memory on a slow disk: each save takes 300 ms; counts saves begun and finished.
+final class SlowMemory: ShuffleMemory {
+    private let counts = Mutex((started: 0, finished: 0))
+
+    var started: Int { counts.withLock { $0.started } }
+    var finished: Int { counts.withLock { $0.finished } }
+
+    func load() -> ShuffleSnapshot? { nil }
+
+    func save(_ snapshot: ShuffleSnapshot) {
+        counts.withLock { $0.started += 1 }
+        usleep(300_000)
+        counts.withLock { $0.finished += 1 }
     }
 }

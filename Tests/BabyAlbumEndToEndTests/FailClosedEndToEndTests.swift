@@ -91,6 +91,34 @@ import Testing
         #expect(result.status == 0, "\(result.log)")
         #expect(result.log.contains("signal 3 ended the slideshow"))
     }
+
+    @Test func sighupsDuringTheRestartWithNewSettingsDoNotKillTheFrame() throws {
+        let album = try TemporaryFolder()
+        defer { album.remove() }
+        try FileManager.default.copyItem(atPath: photos + "/duck.png", toPath: album.file("duck.png"))
+        let settings = album.file("settings.txt")
+        try "interval = 1\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        let running = try BabyAlbumProcess(
+            [
+                "--settings", settings, "--photos", album.path, "--output", "memory", "--size", "64x36",
+                "--state-dir", "none",
+            ])
+        defer { running.process.terminate() }
+        #expect(waitUntil(timeout: 20) { running.log.contains("showing") })
+        try "interval = 2\n".write(toFile: settings, atomically: true, encoding: .utf8)
+        // Two `systemctl reload` in a row, and more: a SIGHUP every 2 ms for 0.6 s covers the
+        // window from the execv to the new process's signal watcher.
+        for _ in 0..<300 {
+            kill(running.process.processIdentifier, SIGHUP)
+            usleep(2_000)
+        }
+        #expect(waitUntil(timeout: 10) { running.log.contains("settings changed: starting again with them") })
+        usleep(300_000)
+        #expect(running.process.isRunning, "the frame survives: \(running.log)")
+        kill(running.process.processIdentifier, SIGQUIT)
+        let result = running.finish(timeout: 5)
+        #expect(result.status == 0, "\(result.log)")
+    }
 }
 
 /// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.

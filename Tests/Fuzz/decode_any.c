@@ -24,7 +24,8 @@ static void decode_png(const char *path) {
 }
 
 typedef int (*photo_header_fn)(int, const baphoto_limits *, baphoto_header *, char *);
-typedef int (*photo_decode_fn)(int, const baphoto_limits *, const baphoto_target *, baphoto_header *, char *);
+typedef int (*photo_decode_fn)(int, const baphoto_limits *, const baphoto_target *, baphoto_header *,
+                               baphoto_metadata *, char *);
 
 static void decode_photo(const char *path, photo_header_fn read_header, photo_decode_fn decode) {
     baphoto_limits limits = {.max_pixels = 4000000, .budget_bytes = 64u << 20, .max_scans = 64};
@@ -41,7 +42,9 @@ static void decode_photo(const char *path, photo_header_fn read_header, photo_de
                                  0, turns};
         fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) return;
-        decode(fd, &limits, &target, &header, error);
+        baphoto_metadata metadata;
+        decode(fd, &limits, &target, &header, turns ? NULL : &metadata, error);
+        if (!turns) baphoto_metadata_free(&metadata);
         close(fd);
     }
 }

@@ -97,20 +97,52 @@ typedef struct {
     uint64_t whole_image_bytes;
 } baphoto_header;
 
+/**
+ * A photo's metadata, for captions (EXIF) and colour management (ICC), owned by the codec's
+ * caller once filled: free it with `baphoto_metadata_free`. Both parts are bounded (EXIF at most
+ * one JPEG segment or 64 KB, ICC at most 4 MB) and counted in the decode-memory budget.
+ */
+typedef struct {
+    /**
+     * The EXIF data as TIFF bytes (starting "II*\0" or "MM\0*"): a JPEG's first APP1 "Exif"
+     * segment, or a WebP's EXIF chunk, without the "Exif\0\0" name. NULL when there is none.
+     */
+    uint8_t *exif;
+    size_t exif_length;
+    /**
+     * The ICC profile: a JPEG's ICC_PROFILE APP2 chunks joined in order (NULL when a chunk is
+     * missing, repeated or numbered inconsistently), or a WebP's ICCP chunk. NULL when none.
+     */
+    uint8_t *icc;
+    size_t icc_length;
+} baphoto_metadata;
+
+/** Frees the metadata's bytes and empties it (safe on an empty or zeroed one). */
+void baphoto_metadata_free(baphoto_metadata *metadata);
+
 /** Reads the header of the JPEG at `fd`. */
 int baphoto_jpeg_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
                              char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
-/** Decodes the JPEG at `fd` at the smallest DCT scale that covers the target, then scales it. */
+/**
+ * Decodes the JPEG at `fd` at the smallest DCT scale that covers the target, then scales it.
+ * `metadata`, when not NULL, is filled with the photo's EXIF and ICC profile on success (and left
+ * empty on failure); the caller frees it with `baphoto_metadata_free`.
+ */
 int baphoto_jpeg_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
-                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+                        baphoto_header *header, baphoto_metadata *metadata,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 /** Reads the header of the WebP at `fd`. */
 int baphoto_webp_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
                              char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
-/** Decodes the WebP at `fd` (the first frame of an animation), cropped and scaled by libwebp. */
+/**
+ * Decodes the WebP at `fd` (the first frame of an animation), cropped and scaled by libwebp.
+ * `metadata`, when not NULL, is filled from the EXIF and ICCP chunks on success, as for JPEG.
+ */
 int baphoto_webp_decode(int fd, const baphoto_limits *limits, const baphoto_target *target,
-                        baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+                        baphoto_header *header, baphoto_metadata *metadata,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 #endif
