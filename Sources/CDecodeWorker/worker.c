@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +18,7 @@
 #include <unistd.h>
 
 /* Room for libraries' own mappings and thread stacks above the process's size and the budget. */
-#define ADDRESS_SPACE_MARGIN (48ull << 20)
+#define ADDRESS_SPACE_MARGIN (64ull << 20)
 #define MAX_SIDE 16384u
 
 /* The format by the leading bytes: PNG, JPEG, WebP, or an ISO-BMFF `ftyp` (HEIF, HEIC, AVIF). */
@@ -228,6 +229,11 @@ static int receive_request(int socket_fd, badecode_request *request) {
 }
 
 static int confine(const int *keep, int count, const badecode_request *request, char *message) {
+    /*
+     * One malloc arena for every thread: glibc reserves 64 MB of address space for each extra
+     * arena, which RLIMIT_AS would count against the budget.
+     */
+    mallopt(M_ARENA_MAX, 1);
     uint64_t frame = (uint64_t)request->width * request->height * 4;
     basandbox_limits limits = {
         .address_space_bytes = basandbox_current_address_space() + request->budget_bytes + 2 * frame +

@@ -40,7 +40,7 @@ static const int allowed[] = {
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 #define FILTER_MAX 128
 
-int basandbox_allowed_syscall_count(void) { return (int)COUNT(allowed) + 1; /* clone, for threads */ }
+int basandbox_allowed_syscall_count(void) { return (int)COUNT(allowed) + 2; /* clone for threads, prctl(PR_SET_NAME) */ }
 
 /* Builds the filter into `program`; returns the instruction count. */
 static unsigned short build_filter(struct sock_filter *program) {
@@ -62,6 +62,12 @@ static unsigned short build_filter(struct sock_filter *program) {
     /* clone3's flags are behind a pointer the filter cannot read: ENOSYS makes glibc use clone. */
     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
     program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
+    /* prctl only to name a thread (dav1d names its workers). */
+    program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_prctl, 0, 4);
+    program[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
+    program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_NAME, 0, 1);
+    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
     /* clone only for a thread (CLONE_THREAD): a new process could escape the limits. */
     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4);
     program[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));

@@ -127,6 +127,9 @@ public enum PhotoDecoder {
         return PhotoHeader(format: format, header)
     }
 
+    /// The libheif version that decodes HEIC, HEIF and AVIF ("1.15.1").
+    public static var heifVersion: String { String(cString: baphoto_heif_version()) }
+
     /// Most scans a progressive JPEG may have; ordinary encoders write about 10.
     public static let maxJPEGScans: UInt32 = 100
 

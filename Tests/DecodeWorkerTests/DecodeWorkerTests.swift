@@ -78,7 +78,7 @@ import Testing
         #expect((try? WorkerSupport.decode(photo, pool: quick, request: DecodeRequest(size: size, scale: .fill))) != nil)
     }
 
-    /// A 4000x3000 progressive 4:4:4 JPEG holds 72 MB of coefficients: with the codec's own budget
+    /// A 6000x4500 progressive 4:4:4 JPEG holds 162 MB of coefficients: with the codec's own budget
     /// check switched off, only the worker's RLIMIT_AS (from an 8 MB budget) stops it.
     @Test func aWorkerOverItsMemoryLimitRefusesThePhotoAndTheSlideshowLives() throws {
         let folder = NSTemporaryDirectory() + "/babyalbum-worker-\(getpid())"
@@ -87,8 +87,8 @@ import Testing
         let big = folder + "/big.jpg"
         try WorkerSupport.run([
             "/usr/bin/python3", "-c",
-            "from PIL import Image; Image.effect_noise((4000, 3000), 64).convert('RGB').save("
-                + "'\(big)', quality=95, progressive=True, subsampling=0)",
+            "from PIL import Image; g = Image.linear_gradient('L').resize((6000, 4500)); "
+                + "Image.merge('RGB', (g, g.rotate(90), g)).save('\(big)', quality=90, progressive=True, subsampling=0)",
         ])
         let request = DecodeRequest(
             size: size, scale: .fill, budget: DecodeMemoryBudget(megabytes: 8),
