@@ -268,7 +268,11 @@ int badecode_worker_main(int socket_fd) {
     }
     test_action(request.test_action);
     int ready = decode_to_memfd(photo_fd, memfd, &request, &reply) == 0;
-    return send_reply(socket_fd, &reply, ready ? memfd : -1) == 0 ? 0 : 4;
+    if (send_reply(socket_fd, &reply, ready ? memfd : -1) != 0) return 4;
+    /* Alive until the slideshow has read its memory figures and closes the socket (or kills it). */
+    char ignored;
+    while (read(socket_fd, &ignored, 1) > 0) continue;
+    return 0;
 }
 
 int badecode_trace(const char *path, unsigned width, unsigned height) {

@@ -7,8 +7,10 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -103,12 +105,27 @@ long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int t
     return got;
 }
 
+long basandbox_peak_rss_kb(pid_t pid) {
+    char path[64], text[4096];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return -1;
+    text[got] = 0;
+    const char *line = strstr(text, "VmHWM:");
+    return line ? strtol(line + 6, NULL, 10) : -1;
+}
+
 int basandbox_reap(pid_t pid, int kill_first) {
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
     int status = 0;
     pid_t done;
     /* A worker that closed its socket is exiting: a second for it to finish, then SIGKILL. */
     for (int tries = 0; !kill_first && tries < 100; tries++) {
-        done = waitpid(pid, &status, WNOHANG);
+        done = wait4(pid, &status, WNOHANG, &usage);
         if (done == pid) return status;
         if (done < 0 && errno != EINTR) return -1;
         struct timespec pause = {.tv_nsec = 10 * 1000 * 1000};
@@ -116,7 +133,7 @@ int basandbox_reap(pid_t pid, int kill_first) {
     }
     kill(pid, SIGKILL);
     do {
-        done = waitpid(pid, &status, 0);
+        done = wait4(pid, &status, 0, &usage);
     } while (done < 0 && errno == EINTR);
     return done == pid ? status : -1;
 }

@@ -88,6 +88,8 @@ public struct WorkerDecode: Sendable {
     public let scaleUsed: ScaleMode
     /// The reply's records by type (`BADECODE_EXTRA_*`): EXIF bytes, the decoder's version...
     public let extras: [UInt16: [UInt8]]
+    /// The worker's peak resident memory, KiB (for `scripts/bench`).
+    public let workerPeakKilobytes: Int
 }
 
 /// Decodes photos in worker processes: one process per photo, confined before it reads a byte
@@ -100,12 +102,16 @@ public final class DecodeWorkerPool: Sendable {
     public let command: DecodeWorkerCommand
     /// How long one decode may take before its worker is killed.
     public let deadline: Duration
+    /// Whether the next photo's worker is started as soon as one finishes.
+    public let keepsWarm: Bool
     private let warm = Mutex<DecodeWorkerProcess?>(nil)
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
-    public init(command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20)) {
+    public init(command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true)
+    {
         self.command = command
         self.deadline = deadline
+        self.keepsWarm = keepsWarm
     }
 
     deinit { warm.withLock { $0?.stop() } }
@@ -145,7 +151,7 @@ public final class DecodeWorkerPool: Sendable {
 
     /// Starts the next photo's worker now, so that its start-up overlaps the slideshow's wait.
     private func refill() {
-        guard let worker = try? DecodeWorkerProcess.start(command, path: "") else { return }
+        guard keepsWarm, let worker = try? DecodeWorkerProcess.start(command, path: "") else { return }
         let previous = warm.withLock { held -> DecodeWorkerProcess? in
             let previous = held
             held = worker

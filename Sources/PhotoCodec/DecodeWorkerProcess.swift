@@ -47,20 +47,24 @@ struct DecodeWorkerProcess: Sendable {
         let length = buffer.withUnsafeMutableBytes {
             basandbox_receive_reply(socket, $0.baseAddress, $0.count, milliseconds, &frameFD)
         }
-        close(socket)
         defer { if frameFD >= 0 { close(frameFD) } }
         guard length > 0 else {
+            close(socket)
             let status = basandbox_reap(pid, length == -2 ? 1 : 0)
             throw PhotoError(kind: .decoderFailed, reason: failure(length, status, deadline), path: path)
         }
-        _ = basandbox_reap(pid, 1)
+        // The worker waits for this close after its reply: its memory figures are still there.
+        let peakKilobytes = basandbox_peak_rss_kb(pid)
+        close(socket)
+        _ = basandbox_reap(pid, 0)
         let reply = try Self.reply(buffer, length: length, path: path)
         try Self.check(reply, path: path)
         let frame = try Self.frame(reply, frameFD: frameFD, request: request, path: path)
         return WorkerDecode(
             frame: frame, header: PhotoHeader(format: format, reply: reply),
             scaleUsed: reply.scale_used == Int32(BADECODE_SCALE_FIT) ? .fit : .fill,
-            extras: Self.extras(buffer, from: Int(reply.fixed_size), length: Int(reply.extras_length)))
+            extras: Self.extras(buffer, from: Int(reply.fixed_size), length: Int(reply.extras_length)),
+            workerPeakKilobytes: peakKilobytes)
     }
 
     private func failure(_ length: Int, _ status: Int32, _ deadline: Duration) -> String {

@@ -60,6 +60,9 @@ long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int t
  */
 int basandbox_reap(pid_t pid, int kill_first);
 
+/** The peak resident memory (VmHWM) of the live process `pid`, KiB, or -1. */
+long basandbox_peak_rss_kb(pid_t pid);
+
 /**
  * Checks that `fd` is a memfd sealed against writing, growing and shrinking, of exactly `bytes`,
  * and copies it to `pixels`. Returns 0, or -1 with the reason in `error`.
