@@ -102,7 +102,8 @@ let package = Package(
         .executableTarget(
             name: "babyalbum",
             dependencies: [
-                "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours", "CDecodeWorker", "PhotoCodec",
+                "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours", "CDecodeWorker",
+                "PhotoCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -27,7 +27,8 @@ public struct DecodeWorkerCommand: Sendable, Equatable {
     public static func thisProgram() -> DecodeWorkerCommand {
         var path = [CChar](repeating: 0, count: 4096)
         let length = readlink("/proc/self/exe", &path, path.count - 1)
-        let executable = length > 0 ? String(decoding: path[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let executable =
+            length > 0 ? String(decoding: path[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         return DecodeWorkerCommand(executable: executable, arguments: [subcommand])
     }
 }
@@ -107,8 +108,9 @@ public final class DecodeWorkerPool: Sendable {
     private let warm = Mutex<DecodeWorkerProcess?>(nil)
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
-    public init(command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true)
-    {
+    public init(
+        command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true
+    ) {
         self.command = command
         self.deadline = deadline
         self.keepsWarm = keepsWarm

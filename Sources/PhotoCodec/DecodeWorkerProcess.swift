@@ -100,11 +100,13 @@ struct DecodeWorkerProcess: Sendable {
     private static func frame(
         _ reply: badecode_reply, frameFD: Int32, request: DecodeRequest, path: String
     ) throws(PhotoError) -> Frame {
-        let upright = request.rotation.swapsAxes
+        let upright =
+            request.rotation.swapsAxes
             ? FrameSize(width: request.size.height, height: request.size.width) : request.size
         let expected = reply.scale_used == Int32(BADECODE_SCALE_FIT) && request.scale == .auto ? upright : request.size
         guard frameFD >= 0, Int(reply.frame_width) == expected.width, Int(reply.frame_height) == expected.height else {
-            throw PhotoError(kind: .decoderFailed, reason: "the decode worker sent no frame of the screen's size", path: path)
+            throw PhotoError(
+                kind: .decoderFailed, reason: "the decode worker sent no frame of the screen's size", path: path)
         }
         var pixels = [UInt32](repeating: 0, count: expected.pixelCount)
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
@@ -122,7 +124,8 @@ struct DecodeWorkerProcess: Sendable {
         let end = start + length
         while at + 8 <= end {
             let type = UInt16(buffer[at]) | UInt16(buffer[at + 1]) << 8
-            let size = Int(buffer[at + 4]) | Int(buffer[at + 5]) << 8 | Int(buffer[at + 6]) << 16 | Int(buffer[at + 7]) << 24
+            let size =
+                Int(buffer[at + 4]) | Int(buffer[at + 5]) << 8 | Int(buffer[at + 6]) << 16 | Int(buffer[at + 7]) << 24
             guard at + 8 + size <= end else { break }
             records[type] = Array(buffer[(at + 8)..<(at + 8 + size)])
             at += 8 + ((size + 3) & ~3)

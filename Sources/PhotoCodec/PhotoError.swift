@@ -54,7 +54,8 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
     /// The error for content that no decoder recognises.
     static func unrecognized(path: String, isEmpty: Bool) -> PhotoError {
         PhotoError(
-            kind: .unrecognized, reason: isEmpty ? "empty file" : "not a photo (neither JPEG, PNG, WebP nor HEIF)", path: path
+            kind: .unrecognized, reason: isEmpty ? "empty file" : "not a photo (neither JPEG, PNG, WebP nor HEIF)",
+            path: path
         )
     }
 }

@@ -50,7 +50,8 @@ struct BenchmarkDecode: ParsableCommand {
                 if sandboxed {
                     let file = try PhotoFile(path: path)
                     let request = DecodeRequest(size: size.value, scale: scale)
-                    workerPeak = max(workerPeak, try pool.decode(file, path: path, request: request).workerPeakKilobytes)
+                    workerPeak = max(
+                        workerPeak, try pool.decode(file, path: path, request: request).workerPeakKilobytes)
                 } else {
                     _ = try PhotoDecoder.decode(path, to: size.value, scale: scale)
                 }
@@ -62,7 +63,8 @@ struct BenchmarkDecode: ParsableCommand {
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
         // On standard error: peak resident memory, MB, of this process and of the largest worker.
-        let memory = String(format: "peak RSS MB: %.1f %.1f\n", Double(usage.ru_maxrss) / 1024, Double(workerPeak) / 1024)
+        let memory = String(
+            format: "peak RSS MB: %.1f %.1f\n", Double(usage.ru_maxrss) / 1024, Double(workerPeak) / 1024)
         FileHandle.standardError.write(Data(memory.utf8))
     }
 }

@@ -1,6 +1,6 @@
-import CDecodeWorker
 import ArgumentParser
 import BabyAlbumSettings
+import CDecodeWorker
 import Foundation
 import Logging
 import PhotoCodec

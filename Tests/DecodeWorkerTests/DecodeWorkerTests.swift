@@ -22,7 +22,9 @@ import Testing
                 let request = DecodeRequest(size: size, scale: scale, rotation: rotation)
                 let decoded = try WorkerSupport.decode(path, pool: pool, request: request)
                 let local = try PhotoDecoder.decode(path, to: size, scale: scale, rotation: rotation)
-                #expect(decoded.frame.size == local.size && decoded.frame.pixels == local.pixels, "\(relative) \(scale) \(rotation)")
+                #expect(
+                    decoded.frame.size == local.size && decoded.frame.pixels == local.pixels,
+                    "\(relative) \(scale) \(rotation)")
             }
         }
     }
@@ -75,7 +77,8 @@ import Testing
             _ = try WorkerSupport.decode(photo, pool: quick, request: request)
         }
         #expect(error?.reason == "the decode worker took longer than 1 s and was stopped")
-        #expect((try? WorkerSupport.decode(photo, pool: quick, request: DecodeRequest(size: size, scale: .fill))) != nil)
+        #expect(
+            (try? WorkerSupport.decode(photo, pool: quick, request: DecodeRequest(size: size, scale: .fill))) != nil)
     }
 
     /// A 6000x4500 progressive 4:4:4 JPEG holds 162 MB of coefficients: with the codec's own budget
@@ -114,4 +117,3 @@ import Testing
         #expect((try? WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))) != nil)
     }
 }
-

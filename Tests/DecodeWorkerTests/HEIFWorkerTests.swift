@@ -24,7 +24,9 @@ enum HEIFFixtures {
         try make(["grid", folder + "/photo.png", folder + "/turned.heic", "--irot", "1", "--imir", "1"])
         try make(["single", folder + "/alpha.png", folder + "/alpha.heic"])
         try make(["single", folder + "/deep.png", folder + "/ten-bit.heic"])
-        try WorkerSupport.run(["/usr/bin/heif-enc", "-A", "-q", "90", "-o", folder + "/still.avif", folder + "/photo.png"])
+        try WorkerSupport.run([
+            "/usr/bin/heif-enc", "-A", "-q", "90", "-o", folder + "/still.avif", folder + "/photo.png",
+        ])
         // An iPhone photo renamed by hand: recognised by its ftyp brands, not its name.
         try FileManager.default.copyItem(atPath: folder + "/grid.heic", toPath: folder + "/IMG_0004.jpg")
         return folder

@@ -5,7 +5,8 @@ import PhotoCodec
 /// Where the tests find the worker, the fixtures and the HEIF tools.
 enum WorkerSupport {
     /// The repository's `Tests` folder.
-    static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().path
+    static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .path
 
     /// The slideshow's own worker: `babyalbum decode-worker`, built next to the test runner.
     static let command: DecodeWorkerCommand = {
