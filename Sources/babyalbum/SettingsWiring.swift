@@ -1,7 +1,9 @@
 import ArgumentParser
 import BabyAlbumSettings
+import CDecodeWorker
 import Foundation
 import Logging
+import PhotoCodec
 import PhotoSources
 
 /// The settings file in front of the slideshow's command line: `babyalbum` (and `babyalbum
@@ -112,6 +114,9 @@ extension BabyAlbumCommand {
     /// A broken command line is a usage error; a broken file line is logged and left out.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The decode worker (started by the slideshow, descriptor 3 its socket): no parsing, no
+        // settings, straight into its sandbox.
+        if arguments == [DecodeWorkerCommand.subcommand] { Foundation.exit(badecode_worker_main(3)) }
         guard let (prefix, commandLine) = SettingsWiring.slideshowArguments(arguments) else {
             return await main(arguments)
         }
