@@ -83,8 +83,8 @@ static int decode(int fd, int format, const badecode_request *request, baphoto_t
         header->dct_scale_eighths = 8;
         return status;
     }
-    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, message);
-    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_decode(fd, &limits, target, header, message);
+    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, NULL, message);
+    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_decode(fd, &limits, target, header, NULL, message);
     return baphoto_heif_decode(fd, &limits, target, header, message);
 }
 
