@@ -60,7 +60,8 @@ let package = Package(
 
         // MARK: Adapters
         .target(
-            name: "PhotoCodec", dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption"]),
+            name: "PhotoCodec",
+            dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption"]),
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
         .target(
             name: "FolderRepository",
