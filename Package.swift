@@ -53,11 +53,15 @@ let package = Package(
         .target(name: "CDecodeWorker", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox"]),
         .executableTarget(name: "babyalbum-decoder", dependencies: ["CDecodeWorker"]),
         .systemLibrary(
+            name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(name: "CCaption", dependencies: ["CFreeType"]),
+        .systemLibrary(
             name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
         // MARK: Adapters
         .target(
-            name: "PhotoCodec", dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox"]),
+            name: "PhotoCodec",
+            dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption"]),
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
         .target(
             name: "FolderRepository",
@@ -114,7 +118,7 @@ let package = Package(
             name: "AlbumRuntimeTests",
             dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
-            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain"],
+            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"]),

@@ -1,6 +1,6 @@
 """BabyAlbum's benchmarks. Run through scripts/bench, which builds what it needs.
 
-usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only]
+usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only] [--caption-only]
 """
 import argparse
 import os
@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 
+import caption
 import heif
 import jpeg
 from measure import peak_rss_mb, run, timed_ms
@@ -40,10 +41,15 @@ def main():
     parser.add_argument("--jpeg-only", action="store_true", help="only the JPEG benchmarks")
     parser.add_argument("--heif-only", action="store_true", help="only the HEIC and decode-sandbox benchmarks")
     parser.add_argument("--decoder", help="the babyalbum-decoder C program (worker start-up comparison)")
+    parser.add_argument("--caption-only", action="store_true", help="only the caption benchmark")
     args = parser.parse_args()
     babyalbum = os.path.abspath(args.babyalbum)
     work = tempfile.mkdtemp(prefix="babyalbum-bench-")
     try:
+        caption_report = caption.benchmark(babyalbum, work, args.runs)
+        if args.caption_only:
+            print(caption_report)
+            return
         decoder = os.path.abspath(args.decoder) if args.decoder else os.path.join(os.path.dirname(babyalbum),
                                                                                    "babyalbum-decoder")
         heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
@@ -145,6 +151,7 @@ def main():
               f"{100 * between_used / between_elapsed:.3f} % (no photo due: the process only waits)")
         print(jpeg_report)
         print(heif_report)
+        print(caption_report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

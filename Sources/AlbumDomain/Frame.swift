@@ -37,12 +37,14 @@ public enum ScaleMode: String, Sendable, CaseIterable {
 /// reference; two frames are equal when they are the same frame, so comparing states never
 /// compares pixels.
 public struct Frame: Sendable, Equatable {
-    private final class Storage: Sendable {
-        let pixels: [UInt32]
+    // Changed only through `drawOnPixels`, while this frame is its only holder (before it is
+    // shared), so every shared frame is immutable.
+    private final class Storage: @unchecked Sendable {
+        var pixels: [UInt32]
         init(_ pixels: [UInt32]) { self.pixels = pixels }
     }
 
-    private let storage: Storage
+    private var storage: Storage
 
     /// The frame's size.
     public let size: FrameSize
@@ -56,6 +58,15 @@ public struct Frame: Sendable, Equatable {
 
     /// The pixels, row by row.
     public var pixels: [UInt32] { storage.pixels }
+
+    /// Draws on the pixels in place (a caption on a frame just made): in place when this frame is
+    /// the only holder of them, else on a copy, so a frame already shared never changes.
+    public mutating func drawOnPixels(_ draw: (inout [UInt32]) -> Void) {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.pixels) }
+        let count = storage.pixels.count
+        draw(&storage.pixels)
+        precondition(storage.pixels.count == count, "drawing changed the pixel count")
+    }
 
     /// A black frame of the given size.
     public static func black(_ size: FrameSize) -> Frame {

@@ -78,7 +78,8 @@ public enum Slideshow {
             // Every photo is decoded in a sandboxed worker process, never in this one (which holds
             // the DRM master and the grabbed input devices).
             preparer: SandboxedFramePreparer(
-                scale: configuration.scale, limits: configuration.limits, rotation: rotation),
+                scale: configuration.scale, limits: configuration.limits, rotation: rotation,
+                caption: captionPainter(configuration, logger: logger)),
             memory: memory,
             events: { event in
                 if event == .intervalElapsed {
@@ -87,6 +88,19 @@ public enum Slideshow {
                 }
                 AlbumEventLog.log(event, to: logger)
             })
+    }
+
+    /// The caption painter `configuration` asks for; `nil` for none, or (one warning) when the
+    /// font cannot be opened: the photos are shown without captions.
+    static func captionPainter(_ configuration: SlideshowConfiguration, logger: Logger) -> CaptionPainter? {
+        guard configuration.caption.style != .none else { return nil }
+        do {
+            let font = try CaptionFont(path: configuration.captionFont)
+            return CaptionPainter(policy: configuration.caption, font: font) { logger.debug("\($0)") }
+        } catch {
+            logger.warning("captions are off: \(error)")
+            return nil
+        }
     }
 
     /// Sends the input layer's only action, the exit button, to the runner.

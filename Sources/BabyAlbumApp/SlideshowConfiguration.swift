@@ -57,6 +57,10 @@ public struct SlideshowConfiguration: Sendable {
     public var stickRoot: String?
     /// Whether a stick's photos join the folder's or replace them while it is in.
     public var stickPhotos = StickPhotos.join
+    /// What each photo's caption says (`--caption`, `--name`, `--birthday`); none by default.
+    public var caption = CaptionPolicy(style: .none, children: [])
+    /// The captions' font file.
+    public var captionFont = CaptionFont.defaultPath
     /// Asked on SIGHUP: `true` when the settings file changed, and the slideshow should end
     /// (with `.signal(SIGHUP)`) so that the command starts again with the new settings.
     public var settingsChanged: (@Sendable () -> Bool)?

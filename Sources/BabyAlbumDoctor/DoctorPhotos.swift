@@ -46,6 +46,7 @@ extension DoctorProbes {
             folder: folder, valid: found.valid, skipped: found.skipped, headersOnly: options.headersOnly,
             failure: nil, notDecoded: found.notDecoded, mismatched: found.mismatched, folders: walk.folders)
         section.warnings += found.limitsReached.sorted().map { "the photo folder has \($0)" }
+        section.dated = found.dated
         return (section, nil)
     }
 }
@@ -64,6 +65,8 @@ extension DoctorProbes {
 /// What the photo check found, file by file.
 struct DoctorPhotoFindings {
     var valid = 0
+    /// Valid photos with a usable capture date (EXIF or PNG tIME), for captions.
+    var dated = 0
     var skipped: [DoctorSkippedFile] = []
     var notDecoded: [DoctorSkippedFile] = []
     var mismatched: [DoctorSkippedFile] = []
@@ -87,12 +90,16 @@ struct DoctorPhotoFindings {
             }
             if options.headersOnly {
                 _ = try PhotoDecoder.header(of: file, path: path, limits: options.limits)
-            } else {
-                // Decoding into a small frame reads and checks every row, as the slideshow does.
-                _ = try PhotoDecoder.decode(
-                    file, path: path, to: FrameSize(width: 32, height: 32), scale: .fit, limits: options.limits)
+                valid += 1
+                return
             }
+            // Decoding into a small frame reads and checks every row, as the slideshow does, and
+            // hands back the metadata the captions use.
+            let metadata = try PhotoDecoder.decode(
+                file, path: path, to: FrameSize(width: 32, height: 32), scale: .fit, limits: options.limits
+            ).metadata
             valid += 1
+            if case .found = metadata.captureDate { dated += 1 }
         } catch {
             let entry = DoctorSkippedFile(path: path, reason: error.reason)
             if case .unsupportedFormat = error.kind { notDecoded.append(entry) } else { skipped.append(entry) }
@@ -113,6 +120,7 @@ extension DoctorPhotoSection {
             failure: readable ? nil : failures.joined(separator: "; "),
             notDecoded: sections.flatMap(\.notDecoded), mismatched: sections.flatMap(\.mismatched),
             folders: sections.reduce(0) { $0 + $1.folders })
+        dated = sections.reduce(0) { $0 + $1.dated }
         if readable { warnings += failures }
         warnings += sections.flatMap { $0.warnings.filter { $0.hasPrefix("the photo folder has") } }
     }

@@ -202,6 +202,9 @@ public struct DoctorPhotoSection: Codable, Sendable, Equatable {
     public var folder: String
     /// How many photos decode.
     public var valid: Int
+    /// How many of them have a usable capture date for captions (EXIF `DateTimeOriginal`, or PNG
+    /// `tIME`); counted when photos are decoded (not with `--quick`).
+    public var dated = 0
     /// Every file that is not shown (broken, not a photo, hidden…), with the reason.
     public var skipped: [DoctorSkippedFile]
     /// HEIC, HEIF and AVIF files: recognised, not decoded, counted apart from broken files; the

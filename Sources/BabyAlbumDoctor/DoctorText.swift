@@ -100,6 +100,9 @@ extension DoctorPhotoSection {
             counts += ", \(skipped.count) skipped"
             if folders > 1 { counts += ", in \(folders) folders" }
             lines.append(counts)
+            if valid > 0, !headersOnly {
+                lines.append("  \(dated) of them with a date for captions (EXIF or PNG tIME)")
+            }
         }
         lines += notDecoded.map { "  not shown \($0.path): \($0.reason)" }
         lines += mismatched.map { "  mismatch \($0.path): \($0.reason)" }

@@ -53,7 +53,7 @@ static int read_header(int fd, int format, const badecode_request *request, baph
     memset(header, 0, sizeof *header);
     if (format == BADECODE_FORMAT_PNG) {
         bapng_limits png = {.max_pixels = request->max_pixels, .max_chunk_bytes = request->max_chunk_bytes};
-        bapng_header stored;
+        bapng_header stored = {0}; /* no eXIf copy: the header only */
         int status = bapng_read_header_fd(fd, &png, &stored, message);
         header->width = stored.width;
         header->height = stored.height;
@@ -66,8 +66,25 @@ static int read_header(int fd, int format, const badecode_request *request, baph
     return baphoto_heif_read_header(fd, &limits, header, message);
 }
 
+/* What the captions need from the photo, read in the decode's own pass. */
+typedef struct {
+    baphoto_metadata photo; /* JPEG, WebP: EXIF (and ICC) */
+    uint8_t png_exif[64 * 1024]; /* PNG: the eXIf chunk's first bytes */
+    uint32_t png_exif_size;
+    char png_time[20]; /* PNG: tIME as "YYYY:MM:DD HH:MM:SS", or empty */
+} decode_metadata;
+
+static void note_png(decode_metadata *metadata, const bapng_header *stored) {
+    metadata->png_exif_size = stored->exif_size;
+    if (stored->has_time) {
+        const int *f = stored->time_fields;
+        snprintf(metadata->png_time, sizeof metadata->png_time, "%04d:%02d:%02d %02d:%02d:%02d", f[0] % 10000,
+                 f[1] % 100, f[2] % 100, f[3] % 100, f[4] % 100, f[5] % 100);
+    }
+}
+
 static int decode(int fd, int format, const badecode_request *request, baphoto_target *target, baphoto_header *header,
-                  char *message) {
+                  decode_metadata *metadata, char *message) {
     baphoto_limits limits = photo_limits(request);
     memset(header, 0, sizeof *header);
     if (format == BADECODE_FORMAT_PNG) {
@@ -75,16 +92,17 @@ static int decode(int fd, int format, const badecode_request *request, baphoto_t
         bapng_target png_target = {.pixels = target->pixels, .width = target->width, .height = target->height,
                                    .scale = target->scale == BAPHOTO_SCALE_FILL ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT,
                                    .quarter_turns = target->quarter_turns};
-        bapng_header stored;
+        bapng_header stored = {.exif = metadata->png_exif, .exif_capacity = sizeof metadata->png_exif};
         int status = bapng_decode_scaled_fd(fd, &png, &png_target, &stored, message);
         header->width = stored.width;
         header->height = stored.height;
         header->orientation = stored.orientation;
         header->dct_scale_eighths = 8;
+        if (status == BAPNG_OK) note_png(metadata, &stored);
         return status;
     }
-    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, NULL, message);
-    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_decode(fd, &limits, target, header, NULL, message);
+    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, &metadata->photo, message);
+    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_decode(fd, &limits, target, header, &metadata->photo, message);
     return baphoto_heif_decode(fd, &limits, target, header, message);
 }
 
@@ -123,7 +141,8 @@ static void test_action(int action) {
 }
 
 /* Decodes into the memfd, seals it; fills the reply. Returns 0 when the frame is ready. */
-static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *request, badecode_reply *reply) {
+static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *request, badecode_reply *reply,
+                           decode_metadata *metadata) {
     int format = detect(photo_fd);
     reply->format = (uint32_t)format;
     if (format == BADECODE_FORMAT_UNKNOWN) {
@@ -145,7 +164,7 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     }
     target.pixels = pixels;
     baphoto_header header;
-    reply->status = decode(photo_fd, format, request, &target, &header, reply->message);
+    reply->status = decode(photo_fd, format, request, &target, &header, metadata, reply->message);
     copy_header(reply, &header);
     munmap(pixels, bytes);
     if (reply->status != BAPHOTO_OK) return -1;
@@ -173,9 +192,21 @@ static size_t add_extra(uint8_t *buffer, size_t used, uint16_t type, const void 
     return used + 8 + padded;
 }
 
-static int send_reply(int socket_fd, badecode_reply *reply, int memfd) {
+static int send_reply(int socket_fd, badecode_reply *reply, int memfd, const decode_metadata *metadata) {
     static uint8_t buffer[BADECODE_REPLY_MAX];
     size_t used = sizeof *reply;
+    /* The captions' date: the EXIF bytes (at most 64 KB: the dates sit in the first few hundred), PNG tIME. */
+    if (metadata && metadata->photo.exif && metadata->photo.exif_length) {
+        size_t length = metadata->photo.exif_length < 65536 ? metadata->photo.exif_length : 65536;
+        used = add_extra(buffer, used, BADECODE_EXTRA_EXIF, metadata->photo.exif, (uint32_t)length);
+    }
+    if (metadata && metadata->png_exif_size) {
+        used = add_extra(buffer, used, BADECODE_EXTRA_EXIF, metadata->png_exif, metadata->png_exif_size);
+    }
+    if (metadata && metadata->png_time[0]) {
+        used = add_extra(buffer, used, BADECODE_EXTRA_CAPTURE_DATE, metadata->png_time,
+                         (uint32_t)strlen(metadata->png_time));
+    }
     if (reply->format == BADECODE_FORMAT_HEIF) {
         const char *version = baphoto_heif_version();
         used = add_extra(buffer, used, BADECODE_EXTRA_DECODER_VERSION, version, (uint32_t)strlen(version));
@@ -263,12 +294,15 @@ int badecode_worker_main(int socket_fd) {
     if (memfd < 0 || confine(keep, 3, &request, reply.message) != 0) {
         reply.status = BAPHOTO_ERROR_IO;
         if (memfd < 0) snprintf(reply.message, sizeof reply.message, "memfd_create: %s", strerror(errno));
-        send_reply(socket_fd, &reply, -1);
+        send_reply(socket_fd, &reply, -1, NULL);
         return 3;
     }
     test_action(request.test_action);
-    int ready = decode_to_memfd(photo_fd, memfd, &request, &reply) == 0;
-    if (send_reply(socket_fd, &reply, ready ? memfd : -1) != 0) return 4;
+    static decode_metadata metadata;
+    int ready = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata) == 0;
+    int sent = send_reply(socket_fd, &reply, ready ? memfd : -1, ready ? &metadata : NULL);
+    baphoto_metadata_free(&metadata.photo);
+    if (sent != 0) return 4;
     /* Alive until the slideshow has read its memory figures and closes the socket (or kills it). */
     char ignored;
     while (read(socket_fd, &ignored, 1) > 0) continue;
@@ -286,7 +320,9 @@ int badecode_trace(const char *path, unsigned width, unsigned height) {
     badecode_reply reply = {0};
     int keep[3] = {photo_fd, memfd, 2};
     if (confine(keep, 3, &request, reply.message) != 0) return 3;
-    int status = decode_to_memfd(photo_fd, memfd, &request, &reply);
+    static decode_metadata metadata;
+    int status = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata);
+    baphoto_metadata_free(&metadata.photo);
     if (status != 0) {
         char line[BADECODE_MESSAGE_SIZE + 16];
         int length = snprintf(line, sizeof line, "%s\n", reply.message);

@@ -166,29 +166,57 @@ static uint32_t read_be32(const uint8_t *p) {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
 }
 
+/* Keeps a tIME chunk's 7 bytes (year, month, day, hour, minute, second) in the header, as stored. */
+static void note_time(FILE *file, uint32_t length, bapng_header *header) {
+    uint8_t time[7];
+    if (length != 7 || fread(time, 1, 7, file) != 7) return;
+    int fields[6] = {time[0] << 8 | time[1], time[2], time[3], time[4], time[5], time[6]};
+    memcpy(header->time_fields, fields, sizeof fields);
+    header->has_time = 1;
+}
+
+/* Reads the eXIf chunk's `length` bytes: copies them for the caller, returns their orientation. */
+static int note_exif(FILE *file, uint32_t length, uint32_t max_chunk_bytes, bapng_header *header) {
+    if (length > max_chunk_bytes) return 1;
+    uint8_t *exif = malloc(length ? length : 1);
+    int orientation = 1;
+    if (exif && fread(exif, 1, length, file) == length) {
+        orientation = bapng_exif_orientation(exif, length);
+        if (header->exif) {
+            header->exif_size = length < header->exif_capacity ? length : header->exif_capacity;
+            memcpy(header->exif, exif, header->exif_size);
+        }
+    }
+    free(exif);
+    return orientation;
+}
+
 /*
- * Finds the eXIf chunk before the image data and returns its orientation (1 when there is none).
- * BabyAlbum walks the chunks itself: Debian 12's libpng 1.6.39 does not hand eXIf to the push
- * reader, and its pull reader reports the chunk with a length of zero. Leaves the file anywhere.
+ * Walks the chunks before the image data: returns the eXIf orientation (1 when there is none),
+ * copies the eXIf chunk and notes a tIME chunk in `header`. BabyAlbum walks the chunks itself:
+ * Debian 12's libpng 1.6.39 does not hand eXIf to the push reader, and its pull reader reports
+ * the chunk with a length of zero. Leaves the file anywhere.
  */
-static int file_orientation(FILE *file, uint32_t max_chunk_bytes) {
+static int file_orientation(FILE *file, uint32_t max_chunk_bytes, bapng_header *header) {
+    int orientation = 1, seen_exif = 0;
+    header->exif_size = 0;
+    header->has_time = 0;
     if (fseek(file, 8, SEEK_SET) != 0) return 1;
     for (int chunks = 0; chunks < 1000; chunks++) {
         uint8_t head[8];
-        if (fread(head, 1, 8, file) != 8) return 1;
+        if (fread(head, 1, 8, file) != 8) break;
         uint32_t length = read_be32(head);
-        if (memcmp(head + 4, "IDAT", 4) == 0 || memcmp(head + 4, "IEND", 4) == 0) return 1;
-        if (memcmp(head + 4, "eXIf", 4) == 0) {
-            if (length > max_chunk_bytes) return 1;
-            uint8_t *exif = malloc(length ? length : 1);
-            int orientation = 1;
-            if (exif && fread(exif, 1, length, file) == length) orientation = bapng_exif_orientation(exif, length);
-            free(exif);
-            return orientation;
+        if (memcmp(head + 4, "IDAT", 4) == 0 || memcmp(head + 4, "IEND", 4) == 0 || length > 0x7FFFFFFF) break;
+        long next = ftell(file) + (long)length + 4;
+        if (memcmp(head + 4, "eXIf", 4) == 0 && !seen_exif) {
+            orientation = note_exif(file, length, max_chunk_bytes, header);
+            seen_exif = 1;
+        } else if (memcmp(head + 4, "tIME", 4) == 0) {
+            note_time(file, length, header);
         }
-        if (length > 0x7FFFFFFF || fseek(file, (long)length + 4, SEEK_CUR) != 0) return 1;
+        if (next < 0 || fseek(file, next, SEEK_SET) != 0) break;
     }
-    return 1;
+    return orientation;
 }
 
 /* Orientations 5 to 8 swap width and height. */
@@ -385,7 +413,10 @@ static int feed_chunks(decode_context *context, push_state *state) {
         if (!valid_chunk_type(type)) return chunk_fail(context, type, "invalid chunk type", length);
         if (!is_pixel_chunk(type)) {
             if ((type[0] & 0x20) == 0) return chunk_fail(context, type, "unknown critical chunk", length);
-            if (fseeko(context->file, (off_t)length + 4, SEEK_CUR) != 0) return BAPNG_ERROR_IO;
+            off_t next = ftello(context->file) + (off_t)length + 4;
+            /* A tIME after the image data (where many encoders put it) is read on the way past. */
+            if (memcmp(type, "tIME", 4) == 0 && !state->header->has_time) note_time(context->file, length, state->header);
+            if (next < 0 || fseeko(context->file, next, SEEK_SET) != 0) return BAPNG_ERROR_IO;
             continue;
         }
         if (memcmp(type, "IDAT", 4) != 0 && length > state->limits->max_chunk_bytes) {
@@ -451,7 +482,7 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
     *state = (push_state){.context = context, .limits = limits, .target = target, .header = header, .orientation = 1};
     int status = context_open(context, path, fd, limits);
     if (status == BAPNG_OK) {
-        int exif = file_orientation(context->file, limits->max_chunk_bytes);
+        int exif = file_orientation(context->file, limits->max_chunk_bytes, header);
         header->orientation = exif;
         if (target) {
             memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);

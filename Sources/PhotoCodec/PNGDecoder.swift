@@ -34,14 +34,24 @@ public struct PNGHeader: Equatable, Sendable {
     public let isInterlaced: Bool
     /// The eXIf orientation, 1 to 8 (1 when there is none).
     public let orientation: Int
+    /// The eXIf chunk and the tIME chunk, read in the same pass.
+    public let metadata: PhotoMetadata
 
-    init(_ header: bapng_header) {
+    init(_ header: bapng_header, exif: [UInt8]) {
         width = Int(header.width)
         height = Int(header.height)
         bitDepth = Int(header.bit_depth)
         colorType = Int(header.color_type)
         isInterlaced = header.interlaced != 0
         orientation = Int(header.orientation)
+        var metadata = PhotoMetadata()
+        if header.exif_size > 0 { metadata.exif = Array(exif.prefix(Int(header.exif_size))) }
+        if header.has_time != 0 {
+            let f = header.time_fields
+            metadata.pngTime = PhotoMetadata.pngTime(
+                year: Int(f.0), month: Int(f.1), day: Int(f.2), hour: Int(f.3), minute: Int(f.4), second: Int(f.5))
+        }
+        self.metadata = metadata
     }
 }
 
@@ -54,14 +64,19 @@ public struct PNGHeader: Equatable, Sendable {
 public enum PNGDecoder {
     /// Reads the header of `path`, checking it against `limits`.
     public static func header(of path: String, limits: PNGLimits = PNGLimits()) throws(PNGError) -> PNGHeader {
-        var header = bapng_header()
+        var exif = [UInt8](repeating: 0, count: PhotoMetadata.exifCapacity)
         var limitsC = limits.c
         var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
-        let status = bapng_read_header(path, &limitsC, &header, &message)
+        let (status, header) = exif.withUnsafeMutableBufferPointer { buffer in
+            var header = bapng_header()
+            header.exif = buffer.baseAddress
+            header.exif_capacity = UInt32(buffer.count)
+            return (bapng_read_header(path, &limitsC, &header, &message), header)
+        }
         guard status == Int32(BAPNG_OK) else {
             throw PNGError(status: status, message: String(cString: message), path: path)
         }
-        return PNGHeader(header)
+        return PNGHeader(header, exif: exif)
     }
 
     /// Decodes `path` and scales it to `size` with `scale`.
@@ -74,21 +89,37 @@ public enum PNGDecoder {
         _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false,
         rotation: ScreenRotation = .none
     ) throws(PNGError) -> Frame {
+        try decodeWithHeader(
+            path, to: size, scale: scale, limits: limits, wholeImage: wholeImage, rotation: rotation
+        ).frame
+    }
+
+    /// Decodes `path` as ``decode(_:to:scale:limits:wholeImage:rotation:)`` does, and returns its
+    /// header and metadata, read in the same pass.
+    public static func decodeWithHeader(
+        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false,
+        rotation: ScreenRotation = .none
+    ) throws(PNGError) -> (frame: Frame, header: PNGHeader) {
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
+        var exif = [UInt8](repeating: 0, count: PhotoMetadata.exifCapacity)
         var header = bapng_header()
         var limitsC = limits.c
         var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
-            var target = bapng_target(
-                pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
-                scale: scale == .fill ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT, whole_image: wholeImage ? 1 : 0,
-                quarter_turns: Int32(rotation.quarterTurns))
-            return bapng_decode_scaled(path, &limitsC, &target, &header, &message)
+            exif.withUnsafeMutableBufferPointer { exifBuffer in
+                header.exif = exifBuffer.baseAddress
+                header.exif_capacity = UInt32(exifBuffer.count)
+                var target = bapng_target(
+                    pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
+                    scale: scale == .fill ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT, whole_image: wholeImage ? 1 : 0,
+                    quarter_turns: Int32(rotation.quarterTurns))
+                return bapng_decode_scaled(path, &limitsC, &target, &header, &message)
+            }
         }
         guard status == Int32(BAPNG_OK) else {
             throw PNGError(status: status, message: String(cString: message), path: path)
         }
-        return Frame(size: size, pixels: pixels)
+        return (Frame(size: size, pixels: pixels), PNGHeader(header, exif: exif))
     }
 
     /// Decodes `path` at its own size.

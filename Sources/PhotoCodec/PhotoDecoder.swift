@@ -40,40 +40,14 @@ public struct PhotoHeader: Equatable, Sendable {
     }
 }
 
-/// A photo's metadata, as its file holds it (bounded and counted in the decode-memory budget).
-public struct PhotoMetadata: Equatable, Sendable {
-    /// The EXIF data as TIFF bytes ("II*\0" or "MM\0*"): a JPEG's first APP1 "Exif" segment or a
-    /// WebP's EXIF chunk, without the "Exif\0\0" name; nil when there is none (and for PNG).
-    public let exif: [UInt8]?
-    /// The ICC profile: a JPEG's ICC_PROFILE chunks joined in order, or a WebP's ICCP chunk; nil
-    /// when there is none, or when a JPEG's chunks are missing, repeated or numbered inconsistently.
-    public let icc: [UInt8]?
-
-    /// Metadata with the given parts.
-    public init(exif: [UInt8]? = nil, icc: [UInt8]? = nil) {
-        self.exif = exif
-        self.icc = icc
-    }
-
-    /// Copies the codec's metadata (it stays the caller's to free).
-    init(_ metadata: baphoto_metadata) {
-        exif = Self.bytes(metadata.exif, metadata.exif_length)
-        icc = Self.bytes(metadata.icc, metadata.icc_length)
-    }
-
-    private static func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ length: Int) -> [UInt8]? {
-        guard let pointer, length > 0 else { return nil }
-        return Array(UnsafeBufferPointer(start: pointer, count: length))
-    }
-}
-
 /// A decoded photo: the frame, what its header said, and its metadata.
 public struct DecodedPhoto: Sendable {
     /// The photo scaled to the screen.
     public let frame: Frame
     /// The photo's header.
     public let header: PhotoHeader
-    /// The photo's EXIF and ICC profile (JPEG and WebP; empty for PNG).
+    /// The photo's metadata: EXIF and ICC profile (JPEG, WebP), eXIf and tIME (PNG), read in the
+    /// same pass as the pixels.
     public let metadata: PhotoMetadata
 
     init(frame: Frame, header: PhotoHeader, metadata: PhotoMetadata = PhotoMetadata()) {
@@ -191,10 +165,10 @@ public enum PhotoDecoder {
         rotation: ScreenRotation
     ) throws(PhotoError) -> DecodedPhoto {
         do {
-            let header = try PNGDecoder.header(of: procPath(file), limits: limits)
-            let frame = try PNGDecoder.decode(
+            // One pass: the header and the metadata come back with the pixels.
+            let (frame, header) = try PNGDecoder.decodeWithHeader(
                 procPath(file), to: size, scale: scale, limits: limits, rotation: rotation)
-            return DecodedPhoto(frame: frame, header: PhotoHeader(png: header))
+            return DecodedPhoto(frame: frame, header: PhotoHeader(png: header), metadata: header.metadata)
         } catch { throw PhotoError(png: error, path: path) }
     }
 
@@ -234,5 +208,18 @@ extension PhotoError {
             case .outOfMemory: .outOfMemory
             }
         self.init(kind: kind, reason: error.description, path: path)
+    }
+}
+
+extension PhotoMetadata {
+    /// Copies the codec's metadata (it stays the caller's to free).
+    init(_ metadata: baphoto_metadata) {
+        self.init(
+            exif: Self.bytes(metadata.exif, metadata.exif_length), icc: Self.bytes(metadata.icc, metadata.icc_length))
+    }
+
+    private static func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ length: Int) -> [UInt8]? {
+        guard let pointer, length > 0 else { return nil }
+        return Array(UnsafeBufferPointer(start: pointer, count: length))
     }
 }

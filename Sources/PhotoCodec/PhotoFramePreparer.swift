@@ -13,21 +13,31 @@ public struct PhotoFramePreparer: FramePreparing {
     /// How the screen is mounted: frames are the panel's own size, with the photo turned
     /// upright for the mounted screen (in the one turning step the EXIF orientation uses).
     public let rotation: ScreenRotation
+    /// Draws each photo's caption into its frame; `nil` for none (`--caption none`).
+    public let caption: CaptionPainter?
 
     /// Creates a preparer.
     public init(
         scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default,
-        rotation: ScreenRotation = .none
+        rotation: ScreenRotation = .none, caption: CaptionPainter? = nil
     ) {
         self.scale = scale
         self.limits = limits
         self.budget = budget
         self.rotation = rotation
+        self.caption = caption
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
         // The path is the id's bytes, exactly as the folder listed them (not always UTF-8).
         let name = photo.id.description
+        let (frame, metadata) = try decodeFrame(photo, name: name, size: size)
+        guard let caption else { return frame }
+        return caption.paint(consume frame, metadata: metadata, rotation: rotation, name: name)
+    }
+
+    /// The photo's frame and its metadata (EXIF, PNG tIME), read in the decode's own pass.
+    private func decodeFrame(_ photo: Photo, name: String, size: FrameSize) throws -> (Frame, PhotoMetadata) {
         let file = try PhotoFile(pathBytes: photo.id.bytes, displayPath: name)
         guard scale == .auto else { return try decode(file, name: name, size: size, scale: scale) }
         let header = try PhotoDecoder.header(of: file, path: name, limits: limits, budget: budget)
@@ -38,17 +48,18 @@ public struct PhotoFramePreparer: FramePreparing {
         }
         // The backdrop is made upright, then the frame is turned for the panel.
         let upright = try PhotoDecoder.decode(
-            file, path: name, to: screen, scale: .fit, limits: limits, budget: budget
-        ).frame
-        var pixels = upright.pixels
+            file, path: name, to: screen, scale: .fit, limits: limits, budget: budget)
+        var pixels = upright.frame.pixels
         Backdrop.paintBars(of: &pixels, size: screen, photo: photoSize)
-        return Frame(size: screen, pixels: pixels).turned(for: rotation)
+        return (Frame(size: screen, pixels: pixels).turned(for: rotation), upright.metadata)
     }
 
-    private func decode(_ file: borrowing PhotoFile, name: String, size: FrameSize, scale: ScaleMode) throws -> Frame {
-        try PhotoDecoder.decode(
-            file, path: name, to: size, scale: scale, limits: limits, budget: budget, rotation: rotation
-        ).frame
+    private func decode(
+        _ file: borrowing PhotoFile, name: String, size: FrameSize, scale: ScaleMode
+    ) throws -> (Frame, PhotoMetadata) {
+        let decoded = try PhotoDecoder.decode(
+            file, path: name, to: size, scale: scale, limits: limits, budget: budget, rotation: rotation)
+        return (decoded.frame, decoded.metadata)
     }
 }
 

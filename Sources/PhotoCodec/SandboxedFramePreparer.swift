@@ -1,4 +1,5 @@
 import AlbumDomain
+import CSandbox
 
 /// Prepares photos for the screen as ``PhotoFramePreparer`` does, but every decode (header and
 /// pixels, every format) runs in a sandboxed worker process (``DecodeWorkerPool``). This process
@@ -15,28 +16,52 @@ public struct SandboxedFramePreparer: FramePreparing {
     public let rotation: ScreenRotation
     /// The workers.
     public let workers: DecodeWorkerPool
+    /// Draws each photo's caption into its frame, in this process; `nil` for none.
+    public let caption: CaptionPainter?
 
     /// Creates a preparer.
     public init(
         scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default,
-        rotation: ScreenRotation = .none, workers: DecodeWorkerPool = DecodeWorkerPool()
+        rotation: ScreenRotation = .none, workers: DecodeWorkerPool = DecodeWorkerPool(),
+        caption: CaptionPainter? = nil
     ) {
         self.scale = scale
         self.limits = limits
         self.budget = budget
         self.rotation = rotation
         self.workers = workers
+        self.caption = caption
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
         let name = photo.id.description
+        let (frame, metadata) = try decodeFrame(photo, name: name, size: size)
+        guard let caption else { return frame }
+        return caption.paint(consume frame, metadata: metadata, rotation: rotation, name: name)
+    }
+
+    /// The worker's frame (with the `auto` backdrop) and the photo's metadata from its reply.
+    private func decodeFrame(_ photo: Photo, name: String, size: FrameSize) throws -> (Frame, PhotoMetadata) {
         let file = try PhotoFile(pathBytes: photo.id.bytes, displayPath: name)
         let request = DecodeRequest(size: size, scale: scale, rotation: rotation, limits: limits, budget: budget)
         let decoded = try workers.decode(file, path: name, request: request)
-        guard scale == .auto, decoded.scaleUsed == .fit else { return decoded.frame }
+        guard scale == .auto, decoded.scaleUsed == .fit else { return (decoded.frame, decoded.metadata) }
         // `auto` chose to fit: the frame is upright; the backdrop is painted, then it is turned.
         var pixels = decoded.frame.pixels
         Backdrop.paintBars(of: &pixels, size: decoded.frame.size, photo: decoded.header.uprightSize)
-        return Frame(size: decoded.frame.size, pixels: pixels).turned(for: rotation)
+        return (Frame(size: decoded.frame.size, pixels: pixels).turned(for: rotation), decoded.metadata)
+    }
+}
+
+extension WorkerDecode {
+    /// The photo's metadata from the worker's reply: the EXIF bytes and a PNG's tIME.
+    public var metadata: PhotoMetadata {
+        let time = extras[UInt16(BADECODE_EXTRA_CAPTURE_DATE)].flatMap { bytes -> CaptureDate? in
+            guard var date = ExifDateParser.parse(dateTime: String(decoding: bytes, as: UTF8.self)) else { return nil }
+            date.source = .pngTime
+            date.offsetMinutes = 0
+            return date
+        }
+        return PhotoMetadata(exif: extras[UInt16(BADECODE_EXTRA_EXIF)], pngTime: time)
     }
 }

@@ -144,6 +144,21 @@ struct Show: AsyncParsableCommand {
             "During quiet hours: off (the display off), black (signal on, a black picture), or dim[:PERCENT] (the "
                 + "backlight lowered, default 10; black without a backlight)."))
     var quietMode = QuietMode.off
+    @Option(help: ArgumentHelp("The child's name, as captions show it (for example Mia).", valueName: "name"))
+    var name: String?
+
+    @Option(help: ArgumentHelp("The child's birthday, YYYY-MM-DD, for the age in captions.", valueName: "date"))
+    var birthday: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A caption on each photo with a date (EXIF, or PNG tIME): none, age (the child's age that day), "
+                + "date (the day), or age+date.", valueName: "none|age|date|age+date"))
+    var caption = CaptionStyle.none
+
+    @Option(help: ArgumentHelp("The captions' font file (tests).", visibility: .hidden))
+    var captionFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
     @Option(
         help: ArgumentHelp(
             "The settings file, key = value lines (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, "
@@ -172,6 +187,7 @@ struct Show: AsyncParsableCommand {
             }
         }
         _ = try quietSchedule(quietHours)
+        _ = try captionPolicy()
         var isDirectory: ObjCBool = false
         for folder in photos {
             guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
@@ -187,6 +203,13 @@ struct Show: AsyncParsableCommand {
                 )
             }
         }
+    }
+
+    /// The captions asked for, checked.
+    func captionPolicy() throws -> CaptionPolicy {
+        let children = try CaptionOptions.children(
+            names: name.map { [$0] } ?? [], birthdays: birthday.map { [$0] } ?? [], today: CaptionOptions.today)
+        return try CaptionOptions.policy(style: caption, children: children)
     }
 
     func run() async throws {
@@ -223,6 +246,8 @@ struct Show: AsyncParsableCommand {
         configuration.extraPhotoFolders = Array(photos.dropFirst())
         configuration.stickRoot = sticks == "none" ? nil : sticks
         configuration.stickPhotos = stickPhotos
+        configuration.caption = try captionPolicy()
+        configuration.captionFont = captionFont
         signal(SIGPIPE, SIG_IGN)
         do {
             let end = try await Slideshow.run(configuration, logger: logger)

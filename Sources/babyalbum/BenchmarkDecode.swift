@@ -34,11 +34,18 @@ struct BenchmarkDecode: ParsableCommand {
     @Option(help: "Milliseconds between decodes, untimed (a waiting worker is ready by then).")
     var pauseMs = 0
 
+    @Option(
+        help: ArgumentHelp(
+            "With a caption style other than none: the median milliseconds of decoding, of drawing the caption, "
+                + "and of the slideshow's preparer without and with it."))
+    var caption = CaptionStyle.none
+
     func validate() throws {
         try OptionRanges.check(size.value, "--size")
     }
 
     func run() throws {
+        if let painter = try captionPainter() { return try runWithCaption(painter) }
         var times: [Double] = []
         let clock = ContinuousClock()
         let command = worker.map { DecodeWorkerCommand(executable: $0, arguments: []) } ?? .thisProgram()
@@ -66,5 +73,64 @@ struct BenchmarkDecode: ParsableCommand {
         let memory = String(
             format: "peak RSS MB: %.1f %.1f\n", Double(usage.ru_maxrss) / 1024, Double(workerPeak) / 1024)
         FileHandle.standardError.write(Data(memory.utf8))
+    }
+}
+
+extension BenchmarkDecode {
+    /// The caption's cost: the in-process decode, the caption drawn on the frame's only holder, and
+    /// the sandboxed preparer (the slideshow's) without and with the caption, run for run.
+    func runWithCaption(_ painter: CaptionPainter) throws {
+        var times: [Double] = []
+        var paintTimes: [Double] = []
+        let clock = ContinuousClock()
+        for _ in 0..<max(1, runs) {
+            var decoded: (frame: Frame, metadata: PhotoMetadata)?
+            let elapsed = try clock.measure { decoded = try decode() }
+            times.append(Self.milliseconds(elapsed))
+            guard let (frame, metadata) = decoded.take() else { continue }
+            // The frame's only holder hands it over, as the slideshow's preparer does: drawn in place
+            // (no closure around it, which would hold the frame too and force a copy).
+            let start = clock.now
+            _ = painter.paint(consume frame, metadata: metadata, rotation: .none, name: path)
+            paintTimes.append(Self.milliseconds(clock.now - start))
+        }
+        let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+        let (plain, captioned) = try preparerTimes(painter)
+        print(
+            String(format: "%.3f %.3f %.3f %.3f", median(times), median(paintTimes), median(plain), median(captioned)))
+    }
+
+    /// The slideshow's own preparer without and with the caption, run for run.
+    private func preparerTimes(_ painter: CaptionPainter) throws -> ([Double], [Double]) {
+        let clock = ContinuousClock()
+        let photo = Photo(id: PhotoID(path))
+        let plain = SandboxedFramePreparer(scale: scale)
+        let captioned = SandboxedFramePreparer(scale: scale, caption: painter)
+        var times: ([Double], [Double]) = ([], [])
+        for _ in 0..<max(1, runs) {
+            var start = clock.now
+            _ = try plain.prepareFrame(for: photo, size: size.value)
+            times.0.append(Self.milliseconds(clock.now - start))
+            start = clock.now
+            _ = try captioned.prepareFrame(for: photo, size: size.value)
+            times.1.append(Self.milliseconds(clock.now - start))
+        }
+        return times
+    }
+
+    /// Decodes the photo in this process; the frame's only holder is the tuple returned.
+    private func decode() throws -> (frame: Frame, metadata: PhotoMetadata) {
+        let decoded = try PhotoDecoder.decode(PhotoFile(path: path), path: path, to: size.value, scale: scale)
+        return (decoded.frame, decoded.metadata)
+    }
+
+    private func captionPainter() throws -> CaptionPainter? {
+        guard caption != .none else { return nil }
+        let mia = Child(name: "Mia", birthday: CivilDate(year: 2024, month: 3, day: 10)!)
+        return CaptionPainter(policy: CaptionPolicy(style: caption, children: [mia]), font: try CaptionFont())
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 }

@@ -1,12 +1,13 @@
 import AlbumDomain
 import BabyAlbumApp
-import BabyAlbumDoctor
 import EvdevInput
 import FolderRepository
 import Foundation
 import PhotoCodec
 import TestSupport
 import Testing
+
+@testable import BabyAlbumDoctor
 
 #if canImport(Glibc)
     import Glibc
@@ -143,5 +144,51 @@ struct DoctorStickCountTests {
             #expect(FileManager.default.createFile(atPath: stick.file(file), contents: Data()))
         }
         #expect(DoctorProbes.shownPhotoCount(in: stick.path) == 3)
+    }
+}
+
+/// `doctor` counts the photos with a usable date for captions, decoding or reading headers.
+@Suite("Doctor: photos with a date")
+struct DoctorDatedPhotoTests {
+    static let script = """
+        import sys
+        import struct
+        from PIL import Image, PngImagePlugin
+        def time_chunk():
+            info = PngImagePlugin.PngInfo()
+            info.add(b"tIME", struct.pack(">HBBBBB", 2023, 7, 4, 18, 30, 0))
+            return info
+        def exif(date):
+            e = Image.Exif()
+            e[0x8769] = {0x9003: date}
+            return e.tobytes()
+        folder = sys.argv[1]
+        image = Image.new("RGB", (40, 30), (10, 200, 90))
+        image.save(folder + "/dated.png", exif=exif("2025:03:12 08:15:30"))
+        image.save(folder + "/dated-time.png", pnginfo=time_chunk())
+        image.save(folder + "/dated.jpg", exif=exif("2025:01:01 08:00:00"))
+        image.save(folder + "/dated.webp", exif=exif("2024:02:29 23:59:59"))
+        image.save(folder + "/absurd.png", exif=exif("0000:00:00 00:00:00"))
+        image.save(folder + "/undated.png")
+        """
+
+    @Test(arguments: [false, true])
+    func countsPhotosWithAUsableDate(headersOnly: Bool) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.script, temp.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let options = DoctorOptions(
+            photos: temp.path, output: .memory, exitButton: .default, limits: PNGLimits(), headersOnly: headersOnly)
+        let section = DoctorProbes.photos(options)
+        #expect(section.valid == 6, "\(section)")
+        // Dates are read when photos are decoded; --quick reads headers only and says nothing of them.
+        #expect(section.dated == (headersOnly ? 0 : 4), "\(section)")
+        let line = "  4 of them with a date for captions (EXIF or PNG tIME)"
+        #expect(section.textLines.contains(line) == !headersOnly, "\(section.textLines)")
     }
 }

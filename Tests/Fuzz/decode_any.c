@@ -13,7 +13,8 @@ enum { TARGET_WIDTH = 48, TARGET_HEIGHT = 30 };
 
 static void decode_png(const char *path) {
     bapng_limits limits = {.max_pixels = 4000000, .max_chunk_bytes = 1 << 20};
-    bapng_header header;
+    static uint8_t exif[4096]; /* the eXIf copy is fuzzed too */
+    bapng_header header = {.exif = exif, .exif_capacity = sizeof exif};
     char error[BAPNG_ERROR_MESSAGE_SIZE];
     bapng_read_header(path, &limits, &header, error);
     static uint32_t pixels[TARGET_WIDTH * TARGET_HEIGHT];

@@ -48,6 +48,16 @@ typedef struct {
     int interlaced;
     /** The eXIf orientation, 1 to 8 (1 when there is none). */
     int orientation;
+    /**
+     * In: where to copy the eXIf chunk (its first `exif_capacity` bytes), or NULL. Out:
+     * `exif_size`, the bytes copied (0 without an eXIf chunk before the image data).
+     */
+    uint8_t *exif;
+    uint32_t exif_capacity;
+    uint32_t exif_size;
+    /** Non-zero when a tIME chunk of 7 bytes was seen: its year, month, day, hour, minute, second, as stored. */
+    int has_time;
+    int time_fields[6];
 } bapng_header;
 
 /** Limits against hostile files. */

@@ -51,9 +51,9 @@ enum {
 
 /** Reply record types. */
 enum {
-    /** The photo's EXIF (TIFF bytes, from "II*\0" or "MM\0*"). */
+    /** The photo's EXIF (TIFF bytes, from "II*\0" or "MM\0*"; at most its first 64 KB), for captions. */
     BADECODE_EXTRA_EXIF = 1,
-    /** The capture date, "YYYY:MM:DD HH:MM:SS" (reserved for captions). */
+    /** A PNG's tIME, "YYYY:MM:DD HH:MM:SS" as stored (the captions' fallback date). */
     BADECODE_EXTRA_CAPTURE_DATE = 2,
     /** The colour profile's name (reserved for colour management). */
     BADECODE_EXTRA_ICC_PROFILE_NAME = 3,
