@@ -47,7 +47,9 @@ func mutant(_ random: inout SplitMix64) -> [UInt8] {
         case 1: if at < bytes.count { bytes[at] = UInt8(truncatingIfNeeded: random.next()) }
         case 2: if at < bytes.count { bytes.remove(at: at) }
         case 3: bytes.insert(contentsOf: [UInt8](repeating: 0x61, count: 3000 + random.below(3000)), at: at)
-        case 4: bytes.insert(contentsOf: (0..<random.below(64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
+        case 4:
+            bytes.insert(
+                contentsOf: (0..<random.below(64)).map { _ in UInt8(truncatingIfNeeded: random.next()) }, at: at)
         default: bytes.insert(contentsOf: Array("\nphotos = /a\u{0}/b\n".utf8), at: at)
         }
     }
