@@ -15,7 +15,8 @@ let package = Package(
     name: "BabyAlbum",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "babyalbum", targets: ["babyalbum"])
+        .executable(name: "babyalbum", targets: ["babyalbum"]),
+        .executable(name: "babyalbum-decoder", targets: ["babyalbum-decoder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -43,10 +44,20 @@ let package = Package(
             name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP"],
             cSettings: [.headerSearchPath("../CPNGCodec")]),
         .systemLibrary(
+            name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .target(
+            name: "CHEIFCodec", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIF"],
+            cSettings: [.headerSearchPath("../CPhotoCodec"), .headerSearchPath("../CPNGCodec")]),
+        // The decode sandbox (seccomp allow-list, limits, the worker protocol) and the decode worker.
+        .target(name: "CSandbox"),
+        .target(name: "CDecodeWorker", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox"]),
+        .executableTarget(name: "babyalbum-decoder", dependencies: ["CDecodeWorker"]),
+        .systemLibrary(
             name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
 
         // MARK: Adapters
-        .target(name: "PhotoCodec", dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec"]),
+        .target(
+            name: "PhotoCodec", dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox"]),
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
         .target(
             name: "FolderRepository",
@@ -91,7 +102,8 @@ let package = Package(
         .executableTarget(
             name: "babyalbum",
             dependencies: [
-                "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
+                "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours", "CDecodeWorker",
+                "PhotoCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -137,6 +149,7 @@ let package = Package(
             name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"),
         .testTarget(name: "LinuxInterfacesTests", dependencies: ["LinuxInterfaces"]),
+        .testTarget(name: "DecodeWorkerTests", dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox"]),
     ],
     swiftLanguageModes: [.v6]
 )

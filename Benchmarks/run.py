@@ -1,6 +1,6 @@
 """BabyAlbum's benchmarks. Run through scripts/bench, which builds what it needs.
 
-usage: run.py BABYALBUM [--runs N] [--idle-seconds S] [--jpeg-only]
+usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only]
 """
 import argparse
 import os
@@ -11,6 +11,7 @@ import sys
 import tempfile
 import time
 
+import heif
 import jpeg
 from measure import peak_rss_mb, run, timed_ms
 
@@ -37,10 +38,18 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--idle-seconds", type=int, default=60)
     parser.add_argument("--jpeg-only", action="store_true", help="only the JPEG benchmarks")
+    parser.add_argument("--heif-only", action="store_true", help="only the HEIC and decode-sandbox benchmarks")
+    parser.add_argument("--decoder", help="the babyalbum-decoder C program (worker start-up comparison)")
     args = parser.parse_args()
     babyalbum = os.path.abspath(args.babyalbum)
     work = tempfile.mkdtemp(prefix="babyalbum-bench-")
     try:
+        decoder = os.path.abspath(args.decoder) if args.decoder else os.path.join(os.path.dirname(babyalbum),
+                                                                                   "babyalbum-decoder")
+        heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
+        if args.heif_only:
+            print(heif_report)
+            return
         jpeg_report = jpeg.benchmark(babyalbum, work, args.runs)
         if args.jpeg_only:
             print(jpeg_report)
@@ -135,6 +144,7 @@ def main():
         print(f"CPU between ticks: {between_used:.2f} s over {between_elapsed:.0f} s = "
               f"{100 * between_used / between_elapsed:.3f} % (no photo due: the process only waits)")
         print(jpeg_report)
+        print(heif_report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

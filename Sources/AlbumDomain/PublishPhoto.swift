@@ -130,6 +130,12 @@ struct Reduction {
         effects.append(.report(.intervalElapsed))
         if let summary = album.failures.takeSummary() { effects.append(.report(summary)) }
         retryFailedPhotos()
+        presentReadyFrameOrWaitForIt(now: now)
+    }
+
+    /// Shows the prepared next frame now, or, when it is not ready yet, marks the tick as due
+    /// (the frame is shown the moment it is prepared) and makes sure it is being prepared.
+    mutating func presentReadyFrameOrWaitForIt(now: AlbumTime) {
         if let ready = album.ready {
             album.ready = nil
             present(ready, now: now)

@@ -21,13 +21,7 @@ extension Reduction {
         album.state.quiet = nil
         album.state.displayPower = .on
         effects.append(.report(.quietHoursEnded))
-        if let ready = album.ready {
-            album.ready = nil
-            present(ready, now: now)
-        } else {
-            album.tickIsDue = true
-            prepareNextFrame(now: now)
-        }
+        presentReadyFrameOrWaitForIt(now: now)
         album.state.fade = nil
     }
 }

@@ -75,7 +75,10 @@ public enum Slideshow {
                 interval: configuration.interval, presentationLimit: configuration.count,
                 transition: configuration.transition),
             clock: ContinuousClock(),
-            preparer: PhotoFramePreparer(scale: configuration.scale, limits: configuration.limits, rotation: rotation),
+            // Every photo is decoded in a sandboxed worker process, never in this one (which holds
+            // the DRM master and the grabbed input devices).
+            preparer: SandboxedFramePreparer(
+                scale: configuration.scale, limits: configuration.limits, rotation: rotation),
             memory: memory,
             events: { event in
                 if event == .intervalElapsed {

@@ -1,4 +1,5 @@
 import AlbumDomain
+import AlbumRuntime
 import SystemdNotify
 
 /// The view side of the one-way flow: turns each album state into a ``FrameViewModel`` and

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -80,9 +81,18 @@ static void context_free(decode_context *context) {
     context->scaler_ready = context->binner_ready = 0;
 }
 
-/* Opens `path`, checks the signature and creates libpng's structs with the limits applied. */
-static int context_open(decode_context *context, const char *path, const bapng_limits *limits) {
-    context->file = fopen(path, "rb");
+/*
+ * Opens `path` (or, when it is NULL, a duplicate of `fd` from its start), checks the signature and
+ * creates libpng's structs with the limits applied.
+ */
+static int context_open(decode_context *context, const char *path, int fd, const bapng_limits *limits) {
+    if (path) {
+        context->file = fopen(path, "rb");
+    } else {
+        int copy = lseek(fd, 0, SEEK_SET) == 0 ? dup(fd) : -1;
+        context->file = copy >= 0 ? fdopen(copy, "rb") : NULL;
+        if (copy >= 0 && !context->file) close(copy);
+    }
     if (!context->file) {
         snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "cannot open: %s", strerror(errno));
         return BAPNG_ERROR_IO;
@@ -427,7 +437,7 @@ static int run_push(decode_context *context, push_state *state) {
 }
 
 /* Opens the file and runs the push reader; `target` NULL reads the header only. */
-static int decode_file(const char *path, const bapng_limits *limits, const bapng_target *target, bapng_header *header,
+static int decode_file(const char *path, int fd, const bapng_limits *limits, const bapng_target *target, bapng_header *header,
                        char error[BAPNG_ERROR_MESSAGE_SIZE]) {
     decode_context *context = calloc(1, sizeof *context);
     push_state *state = calloc(1, sizeof *state);
@@ -439,7 +449,7 @@ static int decode_file(const char *path, const bapng_limits *limits, const bapng
     context->message = error;
     error[0] = 0;
     *state = (push_state){.context = context, .limits = limits, .target = target, .header = header, .orientation = 1};
-    int status = context_open(context, path, limits);
+    int status = context_open(context, path, fd, limits);
     if (status == BAPNG_OK) {
         int exif = file_orientation(context->file, limits->max_chunk_bytes);
         header->orientation = exif;
@@ -464,12 +474,22 @@ static int decode_file(const char *path, const bapng_limits *limits, const bapng
 
 int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header *header,
                       char error[BAPNG_ERROR_MESSAGE_SIZE]) {
-    return decode_file(path, limits, NULL, header, error);
+    return decode_file(path, -1, limits, NULL, header, error);
 }
 
 int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
                         bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
-    return decode_file(path, limits, target, header, error);
+    return decode_file(path, -1, limits, target, header, error);
+}
+
+int bapng_read_header_fd(int fd, const bapng_limits *limits, bapng_header *header,
+                         char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+    return decode_file(NULL, fd, limits, NULL, header, error);
+}
+
+int bapng_decode_scaled_fd(int fd, const bapng_limits *limits, const bapng_target *target, bapng_header *header,
+                           char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+    return decode_file(NULL, fd, limits, target, header, error);
 }
 
 /* Writing: a separate context because the write structs differ. */

@@ -1,4 +1,5 @@
 import AlbumDomain
+import CHEIFCodec
 import CPhotoCodec
 
 /// What a photo's header says, whatever its format.
@@ -83,8 +84,9 @@ public struct DecodedPhoto: Sendable {
 }
 
 /// Decodes photos by their content: PNG with libpng, JPEG with libjpeg-turbo (scaled in the DCT
-/// domain, then area-averaged), WebP with libwebp. HEIC, HEIF and AVIF are recognised and refused
-/// with a reason that says what to do. Each file is opened once, safely (``PhotoFile``).
+/// domain, then area-averaged), WebP with libwebp, HEIC, HEIF and AVIF with libheif. Each file is
+/// opened once, safely (``PhotoFile``). This decodes in the calling process: the slideshow decodes
+/// in sandboxed workers instead (``DecodeWorkerPool``).
 public enum PhotoDecoder {
     /// Decodes `path` and scales it to `size` with `scale`, turned for a screen mounted with
     /// `rotation` (`size` is the panel's own).
@@ -121,9 +123,11 @@ public enum PhotoDecoder {
                 pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
                 scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT,
                 dct_scale_eighths: Int32(dctScaleEighths ?? 0), quarter_turns: Int32(rotation.quarterTurns))
-            return format == .jpeg
-                ? baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
-                : baphoto_webp_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
+            switch format {
+            case .jpeg: return baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
+            case .webp: return baphoto_webp_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
+            default: return baphoto_heif_decode(descriptor, &cLimits, &target, &header, &message)
+            }
         }
         try check(status, message: message, path: path)
         return DecodedPhoto(
@@ -152,19 +156,24 @@ public enum PhotoDecoder {
         var header = baphoto_header()
         var cLimits = photoLimits(limits, budget)
         var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
-        let status =
-            format == .jpeg
-            ? baphoto_jpeg_read_header(file.descriptor, &cLimits, &header, &message)
-            : baphoto_webp_read_header(file.descriptor, &cLimits, &header, &message)
+        let status: Int32 =
+            switch format {
+            case .jpeg: baphoto_jpeg_read_header(file.descriptor, &cLimits, &header, &message)
+            case .webp: baphoto_webp_read_header(file.descriptor, &cLimits, &header, &message)
+            default: baphoto_heif_read_header(file.descriptor, &cLimits, &header, &message)
+            }
         try check(status, message: message, path: path)
         return PhotoHeader(format: format, header)
     }
+
+    /// The libheif version that decodes HEIC, HEIF and AVIF ("1.15.1").
+    public static var heifVersion: String { String(cString: baphoto_heif_version()) }
 
     /// Most scans a progressive JPEG may have; ordinary encoders write about 10.
     public static let maxJPEGScans: UInt32 = 100
 
     /// The format of `file`, when it is one BabyAlbum decodes; otherwise the reason why not.
-    private static func detectDecoded(_ file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat {
+    static func detectDecoded(_ file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat {
         let prefix = try file.prefix(PhotoFormat.prefixLength, path: path)
         guard let format = PhotoFormat.detect(prefix: prefix) else {
             throw PhotoError.unrecognized(path: path, isEmpty: prefix.isEmpty)
@@ -194,8 +203,12 @@ public enum PhotoDecoder {
     }
 
     private static func check(_ status: Int32, message: [CChar], path: String) throws(PhotoError) {
+        try check(status, reason: String(cString: message), path: path)
+    }
+
+    /// Throws the error a codec's `status` and `reason` describe (nothing for `BAPHOTO_OK`).
+    static func check(_ status: Int32, reason: String, path: String) throws(PhotoError) {
         guard status != Int32(BAPHOTO_OK) else { return }
-        let reason = String(cString: message)
         let kind: PhotoError.Kind =
             switch Int(status) {
             case BAPHOTO_ERROR_IO: .io

@@ -10,7 +10,7 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
         case notRegularFile
         /// The content is none of the recognised formats (empty, text, another image format).
         case unrecognized
-        /// A recognised format that BabyAlbum does not decode (HEIC, HEIF, AVIF).
+        /// A recognised format that BabyAlbum does not decode (AVIF without an AV1 decoder).
         case unsupportedFormat(PhotoFormat)
         /// A valid file of a decoded format using a feature BabyAlbum does not support (12-bit JPEG).
         case unsupportedFeature
@@ -20,6 +20,9 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
         case tooLarge
         /// Memory ran out.
         case outOfMemory
+        /// The decode worker crashed, was killed by its sandbox's filter, ran over its limits or
+        /// its deadline (the reason names the signal or the limit).
+        case decoderFailed
     }
 
     /// What kind of failure this is.
@@ -42,11 +45,10 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
     static func unsupported(_ format: PhotoFormat, path: String) -> PhotoError {
         let reason =
             switch format {
-            case .heic, .heif:
-                "\(format) photo: BabyAlbum shows JPEG, PNG and WebP; on the iPhone choose Settings → Camera → "
-                    + "Formats → Most Compatible, or share or export the photo as JPEG"
+            case .avif:
+                "AVIF photo: this libheif has no AV1 decoder; export the photo as JPEG"
             default:
-                "\(format) photo: BabyAlbum shows JPEG, PNG and WebP; export the photo as JPEG"
+                "\(format) photo: BabyAlbum shows JPEG, PNG, WebP and HEIC; export the photo as JPEG"
             }
         return PhotoError(kind: .unsupportedFormat(format), reason: reason, path: path)
     }
@@ -54,7 +56,8 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
     /// The error for content that no decoder recognises.
     static func unrecognized(path: String, isEmpty: Bool) -> PhotoError {
         PhotoError(
-            kind: .unrecognized, reason: isEmpty ? "empty file" : "not a photo (neither JPEG, PNG nor WebP)", path: path
+            kind: .unrecognized, reason: isEmpty ? "empty file" : "not a photo (neither JPEG, PNG, WebP nor HEIF)",
+            path: path
         )
     }
 }

@@ -1,8 +1,9 @@
+import CHEIFCodec
+
 /// The file formats BabyAlbum recognises, by their bytes.
 ///
-/// PNG, JPEG and WebP are shown. HEIC, HEIF and AVIF are recognised but not decoded (Debian's
-/// libheif 1.15 decodes whole images only and pulls in GPL and patent-encumbered codecs); they
-/// are skipped with a reason that tells the parent what to do.
+/// PNG, JPEG, WebP, HEIC and HEIF are shown (HEIF through libheif, in the decode sandbox); AVIF
+/// too when libheif has an AV1 decoder.
 public enum PhotoFormat: String, Sendable, CaseIterable, CustomStringConvertible {
     /// PNG: the 8-byte signature.
     case png
@@ -21,7 +22,10 @@ public enum PhotoFormat: String, Sendable, CaseIterable, CustomStringConvertible
     public static let prefixLength = 64
 
     /// Whether BabyAlbum decodes and shows this format.
-    public var isShown: Bool { self == .png || self == .jpeg || self == .webp }
+    public var isShown: Bool { self == .avif ? Self.decodesAVIF : true }
+
+    /// Whether libheif here has an AV1 decoder (dav1d or aom).
+    static let decodesAVIF = baphoto_heif_decodes_avif() != 0
 
     /// The name a parent knows ("JPEG", "HEIC").
     public var description: String { rawValue.uppercased() }

@@ -8,7 +8,7 @@ import PhotoCodec
 import PhotoSources
 import QuietHours
 
-/// `babyalbum`: a child-safe photo frame. Shows the PNG photos of a folder full screen, a
+/// `babyalbum`: a child-safe photo frame. Shows the photos (JPEG, PNG, WebP) of folders full screen, a
 /// different one every interval, and leaves only by the hardware exit button.
 @main
 struct BabyAlbumCommand: AsyncParsableCommand {

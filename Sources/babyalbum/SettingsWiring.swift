@@ -1,7 +1,9 @@
 import ArgumentParser
 import BabyAlbumSettings
+import CDecodeWorker
 import Foundation
 import Logging
+import PhotoCodec
 import PhotoSources
 
 /// The settings file in front of the slideshow's command line: `babyalbum` (and `babyalbum
@@ -18,13 +20,16 @@ enum SettingsWiring {
     /// slideshow's own; `nil` for another subcommand or a help/version request.
     static func slideshowArguments(_ arguments: [String]) -> (prefix: [String], rest: [String])? {
         guard let first = arguments.first else { return ([], []) }
-        if first == "show" { return (["show"], Array(arguments.dropFirst())) }
-        if otherSubcommands.contains(first)
-            || ["-h", "--help", "--version", "--experimental-dump-help"].contains(first)
-        {
-            return nil
-        }
-        return ([], arguments)
+        let options = first == "show" ? Array(arguments.dropFirst()) : arguments
+        if otherSubcommands.contains(first) || asksForHelp(options) { return nil }
+        return (first == "show" ? ["show"] : [], options)
+    }
+
+    /// Whether `options` ask for help or the version (before any `--`): ArgumentParser answers
+    /// those itself, for the subcommand named.
+    static func asksForHelp(_ options: [String]) -> Bool {
+        let helpWords: Set<String> = ["-h", "--help", "--version", "--experimental-dump-help"]
+        return options.prefix { $0 != "--" }.contains { helpWords.contains($0) }
     }
 
     /// The settings file `commandLine` names with `--settings FILE`, else the default one.
@@ -111,6 +116,9 @@ extension BabyAlbumCommand {
     /// A broken command line is a usage error; a broken file line is logged and left out.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The decode worker (started by the slideshow, descriptor 3 its socket): no parsing, no
+        // settings, straight into its sandbox.
+        if arguments == [DecodeWorkerCommand.subcommand] { Foundation.exit(badecode_worker_main(3)) }
         guard let (prefix, commandLine) = SettingsWiring.slideshowArguments(arguments) else {
             return await main(arguments)
         }
@@ -158,7 +166,7 @@ struct SettingsCommand: ParsableCommand {
     )
     var settings: String?
 
-    @Argument(parsing: .captureForPassthrough, help: "Slideshow options as the service passes them, after --.")
+    @Argument(parsing: .postTerminator, help: "Slideshow options as the service passes them, after --.")
     var options: [String] = []
 
     func run() throws {

@@ -68,7 +68,7 @@ struct DoctorFoldersTests {
         #expect(section.warnings.contains { $0.contains("3 photo(s) on USB sticks") }, "\(section.warnings)")
     }
 
-    @Test func aHEICFileNamedAsJPEGIsSaidNotToBeShown() throws {
+    @Test func aHEICFileNamedAsJPEGIsNamedAsShownOnlyWhenItIs() throws {
         let scratch = try TemporaryFolder()
         defer { scratch.remove() }
         // An ISO-BMFF 'ftyp' box of brand heic: recognised by content, not decoded.
@@ -77,7 +77,8 @@ struct DoctorFoldersTests {
         try FileManager.default.copyItem(atPath: Self.jpeg, toPath: scratch.file("a.jpg"))
         let section = DoctorProbes.photos(options([scratch.path]))
         let reason = try #require(section.mismatched.first?.reason)
-        #expect(reason.contains("not shown"), "\(reason)")
-        #expect(!reason.contains("shown as"), "\(reason)")
+        // Whether HEIC is shown depends on the build (libheif in the decode worker): the words
+        // must agree with it.
+        #expect(reason.contains(PhotoFormat.heic.isShown ? "shown as HEIC" : "not shown"), "\(reason)")
     }
 }

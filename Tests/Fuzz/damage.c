@@ -6,7 +6,7 @@
  * mutant the oracle finds damaged must be refused by BabyAlbum. Every seed itself must decode
  * (no good photo refused) and must be clean by the oracle.
  *
- *   damage [--mutants N] [--seed N] FILE...     prints "N passed, N failed"
+ *   damage [--mutants N] [--seed N] FILE...     ends with "damage: N checks, M failures"
  */
 #include "CPhotoCodec.h"
 
@@ -216,6 +216,6 @@ int main(int argc, char **argv) {
     unlink(scratch);
     printf("damage: %d seeds, %d mutants in the entropy data: %d damaged by the oracle, %d refused by BabyAlbum\n",
            seeds, mutants, damaged, refused);
-    printf("%d passed, %d failed\n", passed, failed);
+    printf("damage: %d checks, %d failures\n", passed + failed, failed);
     return failed ? 1 : 0;
 }

@@ -179,9 +179,9 @@ int main(int argc, char **argv) {
            by_format[FORMAT_WEBP], by_format[FORMAT_OTHER]);
     if (made < minimum) {
         printf("fuzz: only %ld mutants in the time budget, fewer than %ld\n", made, minimum);
-        printf("%ld passed, 1 failed\n", made);
+        printf("fuzz: %ld mutants, 1 failure\n", made);
         return 1;
     }
-    printf("%ld passed, 0 failed\n", made);
+    printf("fuzz: %ld mutants, 0 failures\n", made);
     return 0;
 }

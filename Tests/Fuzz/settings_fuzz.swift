@@ -4,7 +4,7 @@
 // bounds and overflow checks stay on). Checks what the README promises for every mutant:
 // line numbers are an editor's (only LF, CR and CRLF end a line), no reason carries a raw
 // control character, no value holds NUL, no line over 4 KB is taken, a file over 64 KB is one
-// problem. Prints "N passed, N failed".
+// problem. Ends with "settings fuzz: N mutants, M failures".
 //
 //   settings-fuzz [--seconds S] [--min N] [--seed N] SCRATCH_DIR
 import Foundation
@@ -124,5 +124,5 @@ while Date() < deadline || passed + failed < minimum {
     }
 }
 print("settings fuzz: \(passed + failed) mutants of a settings file in \(Int(seconds)) s")
-print("\(passed) passed, \(failed) failed")
+print("settings fuzz: \(passed + failed) mutants, \(failed) failures")
 exit(failed == 0 ? 0 : 1)

@@ -19,7 +19,7 @@ import unittest
 
 from PIL import Image
 
-from vmrig import BABYALBUM_BIN, REPO, VM
+from vmrig import GuestTestCase, BABYALBUM_BIN, REPO
 
 PHOTOS = os.path.join(REPO, "Photos")
 WINDOW = "19:00-07:00"
@@ -27,26 +27,13 @@ WINDOW = "19:00-07:00"
 FOLLOW_SECONDS = 4
 
 
-class QuietHoursTests(unittest.TestCase):
+class QuietHoursTests(GuestTestCase):
     """One guest; each test starts its own babyalbum and stops it."""
 
     @classmethod
     def setUpClass(cls):
-        if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        super().setUpClass()
         cls.shot = os.path.join(cls.vm.out, "quiet.png")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.vm.stop()
-
-    def tearDown(self):
-        app = getattr(self, "app", None)
-        if app is not None and not app.exited():
-            app.signal("TERM")
-            app.wait(timeout=60)
 
     # MARK: Helpers
 

@@ -7,7 +7,7 @@ import unittest
 
 from PIL import Image
 
-from vmrig import BABYALBUM_BIN, REPO, VM
+from vmrig import GuestTestCase, BABYALBUM_BIN, REPO
 
 PHOTOS = os.path.join(REPO, "Photos")
 CONSOLE_GREY = (170, 170, 170)
@@ -23,20 +23,13 @@ def console_text_pixels(image):
     return dict((rgb, n) for n, rgb in image.getcolors(1 << 22)).get(CONSOLE_GREY, 0)
 
 
-class SignalTests(unittest.TestCase):
+class SignalTests(GuestTestCase):
     """One guest; each test starts its own slideshow and ends it with a signal."""
 
     @classmethod
     def setUpClass(cls):
-        if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        super().setUpClass()
         cls.shot = os.path.join(cls.vm.out, "screen.png")
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.vm.stop()
 
     def screen(self):
         return load_rgb(self.vm.screendump(self.shot))

@@ -67,6 +67,7 @@ import sys
 import tempfile
 import threading
 import time
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -475,6 +476,32 @@ class VM:
     def device_del(self, id):
         """Unplugs the device with `id`."""
         return self.qmp("device_del", id=id)
+
+
+class GuestTestCase(unittest.TestCase):
+    """A test class with one guest, started once for all its tests (skipped when the binary under
+    test is not built). Each test may keep the slideshow it started in `self.app`: it is ended
+    with SIGTERM after the test, whatever the outcome. Subclasses set `vm_options` (VM's keyword
+    arguments) and extend setUpClass/tearDownClass with super()."""
+
+    vm_options = {"vga": "std"}
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.access(BABYALBUM_BIN, os.X_OK):
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+        cls.vm = VM(**cls.vm_options)
+        cls.vm.start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.vm.stop()
+
+    def tearDown(self):
+        app = getattr(self, "app", None)
+        if app is not None and not app.exited():
+            app.signal("TERM")
+            app.wait(timeout=60)
 
 
 def _quote(s):

@@ -97,6 +97,14 @@ int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header
 int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
                         bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]);
 
+/** Reads the header of the PNG open at `fd` (from its start; the descriptor stays open). */
+int bapng_read_header_fd(int fd, const bapng_limits *limits, bapng_header *header,
+                         char error[BAPNG_ERROR_MESSAGE_SIZE]);
+
+/** Decodes the PNG open at `fd` (from its start; the descriptor stays open), as bapng_decode_scaled. */
+int bapng_decode_scaled_fd(int fd, const bapng_limits *limits, const bapng_target *target, bapng_header *header,
+                           char error[BAPNG_ERROR_MESSAGE_SIZE]);
+
 /** Writes `pixels` (XRGB8888, `width * height`) to `path` as an 8-bit RGB PNG (Adam7 when `interlaced`). */
 int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
                      int compression_level, int interlaced, char error[BAPNG_ERROR_MESSAGE_SIZE]);

@@ -1,0 +1,98 @@
+"""HEIC and the decode sandbox: a 12 MP grid HEIC at 1920x1080 in a worker against libheif's own
+full decode (heif-convert, and pillow-heif), the worker's cost per photo (spawn, confinement,
+handing back the frame) for `babyalbum decode-worker` and the small C program, and the peak
+memory of both processes."""
+import os
+import re
+import subprocess
+import sys
+import time
+import statistics
+
+from measure import peak_rss_mb, run, timed_ms
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+SIZE = "1920x1080"
+FIXTURES = os.path.join(REPO, "Tests", "HEIF", "heif_fixtures.py")
+PILLOW_HEIF = "/var/cache/babyalbum/venv-heif/bin/python"
+PAUSE_MS = "300"  # between photos, untimed: a slideshow waits seconds, so its next worker is ready
+
+
+def make_photos(work):
+    """An iPhone-sized (4032x3024) grid of 512x512 HEVC tiles, and a tiny PNG for the overhead."""
+    png = os.path.join(work, "heic-source.png")
+    heic = os.path.join(work, "IMG_0001.HEIC")
+    run(["convert", "-seed", "7", "-size", "4032x3024", "plasma:fractal", "-blur", "0x2", "-depth", "8",
+         "-define", "png:color-type=2", png])
+    run(["/usr/bin/python3", FIXTURES, "grid", png, heic])
+    tiny = os.path.join(work, "tiny.png")
+    run(["convert", "-size", "64x48", "gradient:red-blue", "-depth", "8", "-define", "png:color-type=2", tiny])
+    return heic, tiny
+
+
+def decode(babyalbum, path, runs, *options):
+    """benchmark-decode's median ms and its peak RSS line (this process, the largest worker)."""
+    result = run([babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)] + list(options))
+    rss = re.search(r"peak RSS MB: ([\d.]+) ([\d.]+)", result.stderr)
+    return float(result.stdout), float(rss.group(1)), float(rss.group(2))
+
+
+def pillow_heif_ms(path, runs):
+    code = ("import sys, time, pillow_heif; pillow_heif.register_heif_opener(); from PIL import Image\n"
+            "times = []\n"
+            "for _ in range(int(sys.argv[2])):\n"
+            "    start = time.perf_counter(); Image.open(sys.argv[1]).load(); "
+            "times.append((time.perf_counter() - start) * 1000)\n"
+            "print(sorted(times)[len(times) // 2])")
+    return float(run([PILLOW_HEIF, "-c", code, path, str(runs)]).stdout)
+
+
+def benchmark(babyalbum, decoder, work, runs):
+    print("HEIC: making a 12 MP grid ...", file=sys.stderr)
+    heic, tiny = make_photos(work)
+    print("HEIC: decoding ...", file=sys.stderr)
+    sandboxed, parent_rss, worker_rss = decode(babyalbum, heic, runs, "--sandboxed", "--pause-ms", PAUSE_MS)
+    in_process, in_process_rss, _ = decode(babyalbum, heic, runs)
+    out = os.path.join(work, "heif-convert.png")
+    times = {
+        "babyalbum worker (decode + scale to 1920x1080 fill)": sandboxed,
+        "babyalbum in process (same code, no worker)": in_process,
+        "heif-convert to PNG (full decode + PNG)": timed_ms(["heif-convert", heic, out], runs),
+        "heif-convert to Y4M (full decode, raw)": timed_ms(["heif-convert", heic, out[:-4] + ".y4m"], runs),
+    }
+    if os.path.exists(PILLOW_HEIF):
+        times["pillow-heif decode (libheif 1.23 wheel, in process)"] = pillow_heif_ms(heic, runs)
+    memory = {
+        "babyalbum worker: the slideshow's side (benchmark-decode)": parent_rss,
+        "babyalbum worker: the worker": worker_rss,
+        "babyalbum in process (benchmark-decode)": in_process_rss,
+        "heif-convert to Y4M": peak_rss_mb(["heif-convert", heic, out[:-4] + ".y4m"]),
+    }
+    print("HEIC: worker overhead ...", file=sys.stderr)
+    overhead_runs = str(max(runs, 20))
+    base = decode(babyalbum, tiny, int(overhead_runs))[0]
+    overhead = {}
+    for name, options in (("babyalbum decode-worker", []), ("babyalbum-decoder (C program)", ["--worker", decoder])):
+        warm = decode(babyalbum, tiny, int(overhead_runs), "--sandboxed", "--pause-ms", PAUSE_MS, *options)[0]
+        cold = decode(babyalbum, tiny, int(overhead_runs), "--sandboxed", "--cold", *options)[0]
+        overhead[name] = (warm - base, cold - base)
+    return report(times, memory, overhead, base, runs)
+
+
+def report(times, memory, overhead, base, runs):
+    ours = "babyalbum worker (decode + scale to 1920x1080 fill)"
+    full = "heif-convert to Y4M (full decode, raw)"
+    lines = [f"\nHEIC: a 4032x3024 grid (48 tiles of 512x512) to a 1920x1080 fill, median of {runs} runs\n",
+             "| time, ms | ms | ratio to heif-convert (Y4M) |", "|---|---:|---:|"]
+    for name, value in times.items():
+        lines.append(f"| {name} | {value:.1f} | {value / times[full]:.2f}x |")
+    lines += ["", "| peak resident memory | MB |", "|---|---:|"]
+    lines += [f"| {name} | {value:.1f} |" for name, value in memory.items()]
+    lines += ["", f"| worker cost per photo (a 64x48 PNG; in process {base:.2f} ms) | waiting worker, ms | "
+              "started per photo, ms |", "|---|---:|---:|"]
+    lines += [f"| {name} | {warm:.2f} | {cold:.2f} |" for name, (warm, cold) in overhead.items()]
+    lines += ["", f"12 MP grid HEIC: babyalbum worker / heif-convert full decode = {times[ours] / times[full]:.2f}x "
+              f"(target <= 1.2x); worker cost with a waiting worker "
+              f"{overhead['babyalbum decode-worker'][0]:.2f} ms (target <= 5 ms)"]
+    return "\n".join(lines)

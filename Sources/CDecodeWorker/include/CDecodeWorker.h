@@ -1,0 +1,19 @@
+#ifndef C_DECODE_WORKER_H
+#define C_DECODE_WORKER_H
+/*
+ * The decode worker: a process that decodes one photo inside the sandbox (CSandbox) and hands
+ * back the screen-size frame in a sealed memfd. Run as `babyalbum decode-worker` (descriptor 3
+ * is its socket to the slideshow) or `babyalbum-decoder`.
+ */
+
+/** Serves one request on `socket_fd` and returns the process's exit status. */
+int badecode_worker_main(int socket_fd);
+
+/**
+ * Decodes the photo at `path` to a `width` x `height` fill frame in the same sandbox as a
+ * worker, after opening it (for `strace -f` measurements of the allow-list and for the bench).
+ * Returns 0 when the photo decoded.
+ */
+int badecode_trace(const char *path, unsigned width, unsigned height);
+
+#endif

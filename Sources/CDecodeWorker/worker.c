@@ -1,0 +1,296 @@
+#define _GNU_SOURCE
+#include "CDecodeWorker.h"
+#include "CHEIFCodec.h"
+#include "CPNGCodec.h"
+#include "CPhotoCodec.h"
+#include "CSandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Room for libraries' own mappings and thread stacks above the process's size and the budget. */
+#define ADDRESS_SPACE_MARGIN (64ull << 20)
+#define MAX_SIDE 16384u
+
+/* The format by the leading bytes: PNG, JPEG, WebP, or an ISO-BMFF `ftyp` (HEIF, HEIC, AVIF). */
+static int detect(int fd) {
+    uint8_t head[16] = {0};
+    ssize_t got = pread(fd, head, sizeof head, 0);
+    if (got >= 8 && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0) return BADECODE_FORMAT_PNG;
+    if (got >= 3 && memcmp(head, "\xff\xd8\xff", 3) == 0) return BADECODE_FORMAT_JPEG;
+    if (got >= 12 && memcmp(head, "RIFF", 4) == 0 && memcmp(head + 8, "WEBP", 4) == 0) return BADECODE_FORMAT_WEBP;
+    if (got >= 12 && memcmp(head + 4, "ftyp", 4) == 0) return BADECODE_FORMAT_HEIF;
+    return BADECODE_FORMAT_UNKNOWN;
+}
+
+static baphoto_limits photo_limits(const badecode_request *request) {
+    int unchecked = request->test_action == BADECODE_TEST_NO_BUDGET_CHECK;
+    return (baphoto_limits){.max_pixels = request->max_pixels,
+                            .budget_bytes = unchecked ? (1ull << 40) : request->budget_bytes,
+                            .max_scans = request->max_scans};
+}
+
+static void copy_header(badecode_reply *reply, const baphoto_header *header) {
+    reply->photo_width = header->width;
+    reply->photo_height = header->height;
+    reply->orientation = header->orientation;
+    reply->dct_scale_eighths = header->dct_scale_eighths;
+    reply->animated = header->animated;
+    reply->whole_image_bytes = header->whole_image_bytes;
+}
+
+static int read_header(int fd, int format, const badecode_request *request, baphoto_header *header, char *message) {
+    baphoto_limits limits = photo_limits(request);
+    memset(header, 0, sizeof *header);
+    if (format == BADECODE_FORMAT_PNG) {
+        bapng_limits png = {.max_pixels = request->max_pixels, .max_chunk_bytes = request->max_chunk_bytes};
+        bapng_header stored;
+        int status = bapng_read_header_fd(fd, &png, &stored, message);
+        header->width = stored.width;
+        header->height = stored.height;
+        header->orientation = stored.orientation;
+        header->dct_scale_eighths = 8;
+        return status;
+    }
+    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_read_header(fd, &limits, header, message);
+    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_read_header(fd, &limits, header, message);
+    return baphoto_heif_read_header(fd, &limits, header, message);
+}
+
+static int decode(int fd, int format, const badecode_request *request, baphoto_target *target, baphoto_header *header,
+                  char *message) {
+    baphoto_limits limits = photo_limits(request);
+    memset(header, 0, sizeof *header);
+    if (format == BADECODE_FORMAT_PNG) {
+        bapng_limits png = {.max_pixels = request->max_pixels, .max_chunk_bytes = request->max_chunk_bytes};
+        bapng_target png_target = {.pixels = target->pixels, .width = target->width, .height = target->height,
+                                   .scale = target->scale == BAPHOTO_SCALE_FILL ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT,
+                                   .quarter_turns = target->quarter_turns};
+        bapng_header stored;
+        int status = bapng_decode_scaled_fd(fd, &png, &png_target, &stored, message);
+        header->width = stored.width;
+        header->height = stored.height;
+        header->orientation = stored.orientation;
+        header->dct_scale_eighths = 8;
+        return status;
+    }
+    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, NULL, message);
+    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_decode(fd, &limits, target, header, NULL, message);
+    return baphoto_heif_decode(fd, &limits, target, header, message);
+}
+
+/* AUTO: fill when it crops at most `auto_crop_limit` of the photo, else fit upright. */
+static void resolve_auto(int fd, int format, const badecode_request *request, baphoto_target *target,
+                         badecode_reply *reply) {
+    baphoto_header header;
+    char ignored[BAPHOTO_ERROR_MESSAGE_SIZE];
+    target->scale = BAPHOTO_SCALE_FILL;
+    if (read_header(fd, format, request, &header, ignored) != BAPHOTO_OK || !header.width || !header.height) return;
+    int swaps = request->quarter_turns % 2 != 0;
+    double screen_w = swaps ? request->height : request->width, screen_h = swaps ? request->width : request->height;
+    double photo_w = header.orientation >= 5 ? header.height : header.width;
+    double photo_h = header.orientation >= 5 ? header.width : header.height;
+    double photo = photo_w / photo_h, screen = screen_w / screen_h;
+    double crop = 1 - (photo < screen ? photo : screen) / (photo > screen ? photo : screen);
+    if (crop <= request->auto_crop_limit) return;
+    target->scale = BAPHOTO_SCALE_FIT;
+    target->quarter_turns = 0;
+    target->width = (uint32_t)screen_w;
+    target->height = (uint32_t)screen_h;
+}
+
+/* Test-only actions (BADECODE_TEST_*), done inside the sandbox. */
+static void test_action(int action) {
+    if (action == BADECODE_TEST_OPEN_FILE) {
+        int fd = open("/etc/passwd", O_RDONLY);
+        if (fd >= 0) close(fd);
+    }
+    if (action == BADECODE_TEST_HANG) {
+        for (;;) {
+            struct timespec second = {.tv_sec = 1};
+            nanosleep(&second, NULL);
+        }
+    }
+}
+
+/* Decodes into the memfd, seals it; fills the reply. Returns 0 when the frame is ready. */
+static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *request, badecode_reply *reply) {
+    int format = detect(photo_fd);
+    reply->format = (uint32_t)format;
+    if (format == BADECODE_FORMAT_UNKNOWN) {
+        reply->status = BAPHOTO_ERROR_WRONG_FORMAT;
+        snprintf(reply->message, sizeof reply->message, "not a photo (neither JPEG, PNG, WebP nor HEIF)");
+        return -1;
+    }
+    baphoto_target target = {.width = request->width, .height = request->height,
+                             .scale = request->scale == BADECODE_SCALE_FIT ? BAPHOTO_SCALE_FIT : BAPHOTO_SCALE_FILL,
+                             .quarter_turns = request->quarter_turns};
+    if (request->scale == BADECODE_SCALE_AUTO) resolve_auto(photo_fd, format, request, &target, reply);
+    size_t bytes = (size_t)target.width * target.height * 4;
+    void *pixels = MAP_FAILED;
+    if (ftruncate(memfd, (off_t)bytes) == 0) pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+    if (pixels == MAP_FAILED) {
+        reply->status = BAPHOTO_ERROR_NO_MEMORY;
+        snprintf(reply->message, sizeof reply->message, "no memory for the frame: %s", strerror(errno));
+        return -1;
+    }
+    target.pixels = pixels;
+    baphoto_header header;
+    reply->status = decode(photo_fd, format, request, &target, &header, reply->message);
+    copy_header(reply, &header);
+    munmap(pixels, bytes);
+    if (reply->status != BAPHOTO_OK) return -1;
+    if (fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
+        reply->status = BAPHOTO_ERROR_IO;
+        snprintf(reply->message, sizeof reply->message, "cannot seal the frame: %s", strerror(errno));
+        return -1;
+    }
+    reply->frame_width = target.width;
+    reply->frame_height = target.height;
+    reply->scale_used = target.scale == BAPHOTO_SCALE_FIT ? BADECODE_SCALE_FIT : BADECODE_SCALE_FILL;
+    return 0;
+}
+
+/* Appends a record to the reply's extras. */
+static size_t add_extra(uint8_t *buffer, size_t used, uint16_t type, const void *bytes, uint32_t length) {
+    size_t padded = ((size_t)length + 3) & ~(size_t)3;
+    if (used + 8 + padded > BADECODE_REPLY_MAX) return used;
+    uint16_t reserved = 0;
+    memcpy(buffer + used, &type, 2);
+    memcpy(buffer + used + 2, &reserved, 2);
+    memcpy(buffer + used + 4, &length, 4);
+    memset(buffer + used + 8, 0, padded);
+    memcpy(buffer + used + 8, bytes, length);
+    return used + 8 + padded;
+}
+
+static int send_reply(int socket_fd, badecode_reply *reply, int memfd) {
+    static uint8_t buffer[BADECODE_REPLY_MAX];
+    size_t used = sizeof *reply;
+    if (reply->format == BADECODE_FORMAT_HEIF) {
+        const char *version = baphoto_heif_version();
+        used = add_extra(buffer, used, BADECODE_EXTRA_DECODER_VERSION, version, (uint32_t)strlen(version));
+    }
+    reply->extras_length = (uint32_t)(used - sizeof *reply);
+    memcpy(buffer, reply, sizeof *reply);
+    struct iovec part = {.iov_base = buffer, .iov_len = used};
+    union {
+        char bytes[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    if (memfd >= 0) {
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &memfd, sizeof(int));
+    }
+    return sendmsg(socket_fd, &message, MSG_NOSIGNAL) == (ssize_t)used ? 0 : -1;
+}
+
+/* Receives the request and the photo's descriptor; returns the descriptor or -1. */
+static int receive_request(int socket_fd, badecode_request *request) {
+    struct iovec part = {.iov_base = request, .iov_len = sizeof *request};
+    union {
+        char bytes[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
+                             .msg_controllen = sizeof control.bytes};
+    ssize_t got;
+    do {
+        got = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC);
+    } while (got < 0 && errno == EINTR);
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    if (!header || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
+    int fd;
+    memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    int valid = got == (ssize_t)sizeof *request && request->magic == BADECODE_MAGIC &&
+                request->version == BADECODE_VERSION && request->width && request->height &&
+                request->width <= MAX_SIDE && request->height <= MAX_SIDE;
+    if (!valid) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int confine(const int *keep, int count, const badecode_request *request, char *message) {
+    /*
+     * One malloc arena for every thread: glibc reserves 64 MB of address space for each extra
+     * arena, which RLIMIT_AS would count against the budget.
+     */
+    mallopt(M_ARENA_MAX, 1);
+    uint64_t frame = (uint64_t)request->width * request->height * 4;
+    basandbox_limits limits = {
+        .address_space_bytes = basandbox_current_address_space() + request->budget_bytes + 2 * frame +
+                               ADDRESS_SPACE_MARGIN,
+        .cpu_seconds = request->cpu_seconds};
+    return basandbox_confine(keep, count, &limits, message);
+}
+
+/*
+ * The host program's crash handlers (the Swift runtime's backtracer) would run inside the
+ * sandbox: a crash ends the worker with its own signal instead.
+ */
+static void default_crash_signals(void) {
+    const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], SIG_DFL);
+}
+
+int badecode_worker_main(int socket_fd) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    default_crash_signals();
+    badecode_request request;
+    int photo_fd = receive_request(socket_fd, &request);
+    if (photo_fd < 0) return 2;
+    int memfd = memfd_create("babyalbum-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    badecode_reply reply = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION, .fixed_size = sizeof reply};
+    int keep[3] = {socket_fd, photo_fd, memfd};
+    if (memfd < 0 || confine(keep, 3, &request, reply.message) != 0) {
+        reply.status = BAPHOTO_ERROR_IO;
+        if (memfd < 0) snprintf(reply.message, sizeof reply.message, "memfd_create: %s", strerror(errno));
+        send_reply(socket_fd, &reply, -1);
+        return 3;
+    }
+    test_action(request.test_action);
+    int ready = decode_to_memfd(photo_fd, memfd, &request, &reply) == 0;
+    if (send_reply(socket_fd, &reply, ready ? memfd : -1) != 0) return 4;
+    /* Alive until the slideshow has read its memory figures and closes the socket (or kills it). */
+    char ignored;
+    while (read(socket_fd, &ignored, 1) > 0) continue;
+    return 0;
+}
+
+int badecode_trace(const char *path, unsigned width, unsigned height) {
+    int photo_fd = open(path, O_RDONLY | O_CLOEXEC);
+    int memfd = memfd_create("babyalbum-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (photo_fd < 0 || memfd < 0) return 2;
+    badecode_request request = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION, .width = width,
+                                .height = height, .scale = BADECODE_SCALE_FILL, .max_pixels = 100000000,
+                                .budget_bytes = 96ull << 20, .max_scans = 100, .max_chunk_bytes = 1u << 20,
+                                .cpu_seconds = 30};
+    badecode_reply reply = {0};
+    int keep[3] = {photo_fd, memfd, 2};
+    if (confine(keep, 3, &request, reply.message) != 0) return 3;
+    int status = decode_to_memfd(photo_fd, memfd, &request, &reply);
+    if (status != 0) {
+        char line[BADECODE_MESSAGE_SIZE + 16];
+        int length = snprintf(line, sizeof line, "%s\n", reply.message);
+        if (write(2, line, (size_t)length) < 0) return 5;
+    }
+    return status == 0 ? 0 : 1;
+}

@@ -1,0 +1,197 @@
+#include "CHEIFCodec.h"
+#include "orientation.h"
+#include "photo_layout.h"
+#include "scaler.h"
+
+#include <errno.h>
+#include <libheif/heif.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * The file is read into memory (within the budget) and handed to libheif, which never opens
+ * anything itself. libheif's own limits, as far as 1.15 has them: the largest side
+ * (heif_context_set_maximum_image_size_limit, from the pixel limit) and at most two decoding
+ * threads. The whole decoded image is held twice (YCbCr planes, then RGB), which the header's
+ * whole_image_bytes counts against the budget before decoding.
+ */
+typedef struct {
+    uint8_t *file;
+    size_t file_size;
+    struct heif_context *context;
+    struct heif_image_handle *handle;
+    struct heif_image *image;
+    char *message;
+} heif_job;
+
+static int failure(heif_job *job, int status, const char *reason) {
+    snprintf(job->message, BAPHOTO_ERROR_MESSAGE_SIZE, "%s", reason);
+    return status;
+}
+
+static void job_free(heif_job *job) {
+    if (job->image) heif_image_release(job->image);
+    if (job->handle) heif_image_handle_release(job->handle);
+    if (job->context) heif_context_free(job->context);
+    free(job->file);
+}
+
+static int heif_status(heif_job *job, struct heif_error error) {
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    snprintf(reason, sizeof reason, "HEIF: %s", error.message ? error.message : "decoder error");
+    switch (error.code) {
+    case heif_error_Memory_allocation_error: return failure(job, BAPHOTO_ERROR_NO_MEMORY, reason);
+    case heif_error_Unsupported_feature:
+    case heif_error_Unsupported_filetype: return failure(job, BAPHOTO_ERROR_UNSUPPORTED, reason);
+    case heif_error_Invalid_input:
+        if (error.subcode == heif_suberror_Security_limit_exceeded) return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+        return failure(job, BAPHOTO_ERROR_CORRUPT, reason);
+    default: return failure(job, BAPHOTO_ERROR_CORRUPT, reason);
+    }
+}
+
+static int read_file(heif_job *job, int fd, const baphoto_limits *limits) {
+    struct stat status;
+    if (fstat(fd, &status) != 0 || lseek(fd, 0, SEEK_SET) != 0) return failure(job, BAPHOTO_ERROR_IO, strerror(errno));
+    if ((uint64_t)status.st_size > limits->budget_bytes) {
+        char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+        snprintf(reason, sizeof reason, "HEIF file of %.0f MB is over the decode-memory budget of %.0f MB",
+                 baphoto_megabytes((uint64_t)status.st_size), baphoto_megabytes(limits->budget_bytes));
+        return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+    }
+    job->file_size = (size_t)status.st_size;
+    job->file = malloc(job->file_size ? job->file_size : 1);
+    if (!job->file) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    size_t done = 0;
+    while (done < job->file_size) {
+        ssize_t got = read(fd, job->file + done, job->file_size - done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return failure(job, BAPHOTO_ERROR_IO, strerror(errno));
+        if (got == 0) break;
+        done += (size_t)got;
+    }
+    job->file_size = done;
+    if (done == 0) return failure(job, BAPHOTO_ERROR_WRONG_FORMAT, "empty file");
+    return BAPHOTO_OK;
+}
+
+static uint32_t side_limit(uint64_t max_pixels) {
+    uint64_t side = 1;
+    while (side * side < max_pixels && side < 65535) side++;
+    return (uint32_t)side;
+}
+
+/* Opens the file's primary image and fills the header. */
+static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, baphoto_header *header) {
+    int status = read_file(job, fd, limits);
+    if (status != BAPHOTO_OK) return status;
+    job->context = heif_context_alloc();
+    if (!job->context) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    heif_context_set_maximum_image_size_limit(job->context, (int)side_limit(limits->max_pixels) + 1);
+    heif_context_set_max_decoding_threads(job->context, 2);
+    struct heif_error error = heif_context_read_from_memory_without_copy(job->context, job->file, job->file_size, NULL);
+    if (error.code != heif_error_Ok) return heif_status(job, error);
+    error = heif_context_get_primary_image_handle(job->context, &job->handle);
+    if (error.code != heif_error_Ok) return heif_status(job, error);
+    memset(header, 0, sizeof *header);
+    int width = heif_image_handle_get_width(job->handle);
+    int height = heif_image_handle_get_height(job->handle);
+    if (width <= 0 || height <= 0) return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: the image has no size");
+    header->width = (uint32_t)width;
+    header->height = (uint32_t)height;
+    header->orientation = 1;
+    int alpha = heif_image_handle_has_alpha_channel(job->handle);
+    int deep = heif_image_handle_get_luma_bits_per_pixel(job->handle) > 8;
+    header->components = alpha ? 4 : 3;
+    header->whole_image = 1;
+    header->dct_scale_eighths = 8;
+    uint64_t pixels = (uint64_t)header->width * header->height;
+    /* Planes (4:2:0, twice for 10 bits), the interleaved image, and the file. */
+    header->whole_image_bytes = pixels * (3 + (alpha ? 2 : 0)) / 2 * (deep ? 2 : 1) + pixels * (alpha ? 4 : 3) + job->file_size;
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    if (baphoto_over_pixel_limit(header, limits, reason)) return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+    if (header->whole_image_bytes > limits->budget_bytes) {
+        snprintf(reason, sizeof reason, "HEIF photo of %ux%u needs %.0f MB to decode, over the budget of %.0f MB",
+                 header->width, header->height, baphoto_megabytes(header->whole_image_bytes),
+                 baphoto_megabytes(limits->budget_bytes));
+        return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+    }
+    return BAPHOTO_OK;
+}
+
+int baphoto_heif_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
+                             char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    heif_job job = {.message = error};
+    error[0] = 0;
+    int status = open_primary(&job, fd, limits, header);
+    job_free(&job);
+    return status;
+}
+
+/* Pushes the placed rows of the decoded image (RGB or RGBA, 8 bits) through the scaler. */
+static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canvas *canvas, int alpha) {
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(job->image, heif_channel_interleaved, &stride);
+    int width = heif_image_get_width(job->image, heif_channel_interleaved);
+    int height = heif_image_get_height(job->image, heif_channel_interleaved);
+    if (!plane || width <= 0 || height <= 0) return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: no decoded image");
+    bapng_placement p =
+        bapng_place((uint32_t)width, (uint32_t)height, canvas->width, canvas->height, target->scale == BAPHOTO_SCALE_FILL);
+    bapng_scaler scaler;
+    if (bapng_scaler_init(&scaler, p.src_x, p.src_w, p.src_h, canvas->pixels, canvas->width, p.dst_x, p.dst_y, p.dst_w,
+                          p.dst_h) != 0) {
+        return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    }
+    uint8_t *rgb = alpha ? malloc((size_t)width * 3) : NULL;
+    if (alpha && !rgb) {
+        bapng_scaler_free(&scaler);
+        return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    }
+    for (uint32_t y = p.src_y; y < p.src_y + p.src_h; y++) {
+        const uint8_t *row = plane + (size_t)y * (size_t)stride;
+        if (alpha) {
+            for (int x = 0; x < width; x++) {
+                uint32_t a = row[4 * x + 3];
+                for (int c = 0; c < 3; c++) rgb[3 * x + c] = (uint8_t)((row[4 * x + c] * a + 127) / 255);
+            }
+            row = rgb;
+        }
+        bapng_scaler_push(&scaler, row);
+    }
+    free(rgb);
+    bapng_scaler_free(&scaler);
+    return BAPHOTO_OK;
+}
+
+int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    heif_job job = {.message = error};
+    error[0] = 0;
+    int status = open_primary(&job, fd, limits, header);
+    baphoto_canvas canvas = {0};
+    if (status == BAPHOTO_OK && baphoto_canvas_init(&canvas, target, ba_orientation_on_panel(1, target->quarter_turns))) {
+        status = failure(&job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    }
+    int alpha = header->components == 4;
+    if (status == BAPHOTO_OK) {
+        struct heif_decoding_options *options = heif_decoding_options_alloc();
+        if (options) options->convert_hdr_to_8bit = 1;
+        struct heif_error decoded = heif_decode_image(job.handle, &job.image, heif_colorspace_RGB,
+                                                      alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
+                                                      options);
+        heif_decoding_options_free(options);
+        if (decoded.code != heif_error_Ok) status = heif_status(&job, decoded);
+    }
+    if (status == BAPHOTO_OK) status = scale_rows(&job, target, &canvas, alpha);
+    if (status == BAPHOTO_OK) baphoto_canvas_finish(&canvas, target);
+    baphoto_canvas_free(&canvas);
+    job_free(&job);
+    return status;
+}
+
+const char *baphoto_heif_version(void) { return heif_get_version(); }
+
+int baphoto_heif_decodes_avif(void) { return heif_have_decoder_for_format(heif_compression_AV1); }

@@ -1,0 +1,29 @@
+#ifndef C_HEIF_CODEC_H
+#define C_HEIF_CODEC_H
+/*
+ * HEIC, HEIF and AVIF through libheif (Debian's 1.15.1: HEVC by libde265, AV1 by dav1d or aom).
+ * Same contract as CPhotoCodec's JPEG and WebP functions: the caller's descriptor, read from
+ * offset 0 and never closed; 0 or a negative BAPHOTO_ERROR_* code with a one-line reason.
+ *
+ * libheif decodes the whole primary image (a grid's every tile) and applies its `irot`, `imir`
+ * and `clap` transforms; the EXIF Orientation of a HEIF file describes the same turn and is not
+ * applied again (as libheif and Pillow do). 10-bit images come out as 8 bits, alpha is
+ * composited over black, and the image is area-averaged to the target.
+ */
+#include "CPhotoCodec.h"
+
+/** Reads the header of the HEIF at `fd` (width and height after its transforms). */
+int baphoto_heif_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
+                             char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
+/** Decodes the HEIF's primary image at `fd` and scales it into `target`. */
+int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
+/** The libheif version in use ("1.15.1"). */
+const char *baphoto_heif_version(void);
+
+/** Whether libheif can decode AV1 (AVIF). */
+int baphoto_heif_decodes_avif(void);
+
+#endif

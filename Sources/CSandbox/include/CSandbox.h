@@ -1,0 +1,75 @@
+#ifndef C_SANDBOX_H
+#define C_SANDBOX_H
+/*
+ * BabyAlbum's decode sandbox: the decode worker's confinement (no new privileges, a seccomp-BPF
+ * allow-list, resource limits, no inherited descriptors) and the slideshow's side of the worker
+ * protocol (spawn, request, reply, reap).
+ *
+ * Why this is C: posix_spawn file actions, SCM_RIGHTS control messages and BPF programs are
+ * C structures that Swift cannot build without unsafe pointer arithmetic in every caller.
+ */
+#include "decode_worker_protocol.h"
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define BASANDBOX_ERROR_SIZE 256
+
+/** The worker's resource limits. */
+typedef struct {
+    /** RLIMIT_AS: the address space the worker may map, in bytes (0: unlimited). */
+    uint64_t address_space_bytes;
+    /** RLIMIT_CPU: seconds of CPU time (SIGXCPU at this, SIGKILL a second later). */
+    uint32_t cpu_seconds;
+} basandbox_limits;
+
+/**
+ * Confines the calling process for good: closes every descriptor but the `keep_count` (at most
+ * 8) in `keep`, sets the limits, PR_SET_NO_NEW_PRIVS and the seccomp allow-list (a syscall off
+ * the list kills the process with SIGSYS; clone3 fails with ENOSYS so glibc falls back to clone,
+ * which is allowed only for threads). Returns 0, or -1 with the reason in `error`.
+ */
+int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *limits,
+                      char error[BASANDBOX_ERROR_SIZE]);
+
+/** The process's current address-space size (VmSize) in bytes, from /proc/self/statm, or 0. */
+uint64_t basandbox_current_address_space(void);
+
+/** The number of system calls the allow-list admits (for the README and tests). */
+int basandbox_allowed_syscall_count(void);
+
+/**
+ * Starts `path` with argv `argv` (NULL-terminated), an empty environment, default signal
+ * handling, an empty signal mask and only `socket_fd` open, as descriptor 3. Returns the pid, or
+ * -1 with errno set.
+ */
+pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd);
+
+/** Sends `request` and the photo's descriptor over `socket_fd`. Returns 0 or -1 with errno set. */
+int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd);
+
+/**
+ * Waits up to `timeout_ms` for the reply. Returns its length (0: the worker closed the socket,
+ * it died), -1 with errno set, or -2 on timeout. `*frame_fd` is the frame's memfd or -1.
+ */
+long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms, int *frame_fd);
+
+/**
+ * Reaps `pid`: at once after SIGKILL when `kill_first`, else after up to a second for it to exit
+ * by itself (then SIGKILL). Returns its wait status, or -1.
+ */
+int basandbox_reap(pid_t pid, int kill_first);
+
+/** The peak resident memory (VmHWM) of the live process `pid`, KiB, or -1. */
+long basandbox_peak_rss_kb(pid_t pid);
+
+/**
+ * Checks that `fd` is a memfd sealed against writing, growing and shrinking, of exactly `bytes`,
+ * and copies it to `pixels`. Returns 0, or -1 with the reason in `error`.
+ */
+int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]);
+
+/** A wait status, described in words ("killed by SIGSYS (a system call outside the sandbox)"). */
+void basandbox_describe_status(int status, char text[BASANDBOX_ERROR_SIZE]);
+
+#endif

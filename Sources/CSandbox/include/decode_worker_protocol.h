@@ -1,0 +1,109 @@
+#ifndef BADECODE_PROTOCOL_H
+#define BADECODE_PROTOCOL_H
+/*
+ * The decode worker's protocol: one request (this struct plus the photo's descriptor, as
+ * SCM_RIGHTS) over a SOCK_SEQPACKET socket, one reply (a fixed part, then typed records) with
+ * the frame's sealed memfd. The worker decodes one photo and exits.
+ *
+ * The reply is extensible: `fixed_size` says how long the fixed part is (a newer worker may
+ * append fields; readers take what they know), and `extras_length` bytes of records follow it,
+ * each { uint16 type; uint16 reserved; uint32 length; length bytes, padded to 4 }. Unknown
+ * types are skipped.
+ */
+#include <stdint.h>
+
+#define BADECODE_MAGIC 0x57444142u /* "BADW" */
+#define BADECODE_VERSION 1u
+#define BADECODE_MESSAGE_SIZE 256
+/** The largest reply: the fixed part and its records. */
+#define BADECODE_REPLY_MAX (128 * 1024)
+
+/** How the photo is fitted. */
+enum {
+    BADECODE_SCALE_FILL = 0,
+    BADECODE_SCALE_FIT = 1,
+    /**
+     * Fill, unless filling would crop more than `auto_crop_limit` of the photo: then fit, upright
+     * (not turned for the screen), on a frame of the upright screen's size.
+     */
+    BADECODE_SCALE_AUTO = 2,
+};
+
+/** Test-only actions, to prove the sandbox (the worker does them after confining itself). */
+enum {
+    BADECODE_TEST_NONE = 0,
+    /** open("/etc/passwd"): the filter must kill the worker with SIGSYS. */
+    BADECODE_TEST_OPEN_FILE = 1,
+    /** Wait forever before decoding (the caller kills it, or its deadline does). */
+    BADECODE_TEST_HANG = 2,
+    /** Decode without the codecs' budget checks: only RLIMIT_AS stops an oversized decode. */
+    BADECODE_TEST_NO_BUDGET_CHECK = 3,
+};
+
+/** The photo formats, by content. */
+enum {
+    BADECODE_FORMAT_UNKNOWN = 0,
+    BADECODE_FORMAT_PNG = 1,
+    BADECODE_FORMAT_JPEG = 2,
+    BADECODE_FORMAT_WEBP = 3,
+    BADECODE_FORMAT_HEIF = 4,
+};
+
+/** Reply record types. */
+enum {
+    /** The photo's EXIF (TIFF bytes, from "II*\0" or "MM\0*"). */
+    BADECODE_EXTRA_EXIF = 1,
+    /** The capture date, "YYYY:MM:DD HH:MM:SS" (reserved for captions). */
+    BADECODE_EXTRA_CAPTURE_DATE = 2,
+    /** The colour profile's name (reserved for colour management). */
+    BADECODE_EXTRA_ICC_PROFILE_NAME = 3,
+    /** The libheif version that decoded the photo (HEIF only). */
+    BADECODE_EXTRA_DECODER_VERSION = 4,
+};
+
+/** What the slideshow asks. */
+typedef struct {
+    uint32_t magic;
+    uint32_t version;
+    /** The frame: the panel's own size. */
+    uint32_t width;
+    uint32_t height;
+    int32_t scale;
+    /** How the screen is mounted, quarter turns clockwise. */
+    int32_t quarter_turns;
+    double auto_crop_limit;
+    uint64_t max_pixels;
+    /** The decode-memory budget; the worker's RLIMIT_AS is its own size plus this plus a margin. */
+    uint64_t budget_bytes;
+    uint32_t max_scans;
+    uint32_t max_chunk_bytes;
+    uint32_t cpu_seconds;
+    int32_t test_action;
+} badecode_request;
+
+/** What the worker answers. */
+typedef struct {
+    uint32_t magic;
+    uint32_t version;
+    /** sizeof(badecode_reply) as the worker knows it: records start here. */
+    uint32_t fixed_size;
+    /** BAPHOTO_OK or a negative BAPHOTO_ERROR_* code. */
+    int32_t status;
+    uint32_t format;
+    uint32_t photo_width;
+    uint32_t photo_height;
+    int32_t orientation;
+    int32_t dct_scale_eighths;
+    int32_t animated;
+    uint64_t whole_image_bytes;
+    /** The frame in the memfd (0 x 0 on failure). */
+    uint32_t frame_width;
+    uint32_t frame_height;
+    /** FILL, or FIT when `auto` chose to fit (the frame is then upright, not turned). */
+    int32_t scale_used;
+    uint32_t extras_length;
+    /** One-line reason on failure. */
+    char message[BADECODE_MESSAGE_SIZE];
+} badecode_reply;
+
+#endif

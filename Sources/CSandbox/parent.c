@@ -1,0 +1,182 @@
+#define _GNU_SOURCE
+#include "CSandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd) {
+    /* dup2 onto itself would keep close-on-exec: move the socket out of the way first. */
+    int moved = fcntl(socket_fd, F_DUPFD_CLOEXEC, 10);
+    if (moved < 0) return -1;
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+    posix_spawn_file_actions_adddup2(&actions, moved, 3);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 4);
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    posix_spawnattr_setsigdefault(&attributes, &all);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+    char *const environment[] = {NULL};
+    pid_t pid = -1;
+    int status = posix_spawn(&pid, path, &actions, &attributes, argv, environment);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    close(moved);
+    if (status != 0) {
+        errno = status;
+        return -1;
+    }
+    return pid;
+}
+
+int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd) {
+    struct iovec part = {.iov_base = (void *)request, .iov_len = sizeof *request};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    message.msg_control = control.buffer;
+    message.msg_controllen = sizeof control.buffer;
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    header->cmsg_level = SOL_SOCKET;
+    header->cmsg_type = SCM_RIGHTS;
+    header->cmsg_len = CMSG_LEN(sizeof(int));
+    memcpy(CMSG_DATA(header), &photo_fd, sizeof(int));
+    ssize_t sent;
+    do {
+        sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent == (ssize_t)sizeof *request ? 0 : -1;
+}
+
+long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms, int *frame_fd) {
+    *frame_fd = -1;
+    struct pollfd wait_for = {.fd = socket_fd, .events = POLLIN};
+    int ready;
+    do {
+        ready = poll(&wait_for, 1, timeout_ms);
+    } while (ready < 0 && errno == EINTR);
+    if (ready < 0) return -1;
+    if (ready == 0) return -2;
+    struct iovec part = {.iov_base = buffer, .iov_len = capacity};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * 4)];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    message.msg_control = control.buffer;
+    message.msg_controllen = sizeof control.buffer;
+    ssize_t got;
+    do {
+        got = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+    } while (got < 0 && errno == EINTR);
+    for (struct cmsghdr *h = CMSG_FIRSTHDR(&message); h; h = CMSG_NXTHDR(&message, h)) {
+        if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof fd);
+            if (*frame_fd < 0) *frame_fd = fd; else close(fd);
+        }
+    }
+    if (got >= 0 && (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
+        errno = EMSGSIZE;
+        return -1;
+    }
+    return got;
+}
+
+long basandbox_peak_rss_kb(pid_t pid) {
+    char path[64], text[4096];
+    snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return -1;
+    text[got] = 0;
+    const char *line = strstr(text, "VmHWM:");
+    return line ? strtol(line + 6, NULL, 10) : -1;
+}
+
+int basandbox_reap(pid_t pid, int kill_first) {
+    struct rusage usage;
+    memset(&usage, 0, sizeof usage);
+    int status = 0;
+    pid_t done;
+    /* A worker that closed its socket is exiting: a second for it to finish, then SIGKILL. */
+    for (int tries = 0; !kill_first && tries < 100; tries++) {
+        done = wait4(pid, &status, WNOHANG, &usage);
+        if (done == pid) return status;
+        if (done < 0 && errno != EINTR) return -1;
+        struct timespec pause = {.tv_nsec = 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    kill(pid, SIGKILL);
+    do {
+        done = wait4(pid, &status, 0, &usage);
+    } while (done < 0 && errno == EINTR);
+    return done == pid ? status : -1;
+}
+
+int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]) {
+    int seals = fcntl(fd, F_GET_SEALS);
+    int needed = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
+    if (seals < 0 || (seals & needed) != needed) {
+        snprintf(error, BASANDBOX_ERROR_SIZE, "the frame's memfd is not sealed");
+        return -1;
+    }
+    struct stat status;
+    if (fstat(fd, &status) != 0 || (uint64_t)status.st_size != bytes) {
+        snprintf(error, BASANDBOX_ERROR_SIZE, "the frame's memfd has the wrong size");
+        return -1;
+    }
+    if (bytes == 0) return 0;
+    void *mapped = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (mapped == MAP_FAILED) {
+        snprintf(error, BASANDBOX_ERROR_SIZE, "cannot map the frame: %s", strerror(errno));
+        return -1;
+    }
+    memcpy(pixels, mapped, bytes);
+    munmap(mapped, bytes);
+    return 0;
+}
+
+void basandbox_describe_status(int status, char text[BASANDBOX_ERROR_SIZE]) {
+    if (status < 0) {
+        snprintf(text, BASANDBOX_ERROR_SIZE, "the decode worker vanished");
+    } else if (WIFEXITED(status)) {
+        snprintf(text, BASANDBOX_ERROR_SIZE, "the decode worker exited with status %d and no answer",
+                 WEXITSTATUS(status));
+    } else if (WIFSIGNALED(status)) {
+        int signal_number = WTERMSIG(status);
+        const char *why = "";
+        if (signal_number == SIGSYS) why = " (a system call outside its sandbox)";
+        if (signal_number == SIGXCPU) why = " (over its CPU time limit)";
+        if (signal_number == SIGSEGV || signal_number == SIGBUS) why = " (a memory fault)";
+        if (signal_number == SIGABRT) why = " (it aborted, often out of memory under its limit)";
+        const char *name = sigabbrev_np(signal_number);
+        snprintf(text, BASANDBOX_ERROR_SIZE, "the decode worker was killed by SIG%s%s", name ? name : "?", why);
+    } else {
+        snprintf(text, BASANDBOX_ERROR_SIZE, "the decode worker stopped (status %d)", status);
+    }
+}

@@ -1,0 +1,164 @@
+import AlbumDomain
+import CSandbox
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The program a decode worker runs.
+public struct DecodeWorkerCommand: Sendable, Equatable {
+    /// The `babyalbum` subcommand that serves one decode: `babyalbum decode-worker`.
+    public static let subcommand = "decode-worker"
+    /// The executable's path.
+    public var executable: String
+    /// Its arguments (without the program name).
+    public var arguments: [String]
+
+    /// A command.
+    public init(executable: String, arguments: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+    }
+
+    /// This very program, as `babyalbum decode-worker` (one binary to install and update).
+    public static func thisProgram() -> DecodeWorkerCommand {
+        var path = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &path, path.count - 1)
+        let executable =
+            length > 0 ? String(decoding: path[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return DecodeWorkerCommand(executable: executable, arguments: [subcommand])
+    }
+}
+
+/// What the slideshow asks a worker for: the frame's geometry and the limits, nothing else.
+public struct DecodeRequest: Sendable {
+    /// The frame: the panel's own size.
+    public var size: FrameSize
+    /// How the photo is fitted (`auto` is resolved by the worker from the header).
+    public var scale: ScaleMode
+    /// How the screen is mounted.
+    public var rotation: ScreenRotation
+    /// Limits against hostile files.
+    public var limits: PNGLimits
+    /// The decode-memory budget, which also sizes the worker's `RLIMIT_AS`.
+    public var budget: DecodeMemoryBudget
+    /// The worker's `RLIMIT_CPU`, seconds.
+    public var cpuSeconds: UInt32
+    /// Test-only: a `BADECODE_TEST_*` action the worker does inside its sandbox.
+    public var testAction: Int32
+
+    /// A request.
+    public init(
+        size: FrameSize, scale: ScaleMode, rotation: ScreenRotation = .none, limits: PNGLimits = PNGLimits(),
+        budget: DecodeMemoryBudget = .default, cpuSeconds: UInt32 = 10, testAction: Int32 = 0
+    ) {
+        self.size = size
+        self.scale = scale
+        self.rotation = rotation
+        self.limits = limits
+        self.budget = budget
+        self.cpuSeconds = cpuSeconds
+        self.testAction = testAction
+    }
+
+    var c: badecode_request {
+        let mode: Int32 =
+            switch scale {
+            case .fill: Int32(BADECODE_SCALE_FILL)
+            case .fit: Int32(BADECODE_SCALE_FIT)
+            case .auto: Int32(BADECODE_SCALE_AUTO)
+            }
+        return badecode_request(
+            magic: BADECODE_MAGIC, version: BADECODE_VERSION, width: UInt32(size.width), height: UInt32(size.height),
+            scale: mode, quarter_turns: Int32(rotation.quarterTurns), auto_crop_limit: Backdrop.cropLimit,
+            max_pixels: limits.maxPixels, budget_bytes: budget.bytes, max_scans: PhotoDecoder.maxJPEGScans,
+            max_chunk_bytes: limits.maxChunkBytes, cpu_seconds: cpuSeconds, test_action: testAction)
+    }
+}
+
+/// A photo decoded by a worker: the screen-size frame and what the photo's header said.
+public struct WorkerDecode: Sendable {
+    /// The frame (the request's size; for `auto` that chose to fit, the upright screen's size).
+    public let frame: Frame
+    /// The photo's header.
+    public let header: PhotoHeader
+    /// `fill`, or `fit` when the request said `fit` or `auto` chose to fit (the frame upright).
+    public let scaleUsed: ScaleMode
+    /// The reply's records by type (`BADECODE_EXTRA_*`): EXIF bytes, the decoder's version...
+    public let extras: [UInt16: [UInt8]]
+    /// The worker's peak resident memory, KiB (for `scripts/bench`).
+    public let workerPeakKilobytes: Int
+}
+
+/// Decodes photos in worker processes: one process per photo, confined before it reads a byte
+/// of the photo (no new privileges, a seccomp allow-list, `RLIMIT_AS` from the decode budget,
+/// `RLIMIT_CPU`, no descriptors but its own), handing back the frame in a sealed memfd. A worker
+/// that crashes, is killed by its filter, runs out of memory or time is reaped and the photo is
+/// refused with the cause; the caller carries on. One started worker waits for the next photo.
+public final class DecodeWorkerPool: Sendable {
+    /// The worker's program.
+    public let command: DecodeWorkerCommand
+    /// How long one decode may take before its worker is killed.
+    public let deadline: Duration
+    /// Whether the next photo's worker is started as soon as one finishes.
+    public let keepsWarm: Bool
+    private let warm = Mutex<DecodeWorkerProcess?>(nil)
+
+    /// A pool starting `command`; decodes over `deadline` are stopped.
+    public init(
+        command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true
+    ) {
+        self.command = command
+        self.deadline = deadline
+        self.keepsWarm = keepsWarm
+    }
+
+    deinit { warm.withLock { $0?.stop() } }
+
+    /// Decodes the opened `file` (named `path` in errors) in a worker.
+    /// - Parameter started: called with the worker's pid once it has the request (for tests).
+    public func decode(
+        _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
+    ) throws(PhotoError) -> WorkerDecode {
+        let format = try PhotoDecoder.detectDecoded(file, path: path)
+        var worker = try takeWorker(path: path)
+        var cRequest = request.c
+        if basandbox_send_request(worker.socket, &cRequest, file.descriptor) != 0 {
+            // The waiting worker is gone (killed while idle): start another.
+            worker.stop()
+            worker = try DecodeWorkerProcess.start(command, path: path)
+            guard basandbox_send_request(worker.socket, &cRequest, file.descriptor) == 0 else {
+                worker.stop()
+                throw PhotoError(kind: .decoderFailed, reason: "cannot reach the decode worker", path: path)
+            }
+        }
+        started(worker.pid)
+        defer { refill() }
+        return try worker.finish(format: format, request: request, deadline: deadline, path: path)
+    }
+
+    private func takeWorker(path: String) throws(PhotoError) -> DecodeWorkerProcess {
+        if let worker = warm.withLock({ held -> DecodeWorkerProcess? in
+            let worker = held
+            held = nil
+            return worker
+        }) {
+            return worker
+        }
+        return try DecodeWorkerProcess.start(command, path: path)
+    }
+
+    /// Starts the next photo's worker now, so that its start-up overlaps the slideshow's wait.
+    private func refill() {
+        guard keepsWarm, let worker = try? DecodeWorkerProcess.start(command, path: "") else { return }
+        let previous = warm.withLock { held -> DecodeWorkerProcess? in
+            let previous = held
+            held = worker
+            return previous
+        }
+        previous?.stop()
+    }
+}

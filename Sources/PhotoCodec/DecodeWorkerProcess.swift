@@ -1,0 +1,149 @@
+import AlbumDomain
+import CPhotoCodec
+import CSandbox
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One decode worker: its pid and its end of the socket. Started waiting for a request.
+struct DecodeWorkerProcess: Sendable {
+    let pid: Int32
+    let socket: Int32
+
+    /// Starts `command` with a fresh socket pair (the worker's end becomes its descriptor 3).
+    static func start(_ command: DecodeWorkerCommand, path: String) throws(PhotoError) -> DecodeWorkerProcess {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw PhotoError(kind: .decoderFailed, reason: "cannot make the decode worker's socket", path: path)
+        }
+        let argv = ([command.executable] + command.arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let pid = basandbox_spawn(command.executable, argv, ends[1])
+        close(ends[1])
+        guard pid > 0 else {
+            close(ends[0])
+            let reason = "cannot start the decode worker \(command.executable): \(String(cString: strerror(errno)))"
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        return DecodeWorkerProcess(pid: pid, socket: ends[0])
+    }
+
+    /// Kills and reaps the worker.
+    func stop() {
+        close(socket)
+        _ = basandbox_reap(pid, 1)
+    }
+
+    /// Waits for the reply to `request`, reaps the worker and returns the frame, or the reason.
+    func finish(
+        format: PhotoFormat, request: DecodeRequest, deadline: Duration, path: String
+    ) throws(PhotoError) -> WorkerDecode {
+        var buffer = [UInt8](repeating: 0, count: Int(BADECODE_REPLY_MAX))
+        var frameFD: Int32 = -1
+        let milliseconds = Int32(clamping: deadline.components.seconds * 1000)
+        let length = buffer.withUnsafeMutableBytes {
+            basandbox_receive_reply(socket, $0.baseAddress, $0.count, milliseconds, &frameFD)
+        }
+        defer { if frameFD >= 0 { close(frameFD) } }
+        guard length > 0 else {
+            close(socket)
+            let status = basandbox_reap(pid, length == -2 ? 1 : 0)
+            throw PhotoError(kind: .decoderFailed, reason: failure(length, status, deadline), path: path)
+        }
+        // The worker waits for this close after its reply: its memory figures are still there.
+        let peakKilobytes = basandbox_peak_rss_kb(pid)
+        close(socket)
+        _ = basandbox_reap(pid, 0)
+        let reply = try Self.reply(buffer, length: length, path: path)
+        try Self.check(reply, path: path)
+        let frame = try Self.frame(reply, frameFD: frameFD, request: request, path: path)
+        return WorkerDecode(
+            frame: frame, header: PhotoHeader(format: format, reply: reply),
+            scaleUsed: reply.scale_used == Int32(BADECODE_SCALE_FIT) ? .fit : .fill,
+            extras: Self.extras(buffer, from: Int(reply.fixed_size), length: Int(reply.extras_length)),
+            workerPeakKilobytes: peakKilobytes)
+    }
+
+    private func failure(_ length: Int, _ status: Int32, _ deadline: Duration) -> String {
+        if length == -2 { return "the decode worker took longer than \(deadline.components.seconds) s and was stopped" }
+        var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
+        basandbox_describe_status(status, &text)
+        return String(cString: text)
+    }
+
+    private static func reply(_ buffer: [UInt8], length: Int, path: String) throws(PhotoError) -> badecode_reply {
+        let size = MemoryLayout<badecode_reply>.size
+        let reply: badecode_reply? =
+            length >= size
+            ? buffer.withUnsafeBytes { $0.loadUnaligned(as: badecode_reply.self) } : nil
+        guard let reply, reply.magic == BADECODE_MAGIC, reply.version == BADECODE_VERSION,
+            Int(reply.fixed_size) >= size, Int(reply.fixed_size) + Int(reply.extras_length) <= length
+        else { throw PhotoError(kind: .decoderFailed, reason: "the decode worker's reply is malformed", path: path) }
+        return reply
+    }
+
+    private static func check(_ reply: badecode_reply, path: String) throws(PhotoError) {
+        guard reply.status != Int32(BAPHOTO_OK) else { return }
+        let message = withUnsafeBytes(of: reply.message) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        do { try PhotoDecoder.check(reply.status, reason: message, path: path) } catch {
+            guard error.kind == .outOfMemory else { throw error }
+            let reason = "\(error.reason) (over the decode worker's memory limit)"
+            throw PhotoError(kind: .outOfMemory, reason: reason, path: path)
+        }
+    }
+
+    private static func frame(
+        _ reply: badecode_reply, frameFD: Int32, request: DecodeRequest, path: String
+    ) throws(PhotoError) -> Frame {
+        let upright =
+            request.rotation.swapsAxes
+            ? FrameSize(width: request.size.height, height: request.size.width) : request.size
+        let expected = reply.scale_used == Int32(BADECODE_SCALE_FIT) && request.scale == .auto ? upright : request.size
+        guard frameFD >= 0, Int(reply.frame_width) == expected.width, Int(reply.frame_height) == expected.height else {
+            throw PhotoError(
+                kind: .decoderFailed, reason: "the decode worker sent no frame of the screen's size", path: path)
+        }
+        var pixels = [UInt32](repeating: 0, count: expected.pixelCount)
+        var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
+        let status = pixels.withUnsafeMutableBytes {
+            basandbox_read_frame(frameFD, UInt64($0.count), $0.baseAddress, &text)
+        }
+        guard status == 0 else { throw PhotoError(kind: .decoderFailed, reason: String(cString: text), path: path) }
+        return Frame(size: expected, pixels: pixels)
+    }
+
+    /// The reply's records: { type u16, reserved u16, length u32, bytes padded to 4 }.
+    private static func extras(_ buffer: [UInt8], from start: Int, length: Int) -> [UInt16: [UInt8]] {
+        var records: [UInt16: [UInt8]] = [:]
+        var at = start
+        let end = start + length
+        while at + 8 <= end {
+            let type = UInt16(buffer[at]) | UInt16(buffer[at + 1]) << 8
+            let size =
+                Int(buffer[at + 4]) | Int(buffer[at + 5]) << 8 | Int(buffer[at + 6]) << 16 | Int(buffer[at + 7]) << 24
+            guard at + 8 + size <= end else { break }
+            records[type] = Array(buffer[(at + 8)..<(at + 8 + size)])
+            at += 8 + ((size + 3) & ~3)
+        }
+        return records
+    }
+}
+
+extension PhotoHeader {
+    /// The header a worker's reply carries.
+    init(format: PhotoFormat, reply: badecode_reply) {
+        var header = baphoto_header()
+        header.width = reply.photo_width
+        header.height = reply.photo_height
+        header.orientation = reply.orientation
+        header.dct_scale_eighths = reply.dct_scale_eighths
+        header.animated = reply.animated
+        header.whole_image_bytes = reply.whole_image_bytes
+        self.init(format: format, header)
+    }
+}

@@ -1,0 +1,119 @@
+import AlbumDomain
+import CSandbox
+import Foundation
+import PhotoCodec
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The decode worker: the same frames as decoding in process, its sandbox, and a slideshow that
+/// carries on whatever happens to a worker.
+@Suite struct DecodeWorkerTests {
+    let pool = DecodeWorkerPool(command: WorkerSupport.command, deadline: .seconds(20))
+    let size = FrameSize(width: 64, height: 48)
+
+    @Test(arguments: ["pngsuite/png/basn2c08.png", "photos/jpeg/progressive.jpg", "photos/webp/lossy.webp"])
+    func decodesEveryFormatLikeTheInProcessDecoder(relative: String) throws {
+        let path = WorkerSupport.fixture(relative)
+        for scale in [ScaleMode.fill, .fit] {
+            for rotation in [ScreenRotation.none, .clockwise90] {
+                let request = DecodeRequest(size: size, scale: scale, rotation: rotation)
+                let decoded = try WorkerSupport.decode(path, pool: pool, request: request)
+                let local = try PhotoDecoder.decode(path, to: size, scale: scale, rotation: rotation)
+                #expect(
+                    decoded.frame.size == local.size && decoded.frame.pixels == local.pixels,
+                    "\(relative) \(scale) \(rotation)")
+            }
+        }
+    }
+
+    @Test func aWorkerRunsConfinedAndKilledMidDecodeTheNextPhotoIsShown() throws {
+        let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
+        for (signal, name) in [(SIGKILL, "KILL"), (SIGSEGV, "SEGV"), (SIGSYS, "SYS")] {
+            var seccomp: String?
+            var noNewPrivileges: String?
+            var threads = 0
+            let hang = DecodeRequest(size: size, scale: .fill, testAction: Int32(BADECODE_TEST_HANG))
+            let error = #expect(throws: PhotoError.self) {
+                _ = try WorkerSupport.decode(photo, pool: pool, request: hang) { pid in
+                    #expect(WorkerSupport.waitUntilConfined(pid))
+                    seccomp = WorkerSupport.statusField("Seccomp", pid: pid)
+                    noNewPrivileges = WorkerSupport.statusField("NoNewPrivs", pid: pid)
+                    // Every thread, not only the first, is confined.
+                    #expect(Set(WorkerSupport.threadFields("Seccomp", pid: pid)) == ["2"])
+                    #expect(Set(WorkerSupport.threadFields("NoNewPrivs", pid: pid)) == ["1"])
+                    threads = WorkerSupport.threadFields("Seccomp", pid: pid).count
+                    kill(pid, signal)
+                }
+            }
+            #expect(seccomp == "2")
+            #expect(noNewPrivileges == "1")
+            #expect(threads >= 1)
+            #expect(error?.kind == .decoderFailed)
+            #expect(error?.reason.contains("killed by SIG\(name)") == true, "SIG\(name): \(error?.reason ?? "")")
+            // The next photo, with the same pool.
+            let next = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))
+            #expect(next.frame.pixels == (try PhotoDecoder.decode(photo, to: size, scale: .fill)).pixels)
+        }
+    }
+
+    @Test func openingAFileInsideTheSandboxKillsTheWorker() throws {
+        let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
+        let request = DecodeRequest(size: size, scale: .fill, testAction: Int32(BADECODE_TEST_OPEN_FILE))
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(photo, pool: pool, request: request)
+        }
+        #expect(error?.kind == .decoderFailed)
+        #expect(error?.reason == "the decode worker was killed by SIGSYS (a system call outside its sandbox)")
+    }
+
+    @Test func aDecodeOverTheDeadlineIsStopped() throws {
+        let quick = DecodeWorkerPool(command: WorkerSupport.command, deadline: .seconds(1))
+        let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
+        let request = DecodeRequest(size: size, scale: .fill, testAction: Int32(BADECODE_TEST_HANG))
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(photo, pool: quick, request: request)
+        }
+        #expect(error?.reason == "the decode worker took longer than 1 s and was stopped")
+        #expect(
+            (try? WorkerSupport.decode(photo, pool: quick, request: DecodeRequest(size: size, scale: .fill))) != nil)
+    }
+
+    /// A 6000x4500 progressive 4:4:4 JPEG holds 162 MB of coefficients: with the codec's own budget
+    /// check switched off, only the worker's RLIMIT_AS (from an 8 MB budget) stops it.
+    @Test func aWorkerOverItsMemoryLimitRefusesThePhotoAndTheSlideshowLives() throws {
+        let folder = NSTemporaryDirectory() + "/babyalbum-worker-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let big = folder + "/big.jpg"
+        try WorkerSupport.run([
+            "/usr/bin/python3", "-c",
+            "from PIL import Image; g = Image.linear_gradient('L').resize((6000, 4500)); "
+                + "Image.merge('RGB', (g, g.rotate(90), g)).save('\(big)', quality=90, progressive=True, subsampling=0)",
+        ])
+        let request = DecodeRequest(
+            size: size, scale: .fill, budget: DecodeMemoryBudget(megabytes: 8),
+            testAction: Int32(BADECODE_TEST_NO_BUDGET_CHECK))
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(big, pool: pool, request: request)
+        }
+        // libjpeg reports the failed allocation as over its (here unlimited) budget.
+        let refusals: [PhotoError.Kind] = [.outOfMemory, .decoderFailed, .tooLarge]
+        #expect(error.map { refusals.contains($0.kind) } == true, "\(error?.reason ?? "")")
+        // The control: the same decode with a 256 MB budget (and RLIMIT_AS) succeeds.
+        let roomy = DecodeRequest(
+            size: size, scale: .fill, budget: DecodeMemoryBudget(megabytes: 256),
+            testAction: Int32(BADECODE_TEST_NO_BUDGET_CHECK))
+        #expect((try? WorkerSupport.decode(big, pool: pool, request: roomy)) != nil)
+        // With the budget check on, the same photo is refused before decoding, with the budget named.
+        let checked = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(
+                big, pool: pool, request: DecodeRequest(size: size, scale: .fill, budget: .init(megabytes: 8)))
+        }
+        #expect(checked?.kind == .tooLarge)
+        let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
+        #expect((try? WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))) != nil)
+    }
+}

@@ -1,0 +1,82 @@
+import AlbumDomain
+import Foundation
+import PhotoCodec
+
+/// Where the tests find the worker, the fixtures and the HEIF tools.
+enum WorkerSupport {
+    /// The repository's `Tests` folder.
+    static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .path
+
+    /// The slideshow's own worker: `babyalbum decode-worker`, built next to the test runner.
+    static let command: DecodeWorkerCommand = {
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let folder = runner.deletingLastPathComponent().path
+        let binary = ProcessInfo.processInfo.environment["BABYALBUM_BIN"] ?? folder + "/babyalbum"
+        return DecodeWorkerCommand(executable: binary, arguments: [DecodeWorkerCommand.subcommand])
+    }()
+
+    /// A photo of the codec tests' fixtures.
+    static func fixture(_ relative: String) -> String { testsFolder + "/PhotoCodecTests/Fixtures/" + relative }
+
+    /// Decodes `path` in a worker of `pool`.
+    static func decode(
+        _ path: String, pool: DecodeWorkerPool, request: DecodeRequest, started: (Int32) -> Void = { _ in }
+    ) throws(PhotoError) -> WorkerDecode {
+        let file = try PhotoFile(path: path)
+        return try pool.decode(file, path: path, request: request, started: started)
+    }
+
+    /// Runs `arguments` and fails unless it exits with 0.
+    static func run(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments) failed"])
+        }
+    }
+
+    /// The value of `field` in `/proc/PID/status` ("2" for "Seccomp:\t2").
+    static func statusField(_ field: String, pid: Int32) -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+        return line.map { $0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// `field` of every thread of `pid` (`/proc/PID/task/TID/status`).
+    static func threadFields(_ field: String, pid: Int32) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { task in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else {
+                return nil
+            }
+            let line = text.split(separator: "\n").first { $0.hasPrefix(field + ":") }
+            return line.map { $0.dropFirst(field.count + 1).trimmingCharacters(in: .whitespaces) }
+        }
+    }
+
+    /// Waits up to two seconds for the worker `pid` to be inside its sandbox.
+    static func waitUntilConfined(_ pid: Int32) -> Bool {
+        for _ in 0..<200 {
+            if statusField("Seccomp", pid: pid) == "2" { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+}
+
+/// The largest difference of any channel of any pixel; `Int.max` when the sizes differ.
+func largestDifference(_ a: Frame, _ b: Frame) -> Int {
+    guard a.size == b.size else { return Int.max }
+    var worst = 0
+    for (x, y) in zip(a.pixels, b.pixels) {
+        for shift in [0, 8, 16] {
+            worst = max(worst, abs(Int((x >> UInt32(shift)) & 0xFF) - Int((y >> UInt32(shift)) & 0xFF)))
+        }
+    }
+    return worst
+}

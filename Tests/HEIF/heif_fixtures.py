@@ -1,0 +1,273 @@
+#!/usr/bin/python3
+"""HEIF test files, made at test time with libheif's own heif-enc, and Pillow references.
+
+  heif_fixtures.py photo OUT.png W H [--alpha] [--sixteen]   a synthetic photo (gradients, shapes)
+  heif_fixtures.py single IN.png OUT.heic                    one HEVC image (heif-enc -q 90)
+  heif_fixtures.py grid IN.png OUT.heic [--tile N] [--irot Q] [--imir AXIS]
+      an iPhone-style grid: N x N HEVC tiles (hidden items) under a `grid` primary item, with
+      optional `irot` (Q quarter turns anticlockwise) and `imir` (0: top-bottom, 1: left-right)
+  heif_fixtures.py reference IN.heic W H OUT.rgb              Pillow's decode (pillow-heif),
+      resized to W x H with Image.BOX, as raw RGB bytes
+
+heif-enc (libheif 1.15) writes no grids: this writes the grid item, its `dimg` references, its
+descriptor (in `idat`) and its properties into the meta box heif-enc wrote for the tiles.
+"""
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+from PIL import Image, ImageDraw
+
+
+def make_photo(out, width, height, alpha=False, sixteen=False):
+    red = Image.linear_gradient("L").resize((width, height))
+    green = Image.radial_gradient("L").resize((width, height))
+    blue = Image.linear_gradient("L").rotate(90).resize((width, height))
+    image = Image.merge("RGB", (red, green, blue))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((width // 8, height // 6, width // 3, height // 2), fill=(240, 30, 20))
+    draw.ellipse((width // 2, height // 2, width * 7 // 8, height * 5 // 6), fill=(20, 200, 60))
+    if alpha:
+        mask = Image.linear_gradient("L").rotate(-90).resize((width, height))
+        image.putalpha(mask)
+    if sixteen:
+        # A 16-bit PNG: heif-enc makes a 10-bit HEIC of it.
+        import array
+        raw = image.convert("RGB").tobytes()
+        words = array.array("H", [value * 257 for value in raw])
+        words.byteswap()
+        write_png16(out, width, height, words.tobytes())
+        return
+    image.save(out)
+
+
+def write_png16(out, width, height, big_endian_rgb16):
+    import zlib
+    rows = b"".join(b"\0" + big_endian_rgb16[y * width * 6:(y + 1) * width * 6] for y in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 16, 2, 0, 0, 0)
+    with open(out, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def heif_enc(inputs, out):
+    subprocess.run(["heif-enc", "-q", "90", "-o", out] + inputs, check=True, stdout=subprocess.DEVNULL)
+
+
+# --- ISO-BMFF boxes -----------------------------------------------------------------------
+
+
+def boxes(data, start=0, end=None):
+    end = len(data) if end is None else end
+    while start < end:
+        size, kind = struct.unpack(">I4s", data[start:start + 8])
+        header = 8
+        if size == 1:
+            size = struct.unpack(">Q", data[start + 8:start + 16])[0]
+            header = 16
+        elif size == 0:
+            size = end - start
+        yield kind.decode("latin-1"), data[start + header:start + size], start
+        start += size
+
+
+def box(kind, payload):
+    return struct.pack(">I4s", 8 + len(payload), kind.encode("latin-1")) + payload
+
+
+def full_box(kind, version, flags, payload):
+    return box(kind, struct.pack(">I", (version << 24) | flags) + payload)
+
+
+def read_uint(data, offset, size):
+    return int.from_bytes(data[offset:offset + size], "big") if size else 0, offset + size
+
+
+def parse_iloc(payload):
+    version = payload[0]
+    sizes = struct.unpack(">H", payload[4:6])[0]
+    offset_size, length_size, base_size = sizes >> 12, (sizes >> 8) & 15, (sizes >> 4) & 15
+    index_size = sizes & 15 if version in (1, 2) else 0
+    at = 6
+    count, at = read_uint(payload, at, 2 if version < 2 else 4)
+    items = []
+    for _ in range(count):
+        item, at = read_uint(payload, at, 2 if version < 2 else 4)
+        method = 0
+        if version in (1, 2):
+            method, at = read_uint(payload, at, 2)
+            method &= 15
+        _, at = read_uint(payload, at, 2)  # data_reference_index
+        base, at = read_uint(payload, at, base_size)
+        extent_count, at = read_uint(payload, at, 2)
+        extents = []
+        for _ in range(extent_count):
+            _, at = read_uint(payload, at, index_size)
+            extent_offset, at = read_uint(payload, at, offset_size)
+            length, at = read_uint(payload, at, length_size)
+            extents.append((base + extent_offset, length))
+        items.append((item, method, extents))
+    return items
+
+
+def build_iloc(items, delta):
+    body = struct.pack(">HH", (4 << 12) | (4 << 8), len(items))
+    for item, method, extents in items:
+        body += struct.pack(">HHHH", item, method, 0, len(extents))
+        for offset, length in extents:
+            body += struct.pack(">II", offset + (delta if method == 0 else 0), length)
+    return full_box("iloc", 1, 0, body)
+
+
+def parse_iinf(payload):
+    version = payload[0]
+    at = 4
+    _, at = read_uint(payload, at, 2 if version == 0 else 4)
+    return [(kind, body) for kind, body, _ in boxes(payload, at)]
+
+
+def infe(item, item_type, hidden):
+    return full_box("infe", 2, 1 if hidden else 0, struct.pack(">HH4s", item, 0, item_type.encode()) + b"\0")
+
+
+def parse_ipma(payload):
+    version, flags = payload[0], int.from_bytes(payload[1:4], "big")
+    count = struct.unpack(">I", payload[4:8])[0]
+    at = 8
+    entries = []
+    for _ in range(count):
+        item, at = read_uint(payload, at, 2 if version < 1 else 4)
+        n, at = read_uint(payload, at, 1)
+        associations = []
+        for _ in range(n):
+            if flags & 1:
+                value, at = read_uint(payload, at, 2)
+                associations.append((value >> 15, value & 0x7FFF))
+            else:
+                value, at = read_uint(payload, at, 1)
+                associations.append((value >> 7, value & 0x7F))
+        entries.append((item, associations))
+    return entries
+
+
+def build_ipma(entries):
+    body = struct.pack(">I", len(entries))
+    for item, associations in entries:
+        body += struct.pack(">HB", item, len(associations))
+        for essential, index in associations:
+            body += struct.pack(">H", (essential << 15) | index)
+    return full_box("ipma", 0, 1, body)
+
+
+def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None):
+    """Adds a grid primary item over every image of `source` (when `tiles_shape`), and `irot`/`imir`."""
+    data = open(source, "rb").read()
+    top = list(boxes(data))
+    meta_payload = next(body for kind, body, _ in top if kind == "meta")
+    children = {kind: body for kind, body, _ in boxes(meta_payload, 4)}
+    iloc = parse_iloc(children["iloc"])
+    infes = parse_iinf(children["iinf"])
+    ipco = [(kind, body) for kind, body, _ in boxes(children["iprp"]) if kind == "ipco"][0][1]
+    properties = [(kind, body) for kind, body, _ in boxes(ipco)]
+    ipma = parse_ipma([body for kind, body, _ in boxes(children["iprp"]) if kind == "ipma"][0])
+    primary = struct.unpack(">H", children["pitm"][4:6])[0]
+    items = [struct.unpack(">H", body[4:6])[0] for _, body in infes]
+    new_infes = [box(kind, body) for kind, body in infes]
+    irefs = children.get("iref", b"\0\0\0\0")[4:]
+    idat = b""
+    if tiles_shape:
+        rows, columns = tiles_shape
+        grid = max(items) + 1
+        new_infes = [infe(item, "hvc1", True) for item in items] + [infe(grid, "grid", False)]
+        idat = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, size[0], size[1])
+        iloc.append((grid, 1, [(0, len(idat))]))
+        irefs += box("dimg", struct.pack(">HH", grid, len(items)) + b"".join(struct.pack(">H", i) for i in items))
+        properties.append(("ispe", struct.pack(">III", 0, size[0], size[1])))
+        first = dict(ipma)[items[0]]
+        shared = [(e, i) for e, i in first if properties[i - 1][0] not in ("hvcC", "ispe")]
+        ipma.append((grid, [(0, len(properties))] + shared))
+        primary = grid
+    extra = []
+    if irot is not None:
+        properties.append(("irot", struct.pack(">B", irot & 3)))
+        extra.append((1, len(properties)))
+    if imir is not None:
+        properties.append(("imir", struct.pack(">B", imir & 1)))
+        extra.append((1, len(properties)))
+    ipma = [(item, associations + (extra if item == primary else [])) for item, associations in ipma]
+    new_ipco = box("ipco", b"".join(box(kind, body) for kind, body in properties))
+
+    def meta_box(delta):
+        parts = [box("hdlr", children["hdlr"]), full_box("pitm", 0, 0, struct.pack(">H", primary)),
+                 build_iloc(iloc, delta),
+                 full_box("iinf", 0, 0, struct.pack(">H", len(new_infes)) + b"".join(new_infes)),
+                 full_box("iref", 0, 0, irefs), box("iprp", new_ipco + build_ipma(ipma))]
+        if idat:
+            parts.append(box("idat", idat))
+        return full_box("meta", 0, 0, b"".join(parts))
+
+    old_meta = next((start, len(body)) for kind, body, start in top if kind == "meta")
+    old_size = 12 + old_meta[1] - 4
+    delta = len(meta_box(0)) - old_size
+    with open(out, "wb") as f:
+        for kind, body, start in top:
+            if kind == "meta":
+                f.write(meta_box(delta))
+            elif kind == "ftyp":
+                f.write(box("ftyp", body))
+            else:
+                f.write(box(kind, body))
+
+
+def make_grid(source_png, out, tile=512, irot=None, imir=None):
+    image = Image.open(source_png)
+    width, height = image.size
+    columns, rows = -(-width // tile), -(-height // tile)
+    padded = Image.new(image.mode, (columns * tile, rows * tile))
+    padded.paste(image, (0, 0))
+    with tempfile.TemporaryDirectory() as folder:
+        names = []
+        for row in range(rows):
+            for column in range(columns):
+                name = os.path.join(folder, f"t{row:02}{column:02}.png")
+                padded.crop((column * tile, row * tile, (column + 1) * tile, (row + 1) * tile)).save(name)
+                names.append(name)
+        tiles = os.path.join(folder, "tiles.heic")
+        heif_enc(names, tiles)
+        rewrite(tiles, out, (rows, columns), (width, height), irot, imir)
+
+
+def reference(source, width, height, out):
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+    image = Image.open(source)
+    image = image.convert("RGBA")
+    black = Image.new("RGBA", image.size, (0, 0, 0, 255))
+    image = Image.alpha_composite(black, image).convert("RGB")
+    open(out, "wb").write(image.resize((width, height), Image.BOX).tobytes())
+
+
+def main(argv):
+    command = argv[1]
+    if command == "photo":
+        make_photo(argv[2], int(argv[3]), int(argv[4]), "--alpha" in argv, "--sixteen" in argv)
+    elif command == "single":
+        heif_enc([argv[2]], argv[3])
+    elif command == "grid":
+        options = dict(zip(argv[4::2], argv[5::2]))
+        irot = int(options["--irot"]) if "--irot" in options else None
+        imir = int(options["--imir"]) if "--imir" in options else None
+        make_grid(argv[2], argv[3], int(options.get("--tile", 512)), irot, imir)
+    elif command == "reference":
+        reference(argv[2], int(argv[3]), int(argv[4]), argv[5])
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
