@@ -75,9 +75,13 @@ struct FailureBook: Equatable, Sendable {
     }
 
     /// Records a failure of `photo`, returning the event to log, or `nil` once enough lines
-    /// of that kind were written (the failure is then counted for the next summary).
-    mutating func record(_ photo: Photo, reason: String) -> AlbumEvent? {
-        if failedOnce.insert(photo).inserted {
+    /// of that kind were written (the failure is then counted for the next summary). A
+    /// `lasting` failure skips the photo at once: trying again cannot help.
+    mutating func record(_ photo: Photo, reason: String, lasting: Bool = false) -> AlbumEvent? {
+        if lasting {
+            failedOnce.insert(photo)
+            waitingForRetry.remove(photo)
+        } else if failedOnce.insert(photo).inserted {
             waitingForRetry.insert(photo)
             retryLines += 1
             if retryLines <= Self.linesPerKind { return .photoRetryLater(photo, reason: reason) }

@@ -12,6 +12,9 @@ public enum AlbumAction: Equatable, Sendable {
     case framePrepared(Photo, Frame, now: AlbumTime)
     /// A frame asked for by ``AlbumEffect/prepareFrame(_:size:)`` could not be made, and why.
     case framePreparationFailed(Photo, reason: String, now: AlbumTime)
+    /// A frame could not be made and never will be from this file (an unsupported format or
+    /// feature): the photo is skipped at once, without the retry of ``framePreparationFailed(_:reason:now:)``.
+    case framePreparationRefused(Photo, reason: String, now: AlbumTime)
     /// Someone asked for the display to be lit or blanked (for example, quiet hours began).
     case displayPowerRequested(DisplayPower)
     /// Quiet hours began: the display goes quiet as `display` says; nothing is decoded and no

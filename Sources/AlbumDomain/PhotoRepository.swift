@@ -19,6 +19,13 @@ public protocol PhotoRepository: Sendable {
 /// This is the expensive step, and it does file I/O: the runner calls it on a thread of its
 /// own, never on Swift's cooperative pool, for the photo after the one on screen, so a tick
 /// only swaps frames.
+/// An error of ``FramePreparing`` that says whether trying the same file again could help.
+public protocol PreparationFailure: Error {
+    /// Whether the file will fail the same way however often it is tried (a format or feature
+    /// the decoder lacks, such as HEIC or a 12-bit JPEG): it is skipped at once, not retried.
+    var isLasting: Bool { get }
+}
+
 public protocol FramePreparing: Sendable {
     /// Decodes `photo` and scales it to `size`, or throws why it cannot.
     func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame

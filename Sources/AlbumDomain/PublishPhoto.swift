@@ -60,6 +60,8 @@ struct Reduction {
             framePrepared(photo, frame, now: now)
         case .framePreparationFailed(let photo, let reason, let now):
             preparationFailed(photo, reason: reason, now: now)
+        case .framePreparationRefused(let photo, let reason, let now):
+            preparationFailed(photo, reason: reason, now: now, lasting: true)
         case .displayPowerRequested(let power):
             album.state.displayPower = power
         case .quietHoursBegan(let display):
@@ -166,11 +168,11 @@ struct Reduction {
         }
     }
 
-    private mutating func preparationFailed(_ photo: Photo, reason: String, now: AlbumTime) {
+    private mutating func preparationFailed(_ photo: Photo, reason: String, now: AlbumTime, lasting: Bool = false) {
         guard album.preparing == photo else { return }
         album.preparing = nil
         album.shuffle.remove(photo)
-        if let event = album.failures.record(photo, reason: reason) { effects.append(.report(event)) }
+        if let event = album.failures.record(photo, reason: reason, lasting: lasting) { effects.append(.report(event)) }
         prepareNextFrame(now: now)
     }
 

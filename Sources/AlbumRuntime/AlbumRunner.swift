@@ -110,6 +110,8 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
             do {
                 let frame = try preparer.prepareFrame(for: photo, size: size)
                 send(.framePrepared(photo, frame, now: now))
+            } catch let failure as any PreparationFailure where failure.isLasting {
+                send(.framePreparationRefused(photo, reason: String(describing: failure), now: now))
             } catch {
                 send(.framePreparationFailed(photo, reason: String(describing: error), now: now))
             }

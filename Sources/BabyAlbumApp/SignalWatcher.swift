@@ -2,10 +2,6 @@ import Dispatch
 import Foundation
 
 /// Turns SIGTERM/SIGINT into calls on a queue, so shutdown runs the normal teardown path.
-///
-/// The signals are unblocked once they are watched: a process started again with new settings
-/// (`execv` on SIGHUP) inherits SIGHUP blocked, so a second SIGHUP in the re-exec window waits,
-/// pending, until this watcher takes it, instead of killing the frame.
 final class SignalWatcher {
     private let sources: [any DispatchSourceSignal]
 
@@ -18,10 +14,6 @@ final class SignalWatcher {
             source.resume()
             return source
         }
-        var watched = sigset_t()
-        sigemptyset(&watched)
-        for number in signals { sigaddset(&watched, number) }
-        pthread_sigmask(SIG_UNBLOCK, &watched, nil)
     }
 
     func cancel() {

@@ -38,6 +38,9 @@ typedef struct {
     int status;
     char *message;
     uint8_t *input;      /* INPUT_BUFFER_SIZE bytes read from fd */
+    off_t input_offset;  /* where in the file `input` starts */
+    size_t input_filled; /* bytes of `input` read */
+    size_t input_handed; /* bytes of `input` handed to libjpeg so far */
     uint8_t *rows;       /* rec_outbuf_height decoded rows (RGB or CMYK) */
     uint8_t *rgb;        /* one CMYK row converted to RGB */
     bapng_scaler scaler;
@@ -68,6 +71,8 @@ static void on_error(j_common_ptr cinfo) {
         if (context->cinfo.data_precision == 12) {
             fail(context, BAPHOTO_ERROR_UNSUPPORTED, "12-bit JPEG is not supported");
         }
+        snprintf(reason, sizeof reason, "unsupported JPEG (libjpeg: %s)", text);
+        fail(context, BAPHOTO_ERROR_UNSUPPORTED, reason);
         break;
     case JERR_NO_SOI:
         fail(context, BAPHOTO_ERROR_WRONG_FORMAT, "not a JPEG file (no start-of-image marker)");
@@ -89,12 +94,32 @@ static void on_error(j_common_ptr cinfo) {
     fail(context, BAPHOTO_ERROR_CORRUPT, reason);
 }
 
+/* Most padding bytes accepted between the last scan and EOI. */
+#define MAX_PADDING_BYTES 4096
+
+/*
+ * Whether the `count` bytes libjpeg discarded just before the EOI marker it has just read are
+ * padding (all 0x00 or all 0xFF), read back from the file. A damaged file whose entropy data
+ * ends early leaves the rest of its data there instead: that is damage, not padding.
+ */
+static int is_padding(jpeg_context *context, int count) {
+    if (count <= 0 || count > MAX_PADDING_BYTES) return 0;
+    off_t after_marker = context->input_offset + (off_t)(context->source.next_input_byte - context->input);
+    uint8_t bytes[MAX_PADDING_BYTES];
+    if (pread(context->fd, bytes, (size_t)count, after_marker - 2 - count) != count) return 0;
+    for (int i = 0; i < count; i++) {
+        if (bytes[i] != bytes[0] || (bytes[0] != 0x00 && bytes[0] != 0xFF)) return 0;
+    }
+    return 1;
+}
+
 /*
  * libjpeg reports damaged data (a premature end, corrupt entropy data, extraneous bytes) only
  * as warnings and goes on with grey fill. BabyAlbum shows a photo whole or not at all, so every
  * warning is an error, except the few that describe metadata, not pixels, and padding some
- * cameras write between the last scan and EOI (every block was decoded by then: data that ends
- * early is reported first, as "premature end of data segment").
+ * cameras write between the last scan and EOI (at most 4 KB of 0x00 or 0xFF bytes; every block
+ * was decoded by then: data that ends early is reported first, as "premature end of data
+ * segment").
  */
 static void on_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return; /* trace messages */
@@ -104,7 +129,7 @@ static void on_message(j_common_ptr cinfo, int level) {
     case JWRN_BOGUS_ICC:
         return;
     case JWRN_EXTRANEOUS_DATA:
-        if (cinfo->err->msg_parm.i[1] == 0xD9) return;
+        if (cinfo->err->msg_parm.i[1] == 0xD9 && is_padding(context_of(cinfo), cinfo->err->msg_parm.i[0])) return;
         break;
     default: break;
     }
@@ -128,12 +153,34 @@ static void on_progress(j_common_ptr cinfo) {
     }
 }
 
-/* The source manager reads the descriptor in blocks; the end of the file before EOI is an error. */
+/*
+ * The source manager reads the descriptor in blocks of INPUT_BUFFER_SIZE and hands them to
+ * libjpeg in slices of SLICE_SIZE bytes. libjpeg-turbo's fast Huffman decoder runs only with
+ * at least 512 bytes per block of an MCU in the buffer, and it decodes a bad Huffman code as
+ * zero without a warning; below that it takes the careful path, which warns ("bad Huffman
+ * code"), so damaged data is refused instead of shown as garbage. The end of the file before
+ * EOI is an error.
+ */
+#define SLICE_SIZE 256
+
 static void source_init(j_decompress_ptr cinfo) { (void)cinfo; }
+
+static void hand_out_slice(jpeg_context *context) {
+    size_t count = context->input_filled - context->input_handed;
+    if (count > SLICE_SIZE) count = SLICE_SIZE;
+    context->source.next_input_byte = context->input + context->input_handed;
+    context->source.bytes_in_buffer = count;
+    context->input_handed += count;
+}
 
 static boolean source_fill(j_decompress_ptr cinfo) {
     jpeg_context *context = context_of(cinfo);
+    if (context->input_handed < context->input_filled) {
+        hand_out_slice(context);
+        return TRUE;
+    }
     ssize_t got;
+    context->input_offset = lseek(context->fd, 0, SEEK_CUR);
     do {
         got = read(context->fd, context->input, INPUT_BUFFER_SIZE);
     } while (got < 0 && errno == EINTR);
@@ -143,8 +190,9 @@ static boolean source_fill(j_decompress_ptr cinfo) {
         fail(context, BAPHOTO_ERROR_IO, reason);
     }
     if (got == 0) fail(context, BAPHOTO_ERROR_CORRUPT, "truncated JPEG: the file ends before the image does");
-    context->source.next_input_byte = context->input;
-    context->source.bytes_in_buffer = (size_t)got;
+    context->input_filled = (size_t)got;
+    context->input_handed = 0;
+    hand_out_slice(context);
     return TRUE;
 }
 
@@ -153,17 +201,29 @@ static void source_skip(j_decompress_ptr cinfo, long count) {
     jpeg_context *context = context_of(cinfo);
     if (count <= 0) return;
     size_t remaining = (size_t)count;
-    if (remaining > context->source.bytes_in_buffer + INPUT_BUFFER_SIZE &&
-        lseek(context->fd, (off_t)(remaining - context->source.bytes_in_buffer), SEEK_CUR) >= 0) {
-        context->source.bytes_in_buffer = 0;
+    struct jpeg_source_mgr *source = &context->source;
+    if (remaining <= source->bytes_in_buffer) {
+        source->next_input_byte += remaining;
+        source->bytes_in_buffer -= remaining;
         return;
     }
-    while (remaining > context->source.bytes_in_buffer) {
-        remaining -= context->source.bytes_in_buffer;
-        source_fill(cinfo);
+    remaining -= source->bytes_in_buffer;
+    source->bytes_in_buffer = 0;
+    size_t unhanded = context->input_filled - context->input_handed;
+    if (remaining <= unhanded) {
+        context->input_handed += remaining;
+        return;
     }
-    context->source.next_input_byte += remaining;
-    context->source.bytes_in_buffer -= remaining;
+    remaining -= unhanded;
+    context->input_handed = context->input_filled;
+    if (remaining > INPUT_BUFFER_SIZE && lseek(context->fd, (off_t)remaining, SEEK_CUR) >= 0) return;
+    while (remaining > 0) {
+        source_fill(cinfo);
+        size_t now = remaining < source->bytes_in_buffer ? remaining : source->bytes_in_buffer;
+        source->next_input_byte += now;
+        source->bytes_in_buffer -= now;
+        remaining -= now;
+    }
 }
 
 static void source_term(j_decompress_ptr cinfo) { (void)cinfo; }

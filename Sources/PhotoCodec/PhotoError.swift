@@ -1,3 +1,5 @@
+import AlbumDomain
+
 /// Why a photo cannot be shown, in one line a parent can act on.
 public struct PhotoError: Error, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
@@ -57,5 +59,16 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
             kind: .unrecognized, reason: isEmpty ? "empty file" : "not a photo (neither JPEG, PNG, WebP nor HEIF)",
             path: path
         )
+    }
+}
+
+extension PhotoError: PreparationFailure {
+    /// An unsupported format (HEIC, HEIF, AVIF) or feature (a 12-bit JPEG) stays so: the photo
+    /// is skipped at once instead of being retried.
+    public var isLasting: Bool {
+        switch kind {
+        case .unsupportedFormat, .unsupportedFeature: true
+        default: false
+        }
     }
 }

@@ -182,8 +182,11 @@ struct Show: AsyncParsableCommand {
         }
         if let stateDir, stateDir != "none" {
             var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: stateDir, isDirectory: &isFolder), isFolder.boolValue else {
+            guard FileManager.default.fileExists(atPath: stateDir, isDirectory: &isFolder) else {
                 throw ValidationError("the state folder '\(stateDir)' does not exist (or use --state-dir none)")
+            }
+            guard isFolder.boolValue else {
+                throw ValidationError("the state folder '\(stateDir)' is not a folder (or use --state-dir none)")
             }
         }
         _ = try quietSchedule(quietHours)

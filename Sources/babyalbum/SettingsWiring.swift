@@ -88,11 +88,13 @@ enum SettingsWiring {
     /// Replaces this process with a fresh `babyalbum` of the same command line, which reads the
     /// settings file again (SIGHUP after the file changed). Returns only if `exec` failed.
     ///
-    /// SIGHUP is blocked and ignored across the `exec` (both survive it), until the new process
-    /// watches it again: a second SIGHUP in that window (two `systemctl reload` in a row) no
-    /// longer kills the frame with the default action. The new process reads the settings file
-    /// afresh anyway. (Blocking alone is not enough: the main thread of an async Swift program
-    /// waits in libdispatch's `sigsuspend` with an empty mask, where the signal is delivered.)
+    /// SIGHUP is ignored (and blocked) across the `exec`: an ignored disposition survives it, so
+    /// a second SIGHUP in the window before the new process watches it again (two `systemctl
+    /// reload` in a row) is dropped instead of killing the frame with the default action. The
+    /// new process reads the settings file afresh anyway. (Blocking alone is not enough: the
+    /// main thread of an async Swift program waits in libdispatch's `sigsuspend` with an empty
+    /// mask. The new process must not unblock signals itself either: libdispatch reads them
+    /// through a signalfd, which only sees signals that every thread blocks.)
     static func restartWithNewSettings() {
         logger.notice("settings changed: starting again with them")
         var hangUp = sigset_t()

@@ -162,6 +162,18 @@ import Testing
         #expect(FrameViewModel(state: store.state).content == .black(reason: "none of the 2 photos could be read"))
     }
 
+    @Test func aPhotoThatCanNeverBeShownIsSkippedAtOnceNotRetried() {
+        // A HEIC file or a 12-bit JPEG: "will retry later" would be untrue.
+        var store = AlbumTestStore(seed: 1)
+        store.send(.started(frameSize: screen, savedRound: nil))
+        store.receive([])
+        let first = store.send(.photoListChanged(.loaded([Photo(id: "x.heic")]))).preparedPhoto!
+        _ = store.takeEffects()
+        store.send(.framePreparationRefused(first, reason: "HEIC photo", now: at(1)))
+        store.receive([.report(.photoSkipped(first, reason: "HEIC photo")), .report(.noReadablePhotos(skipped: 1))])
+        #expect(store.state.content == .noPhotos(.noneReadable(skipped: 1)))
+    }
+
     @Test func aBrokenNextPhotoIsReplacedAtOnceNotAtTheTick() {
         var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
         let replacement = store.send(.framePreparationFailed(next, reason: "truncated", now: at(2))).preparedPhoto!

@@ -45,6 +45,10 @@ struct BabyAlbumProcess {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { usleep(20_000) }
         if process.isRunning { process.terminate() }
+        // A process that no longer answers SIGTERM fails the test instead of hanging it.
+        let killDeadline = Date().addingTimeInterval(10)
+        while process.isRunning, Date() < killDeadline { usleep(20_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         standardError.fileHandleForReading.readabilityHandler = nil
         errorData.append(standardError.fileHandleForReading.readDataToEndOfFile())

@@ -94,11 +94,35 @@ import Testing
         let padded = try scratch.write(Array(bytes.dropLast(2)) + padding, to: "padded.jpg")
         let frame = try decode(padded)
         #expect(frame.pixels == (try decode(PhotoFixtures.jpeg("s420"))).pixels)
+        // 64 bytes that are not padding (leftover data of a damaged file) before EOI: damage.
+        let leftover = [UInt8](repeating: 0x5A, count: 64) + [0xFF, 0xD9]
+        let stray = try scratch.write(Array(bytes.dropLast(2)) + leftover, to: "stray.jpg")
+        let strayError = try #require(throws: PhotoError.self) { try decode(stray) }
+        #expect(strayError.reason.contains("extraneous bytes"), "\(strayError.reason)")
+        // 0xFF padding is padding too; more than 4 KB of it is not.
+        let ones = try scratch.write(
+            Array(bytes.dropLast(2)) + [UInt8](repeating: 0xFF, count: 300) + [0xFF, 0xD9], to: "ones.jpg")
+        _ = try decode(ones)
+        let long = try scratch.write(
+            Array(bytes.dropLast(2)) + [UInt8](repeating: 0, count: 5000) + [0xFF, 0xD9], to: "long.jpg")
+        #expect(throws: PhotoError.self) { try decode(long) }
         // The same bytes in place of the last quarter of the entropy data: damage, not padding.
         let cut = bytes.count * 3 / 4
         let damaged = try scratch.write(Array(bytes.prefix(cut)) + padding, to: "short.jpg")
         let error = try #require(throws: PhotoError.self) { try decode(damaged) }
         #expect(error.kind == .corrupt, "\(error.reason)")
+    }
+
+    @Test func aJPEGOfAnotherPrecisionIsUnsupportedNotCorrupt() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var bytes = try PhotoFixtures.bytes(PhotoFixtures.jpeg("s420"))
+        let sof = try #require((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 4] = 16
+        let path = try scratch.write(bytes, to: "sixteen.jpg")
+        let error = try #require(throws: PhotoError.self) { try decode(path) }
+        #expect(error.kind == .unsupportedFeature, "\(error.reason)")
+        #expect(error.reason.hasPrefix("unsupported JPEG"), "\(error.reason)")
     }
 
     @Test func seededRandomMutationsNeverCrashAndAreDecodedOrRefused() throws {
