@@ -44,13 +44,18 @@ let package = Package(
             name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP"],
             cSettings: [.headerSearchPath("../CPNGCodec")]),
         .systemLibrary(
+            name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        // Colour management: embedded ICC profiles converted to sRGB with lcms2.
+        .target(name: "CColour", dependencies: ["CLCMS2"], cSettings: [.headerSearchPath("../CLCMS2")]),
+        .systemLibrary(
             name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(
             name: "CHEIFCodec", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIF"],
             cSettings: [.headerSearchPath("../CPhotoCodec"), .headerSearchPath("../CPNGCodec")]),
         // The decode sandbox (seccomp allow-list, limits, the worker protocol) and the decode worker.
         .target(name: "CSandbox"),
-        .target(name: "CDecodeWorker", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox"]),
+        .target(
+            name: "CDecodeWorker", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox", "CColour"]),
         .executableTarget(name: "babyalbum-decoder", dependencies: ["CDecodeWorker"]),
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
@@ -61,7 +66,9 @@ let package = Package(
         // MARK: Adapters
         .target(
             name: "PhotoCodec",
-            dependencies: ["AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption"]),
+            dependencies: [
+                "AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption", "CColour",
+            ]),
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
         .target(
             name: "FolderRepository",
@@ -153,7 +160,12 @@ let package = Package(
             name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"),
         .testTarget(name: "LinuxInterfacesTests", dependencies: ["LinuxInterfaces"]),
-        .testTarget(name: "DecodeWorkerTests", dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox"]),
+        .testTarget(
+            name: "DecodeWorkerTests",
+            dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox", "CColourFixtures", "TestSupport"]
+        ),
+        // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).
+        .target(name: "CColourFixtures", dependencies: ["CLCMS2"], path: "Tests/CColourFixtures"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CDecodeWorker.h"
+#include "CColour.h"
 #include "CHEIFCodec.h"
 #include "CPNGCodec.h"
 #include "CPhotoCodec.h"
@@ -72,6 +73,7 @@ typedef struct {
     uint8_t png_exif[64 * 1024]; /* PNG: the eXIf chunk's first bytes */
     uint32_t png_exif_size;
     char png_time[20]; /* PNG: tIME as "YYYY:MM:DD HH:MM:SS", or empty */
+    bacolour_outcome colour; /* the ICC profile's conversion to sRGB */
 } decode_metadata;
 
 static void note_png(decode_metadata *metadata, const bapng_header *stored) {
@@ -166,6 +168,11 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     baphoto_header header;
     reply->status = decode(photo_fd, format, request, &target, &header, metadata, reply->message);
     copy_header(reply, &header);
+    if (reply->status == BAPHOTO_OK) {
+        /* Colour management in the sandbox too: lcms2 parses the photo's own (untrusted) profile. */
+        metadata->colour = bacolour_to_srgb(metadata->photo.icc, metadata->photo.icc_length, pixels, target.width,
+                                            target.height, target.width);
+    }
     munmap(pixels, bytes);
     if (reply->status != BAPHOTO_OK) return -1;
     if (fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
@@ -206,6 +213,14 @@ static int send_reply(int socket_fd, badecode_reply *reply, int memfd, const dec
     if (metadata && metadata->png_time[0]) {
         used = add_extra(buffer, used, BADECODE_EXTRA_CAPTURE_DATE, metadata->png_time,
                          (uint32_t)strlen(metadata->png_time));
+    }
+    if (metadata && metadata->colour.result != BACOLOUR_UNTAGGED) {
+        used = add_extra(buffer, used, BADECODE_EXTRA_ICC_PROFILE_NAME, metadata->colour.name,
+                         (uint32_t)strlen(metadata->colour.name));
+    }
+    if (metadata && metadata->colour.result == BACOLOUR_IGNORED) {
+        used = add_extra(buffer, used, BADECODE_EXTRA_COLOUR_IGNORED, metadata->colour.reason,
+                         (uint32_t)strlen(metadata->colour.reason));
     }
     if (reply->format == BADECODE_FORMAT_HEIF) {
         const char *version = baphoto_heif_version();
@@ -265,6 +280,7 @@ static int confine(const int *keep, int count, const badecode_request *request, 
      * arena, which RLIMIT_AS would count against the budget.
      */
     mallopt(M_ARENA_MAX, 1);
+    bacolour_prepare();
     uint64_t frame = (uint64_t)request->width * request->height * 4;
     basandbox_limits limits = {
         .address_space_bytes = basandbox_current_address_space() + request->budget_bytes + 2 * frame +

@@ -1,4 +1,5 @@
 import AlbumDomain
+import CColour
 import CHEIFCodec
 import CPhotoCodec
 
@@ -104,9 +105,23 @@ public enum PhotoDecoder {
             }
         }
         try check(status, message: message, path: path)
+        var photoMetadata = PhotoMetadata(metadata)
+        photoMetadata.noteColour(Self.convertToSRGB(&pixels, size: size, icc: metadata))
         return DecodedPhoto(
             frame: Frame(size: size, pixels: pixels), header: PhotoHeader(format: format, header),
-            metadata: PhotoMetadata(metadata))
+            metadata: photoMetadata)
+    }
+
+    /// Converts the screen-size `pixels` from the photo's embedded ICC profile to sRGB, with the
+    /// same C function as the decode worker (untouched when untagged, sRGB or unusable).
+    static func convertToSRGB(
+        _ pixels: inout [UInt32], size: FrameSize, icc metadata: baphoto_metadata
+    ) -> bacolour_outcome {
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            bacolour_to_srgb(
+                metadata.icc, metadata.icc_length, buffer.baseAddress, UInt32(size.width), UInt32(size.height),
+                UInt32(size.width))
+        }
     }
 
     /// Reads the header of `path` without decoding the pixels (for `doctor`).
@@ -216,6 +231,19 @@ extension PhotoMetadata {
     init(_ metadata: baphoto_metadata) {
         self.init(
             exif: Self.bytes(metadata.exif, metadata.exif_length), icc: Self.bytes(metadata.icc, metadata.icc_length))
+    }
+
+    /// Records what colour management did: the profile's description, and why it was ignored.
+    mutating func noteColour(_ outcome: bacolour_outcome) {
+        guard outcome.result != BACOLOUR_UNTAGGED else { return }
+        var outcome = outcome
+        colourProfile = withUnsafeBytes(of: &outcome.name) {
+            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
+        guard outcome.result == BACOLOUR_IGNORED else { return }
+        colourIgnored = withUnsafeBytes(of: &outcome.reason) {
+            String(cString: $0.bindMemory(to: CChar.self).baseAddress!)
+        }
     }
 
     private static func bytes(_ pointer: UnsafeMutablePointer<UInt8>?, _ length: Int) -> [UInt8]? {

@@ -10,12 +10,21 @@ public struct PhotoMetadata: Equatable, Sendable {
     public var icc: [UInt8]?
     /// PNG `tIME`, the image's last modification, when it is a real time.
     public var pngTime: CaptureDate?
+    /// The embedded ICC profile's description (possibly empty); nil when the photo has no profile.
+    public var colourProfile: String?
+    /// Why the embedded ICC profile was ignored (the photo is shown as sRGB); nil when it was used.
+    public var colourIgnored: String?
 
     /// Creates metadata.
-    public init(exif: [UInt8]? = nil, icc: [UInt8]? = nil, pngTime: CaptureDate? = nil) {
+    public init(
+        exif: [UInt8]? = nil, icc: [UInt8]? = nil, pngTime: CaptureDate? = nil, colourProfile: String? = nil,
+        colourIgnored: String? = nil
+    ) {
         self.exif = exif
         self.icc = icc
         self.pngTime = pngTime
+        self.colourProfile = colourProfile
+        self.colourIgnored = colourIgnored
     }
 
     /// The most EXIF bytes kept: the dates sit in the first few hundred bytes (IFD0 and the Exif

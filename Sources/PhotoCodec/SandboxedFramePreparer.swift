@@ -54,7 +54,7 @@ public struct SandboxedFramePreparer: FramePreparing {
 }
 
 extension WorkerDecode {
-    /// The photo's metadata from the worker's reply: the EXIF bytes and a PNG's tIME.
+    /// The photo's metadata from the worker's reply: the EXIF bytes, a PNG's tIME, the colour profile.
     public var metadata: PhotoMetadata {
         let time = extras[UInt16(BADECODE_EXTRA_CAPTURE_DATE)].flatMap { bytes -> CaptureDate? in
             guard var date = ExifDateParser.parse(dateTime: String(decoding: bytes, as: UTF8.self)) else { return nil }
@@ -62,6 +62,9 @@ extension WorkerDecode {
             date.offsetMinutes = 0
             return date
         }
-        return PhotoMetadata(exif: extras[UInt16(BADECODE_EXTRA_EXIF)], pngTime: time)
+        let text = { (type: Int) in extras[UInt16(type)].map { String(decoding: $0, as: UTF8.self) } }
+        return PhotoMetadata(
+            exif: extras[UInt16(BADECODE_EXTRA_EXIF)], pngTime: time,
+            colourProfile: text(BADECODE_EXTRA_ICC_PROFILE_NAME), colourIgnored: text(BADECODE_EXTRA_COLOUR_IGNORED))
     }
 }

@@ -55,10 +55,12 @@ enum {
     BADECODE_EXTRA_EXIF = 1,
     /** A PNG's tIME, "YYYY:MM:DD HH:MM:SS" as stored (the captions' fallback date). */
     BADECODE_EXTRA_CAPTURE_DATE = 2,
-    /** The colour profile's name (reserved for colour management). */
+    /** The embedded ICC profile's description (sent whenever the photo has a profile; may be empty). */
     BADECODE_EXTRA_ICC_PROFILE_NAME = 3,
     /** The libheif version that decoded the photo (HEIF only). */
     BADECODE_EXTRA_DECODER_VERSION = 4,
+    /** Why the embedded ICC profile was ignored (the photo is shown as sRGB): one line. */
+    BADECODE_EXTRA_COLOUR_IGNORED = 5,
 };
 
 /** What the slideshow asks. */

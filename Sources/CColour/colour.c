@@ -1,0 +1,156 @@
+#include "CColour.h"
+#include "shim.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#define CACHE_ENTRIES 4
+#define TRC_SAMPLES 33
+
+/* One remembered profile: its transform (NULL for sRGB and ignored ones) and its outcome. */
+typedef struct {
+    uint64_t checksum;
+    size_t length;
+    cmsHTRANSFORM transform;
+    bacolour_outcome outcome;
+    int used;
+} cache_entry;
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cache_entry cache[CACHE_ENTRIES];
+static unsigned next_victim;
+static cmsHPROFILE srgb_profile;
+
+/* FNV-1a, 64-bit: tells profiles apart (the length is compared as well). */
+static uint64_t checksum(const uint8_t *bytes, size_t length) {
+    uint64_t hash = 14695981039346656037ull;
+    for (size_t i = 0; i < length; i++) hash = (hash ^ bytes[i]) * 1099511628211ull;
+    return hash;
+}
+
+static cmsHPROFILE srgb(void) {
+    if (!srgb_profile) srgb_profile = cmsCreate_sRGBProfile();
+    return srgb_profile;
+}
+
+/* The profile's description, printable ASCII only. */
+static void describe(cmsHPROFILE profile, char name[BACOLOUR_NAME_SIZE]) {
+    name[0] = 0;
+    cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", name, BACOLOUR_NAME_SIZE);
+    name[BACOLOUR_NAME_SIZE - 1] = 0;
+    for (char *c = name; *c; c++)
+        if (*c < 0x20 || *c > 0x7e) *c = '?';
+}
+
+static int same_xyz(cmsHPROFILE a, cmsHPROFILE b, cmsTagSignature tag) {
+    const cmsCIEXYZ *x = cmsReadTag(a, tag), *y = cmsReadTag(b, tag);
+    if (!x || !y) return 0;
+    return fabs(x->X - y->X) < 0.002 && fabs(x->Y - y->Y) < 0.002 && fabs(x->Z - y->Z) < 0.002;
+}
+
+static int same_curve(cmsHPROFILE a, cmsHPROFILE b, cmsTagSignature tag) {
+    const cmsToneCurve *x = cmsReadTag(a, tag), *y = cmsReadTag(b, tag);
+    if (!x || !y) return 0;
+    for (int i = 0; i < TRC_SAMPLES; i++) {
+        float v = (float)i / (TRC_SAMPLES - 1);
+        if (fabsf(cmsEvalToneCurveFloat(x, v) - cmsEvalToneCurveFloat(y, v)) > 0.5f / 255) return 0;
+    }
+    return 1;
+}
+
+/* sRGB by its content: a matrix-shaper with sRGB's colorants and tone curves (to within 1/2 step). */
+static int is_srgb(cmsHPROFILE profile) {
+    if (cmsGetColorSpace(profile) != cmsSigRgbData || cmsIsTag(profile, cmsSigAToB0Tag)) return 0;
+    cmsHPROFILE s = srgb();
+    return s && same_xyz(profile, s, cmsSigRedColorantTag) && same_xyz(profile, s, cmsSigGreenColorantTag) &&
+           same_xyz(profile, s, cmsSigBlueColorantTag) && same_curve(profile, s, cmsSigRedTRCTag) &&
+           same_curve(profile, s, cmsSigGreenTRCTag) && same_curve(profile, s, cmsSigBlueTRCTag);
+}
+
+static const char *space_name(cmsColorSpaceSignature space) {
+    switch (space) {
+    case cmsSigCmykData: return "a CMYK";
+    case cmsSigLabData: return "a Lab";
+    case cmsSigYCbCrData: return "a YCbCr";
+    default: return "a non-RGB";
+    }
+}
+
+/* Gray is read from the pixel's blue byte (R = G = B), the other three bytes skipped. */
+#define TYPE_GRAY_8_SKIP3 (COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(3))
+
+/* Opens the profile and makes its transform, or says why not. */
+static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, bacolour_outcome *outcome) {
+    cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
+    if (!profile) {
+        snprintf(outcome->reason, sizeof outcome->reason, "not an ICC profile lcms2 can read (%zu bytes)", length);
+        outcome->result = BACOLOUR_IGNORED;
+        return NULL;
+    }
+    describe(profile, outcome->name);
+    cmsColorSpaceSignature space = cmsGetColorSpace(profile);
+    cmsHTRANSFORM transform = NULL;
+    outcome->result = BACOLOUR_IGNORED;
+    if (space != cmsSigRgbData && space != cmsSigGrayData) {
+        snprintf(outcome->reason, sizeof outcome->reason, "%s profile (only RGB and gray are converted)",
+                 space_name(space));
+    } else if (is_srgb(profile)) {
+        outcome->result = BACOLOUR_SRGB;
+    } else {
+        cmsUInt32Number input = space == cmsSigGrayData ? TYPE_GRAY_8_SKIP3 : TYPE_BGRA_8;
+        transform = cmsCreateTransform(profile, input, srgb(), TYPE_BGRA_8, INTENT_PERCEPTUAL,
+                                       cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE);
+        if (transform) outcome->result = BACOLOUR_CONVERTED;
+        else snprintf(outcome->reason, sizeof outcome->reason, "lcms2 cannot make a transform to sRGB from it");
+    }
+    cmsCloseProfile(profile);
+    return transform;
+}
+
+/* The cached entry for the profile, made on first use. Called with the lock held. */
+static const cache_entry *lookup(const uint8_t *icc, size_t length) {
+    uint64_t sum = checksum(icc, length);
+    for (int i = 0; i < CACHE_ENTRIES; i++)
+        if (cache[i].used && cache[i].checksum == sum && cache[i].length == length) return &cache[i];
+    cache_entry *entry = &cache[next_victim++ % CACHE_ENTRIES];
+    if (entry->transform) cmsDeleteTransform(entry->transform);
+    memset(entry, 0, sizeof *entry);
+    entry->transform = make_transform(icc, length, &entry->outcome);
+    entry->checksum = sum;
+    entry->length = length;
+    entry->used = 1;
+    return entry;
+}
+
+void bacolour_prepare(void) {
+    tzset();
+    pthread_mutex_lock(&cache_lock);
+    srgb();
+    pthread_mutex_unlock(&cache_lock);
+}
+
+bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *pixels, uint32_t width,
+                                  uint32_t height, uint32_t stride) {
+    bacolour_outcome outcome = {.result = BACOLOUR_UNTAGGED};
+    if (!icc || length == 0) return outcome;
+    if (length > BACOLOUR_MAX_PROFILE_BYTES) {
+        outcome.result = BACOLOUR_IGNORED;
+        snprintf(outcome.reason, sizeof outcome.reason, "the profile is larger than 4 MB (%zu bytes)", length);
+        return outcome;
+    }
+    pthread_mutex_lock(&cache_lock);
+    const cache_entry *entry = lookup(icc, length);
+    outcome = entry->outcome;
+    if (entry->transform && pixels && width && height) {
+        if (stride == width) {
+            cmsDoTransform(entry->transform, pixels, pixels, width * height);
+        } else {
+            cmsDoTransformLineStride(entry->transform, pixels, pixels, width, height, stride * 4, stride * 4, 0, 0);
+        }
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return outcome;
+}

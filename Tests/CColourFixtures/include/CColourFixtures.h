@@ -1,0 +1,19 @@
+#ifndef C_COLOUR_FIXTURES_H
+#define C_COLOUR_FIXTURES_H
+/* ICC profiles for the colour tests, made with lcms2 from their published primaries. */
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum {
+    /** Display P3: DCI-P3 primaries, D65, the sRGB tone curve. */
+    BACOLOUR_FIXTURE_DISPLAY_P3 = 0,
+    /** Adobe RGB (1998): its primaries, D65, gamma 563/256. */
+    BACOLOUR_FIXTURE_ADOBE_RGB = 1,
+    /** lcms2's built-in sRGB. */
+    BACOLOUR_FIXTURE_SRGB = 2,
+} bacolour_fixture;
+
+/** Writes the profile into `buffer`; returns its length (0 when it does not fit). */
+size_t bacolour_fixture_profile(bacolour_fixture kind, uint8_t *buffer, size_t capacity);
+
+#endif
