@@ -27,6 +27,13 @@ public struct PhotoMetadata: Equatable, Sendable {
         self.colourIgnored = colourIgnored
     }
 
+    /// The one line about a photo named `name` whose colour profile was ignored; nil otherwise.
+    public func colourWarning(name: String) -> String? {
+        guard let colourIgnored else { return nil }
+        let profile = colourProfile.map { $0.isEmpty ? "" : " \"\($0)\"" } ?? ""
+        return "\(name): colour profile\(profile) ignored (\(colourIgnored)); shown as sRGB"
+    }
+
     /// The most EXIF bytes kept: the dates sit in the first few hundred bytes (IFD0 and the Exif
     /// IFD come before maker notes and the thumbnail).
     public static let exifCapacity = 64 * 1024

@@ -18,12 +18,14 @@ public struct SandboxedFramePreparer: FramePreparing {
     public let workers: DecodeWorkerPool
     /// Draws each photo's caption into its frame, in this process; `nil` for none.
     public let caption: CaptionPainter?
+    /// Where the one line about a photo whose colour profile was ignored goes.
+    public let colourWarning: @Sendable (String) -> Void
 
     /// Creates a preparer.
     public init(
         scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default,
         rotation: ScreenRotation = .none, workers: DecodeWorkerPool = DecodeWorkerPool(),
-        caption: CaptionPainter? = nil
+        caption: CaptionPainter? = nil, colourWarning: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.scale = scale
         self.limits = limits
@@ -31,11 +33,13 @@ public struct SandboxedFramePreparer: FramePreparing {
         self.rotation = rotation
         self.workers = workers
         self.caption = caption
+        self.colourWarning = colourWarning
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
         let name = photo.id.description
         let (frame, metadata) = try decodeFrame(photo, name: name, size: size)
+        if let line = metadata.colourWarning(name: name) { colourWarning(line) }
         guard let caption else { return frame }
         return caption.paint(consume frame, metadata: metadata, rotation: rotation, name: name)
     }

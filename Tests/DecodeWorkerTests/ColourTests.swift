@@ -73,6 +73,16 @@ import Testing
         #expect(worker.frame.pixels == untagged.pixels)
         #expect(worker.metadata.colourIgnored?.contains("not an ICC profile") == true, "\(worker.metadata)")
         #expect(try PhotoDecoder.decode(tagged, to: size, scale: .fill).pixels == untagged.pixels)
+        // One line, through the slideshow's preparer.
+        let lines = LockedLines()
+        let preparer = SandboxedFramePreparer(scale: .fill, workers: pool) { lines.append($0) }
+        let frame = try preparer.prepareFrame(for: Photo(id: PhotoID(tagged)), size: size)
+        #expect(frame.pixels == untagged.pixels)
+        #expect(lines.all.count == 1)
+        #expect(
+            lines.all.first?.hasSuffix(
+                "ignored (not an ICC profile lcms2 can read (\(broken.count) bytes)); shown as sRGB") == true,
+            "\(lines.all)")
     }
 
     /// The fixture profile's bytes.
@@ -130,4 +140,14 @@ import Testing
         }
         return sums.map { $0 / count }
     }
+}
+
+/// Lines collected from a `@Sendable` closure.
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+
+    var all: [String] { lock.withLock { lines } }
 }
