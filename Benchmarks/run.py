@@ -1,6 +1,6 @@
 """BabyAlbum's benchmarks. Run through scripts/bench, which builds what it needs.
 
-usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only] [--caption-only]
+usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only] [--caption-only] [--colour-only]
 """
 import argparse
 import os
@@ -12,6 +12,7 @@ import tempfile
 import time
 
 import caption
+import colour
 import heif
 import jpeg
 from measure import peak_rss_mb, run, timed_ms
@@ -42,10 +43,15 @@ def main():
     parser.add_argument("--heif-only", action="store_true", help="only the HEIC and decode-sandbox benchmarks")
     parser.add_argument("--decoder", help="the babyalbum-decoder C program (worker start-up comparison)")
     parser.add_argument("--caption-only", action="store_true", help="only the caption benchmark")
+    parser.add_argument("--colour-only", action="store_true", help="only the colour-management benchmark")
     args = parser.parse_args()
     babyalbum = os.path.abspath(args.babyalbum)
     work = tempfile.mkdtemp(prefix="babyalbum-bench-")
     try:
+        colour_report = colour.benchmark(babyalbum, work, args.runs)
+        if args.colour_only:
+            print(colour_report)
+            return
         caption_report = caption.benchmark(babyalbum, work, args.runs)
         if args.caption_only:
             print(caption_report)
@@ -152,6 +158,7 @@ def main():
         print(jpeg_report)
         print(heif_report)
         print(caption_report)
+        print(colour_report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
