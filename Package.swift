@@ -46,7 +46,9 @@ let package = Package(
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
-        .target(name: "CColour", dependencies: ["CLCMS2"], cSettings: [.headerSearchPath("../CLCMS2")]),
+        .target(
+            name: "CColour", dependencies: ["CLCMS2"], cSettings: [.headerSearchPath("../CLCMS2")],
+            linkerSettings: [.linkedLibrary("m")]),
         .systemLibrary(
             name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(

@@ -1,8 +1,10 @@
 #include "CColour.h"
+#include "matshaper.h"
 #include "shim.h"
 
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,6 +17,7 @@ typedef struct {
     uint64_t checksum;
     size_t length;
     cmsHTRANSFORM transform;
+    bacolour_matshaper *fast; /* the matrix-shaper fast path, used instead of `transform` */
     bacolour_outcome outcome;
     int used;
 } cache_entry;
@@ -82,8 +85,9 @@ static const char *space_name(cmsColorSpaceSignature space) {
 /* Gray is read from the pixel's blue byte (R = G = B), the other three bytes skipped. */
 #define TYPE_GRAY_8_SKIP3 (COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(3))
 
-/* Opens the profile and makes its transform, or says why not. */
-static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, bacolour_outcome *outcome) {
+/* Opens the profile and makes its transform (or the fast path's tables), or says why not. */
+static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, bacolour_outcome *outcome,
+                                    bacolour_matshaper **fast) {
     cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
     if (!profile) {
         snprintf(outcome->reason, sizeof outcome->reason, "not an ICC profile lcms2 can read (%zu bytes)", length);
@@ -99,6 +103,8 @@ static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, bacolour_
                  space_name(space));
     } else if (is_srgb(profile)) {
         outcome->result = BACOLOUR_SRGB;
+    } else if ((*fast = bacolour_matshaper_make(profile, srgb())) != NULL) {
+        outcome->result = BACOLOUR_CONVERTED;
     } else {
         cmsUInt32Number input = space == cmsSigGrayData ? TYPE_GRAY_8_SKIP3 : TYPE_BGRA_8;
         transform = cmsCreateTransform(profile, input, srgb(), TYPE_BGRA_8, INTENT_PERCEPTUAL,
@@ -117,8 +123,9 @@ static const cache_entry *lookup(const uint8_t *icc, size_t length) {
         if (cache[i].used && cache[i].checksum == sum && cache[i].length == length) return &cache[i];
     cache_entry *entry = &cache[next_victim++ % CACHE_ENTRIES];
     if (entry->transform) cmsDeleteTransform(entry->transform);
+    free(entry->fast);
     memset(entry, 0, sizeof *entry);
-    entry->transform = make_transform(icc, length, &entry->outcome);
+    entry->transform = make_transform(icc, length, &entry->outcome, &entry->fast);
     entry->checksum = sum;
     entry->length = length;
     entry->used = 1;
@@ -144,7 +151,9 @@ bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *p
     pthread_mutex_lock(&cache_lock);
     const cache_entry *entry = lookup(icc, length);
     outcome = entry->outcome;
-    if (entry->transform && pixels && width && height) {
+    if (entry->fast && pixels) {
+        bacolour_matshaper_apply(entry->fast, pixels, width, height, stride);
+    } else if (entry->transform && pixels && width && height) {
         if (stride == width) {
             cmsDoTransform(entry->transform, pixels, pixels, width * height);
         } else {
