@@ -31,7 +31,7 @@ let package = Package(
         // MARK: C modules
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "CPNGCodec", dependencies: ["CPNG"]),
+        .target(name: "CPNGCodec", dependencies: ["CPNG", "CColour"]),
         .systemLibrary(
             name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CDisplayShims", dependencies: ["CDRM"]),

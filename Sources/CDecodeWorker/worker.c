@@ -101,6 +101,7 @@ static int decode(int fd, int format, const badecode_request *request, baphoto_t
         header->orientation = stored.orientation;
         header->dct_scale_eighths = 8;
         if (status == BAPNG_OK) note_png(metadata, &stored);
+        metadata->colour = stored.colour; /* the PNG codec converts from iCCP itself */
         return status;
     }
     if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, &metadata->photo, message);
@@ -168,7 +169,7 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     baphoto_header header;
     reply->status = decode(photo_fd, format, request, &target, &header, metadata, reply->message);
     copy_header(reply, &header);
-    if (reply->status == BAPHOTO_OK) {
+    if (reply->status == BAPHOTO_OK && format != BADECODE_FORMAT_PNG) {
         /* Colour management in the sandbox too: lcms2 parses the photo's own (untrusted) profile. */
         metadata->colour = bacolour_to_srgb(metadata->photo.icc, metadata->photo.icc_length, pixels, target.width,
                                             target.height, target.width);

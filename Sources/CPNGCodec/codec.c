@@ -34,6 +34,8 @@ typedef struct {
     int binner_ready;
     /* The first warning about the image data itself; empty while there is none. */
     char data_warning[BAPNG_ERROR_MESSAGE_SIZE];
+    uint8_t *icc; /* a copy of the iCCP profile, decompressed; NULL when there is none */
+    size_t icc_length;
 } decode_context;
 
 static void on_error(png_structp png, png_const_charp message) {
@@ -50,6 +52,8 @@ static void on_error(png_structp png, png_const_charp message) {
  * is never inflated and leaves every row intact.
  */
 static int is_data_warning(const char *message) {
+    /* A damaged colour profile is dropped by libpng: the photo is shown as sRGB. */
+    if (strncmp(message, "iCCP", 4) == 0) return 0;
     if (strstr(message, "Extra compress") || strstr(message, "too large")) return 0;
     return strstr(message, "IDAT") || strstr(message, "ADLER32") || strstr(message, "ompressed data") ||
            strstr(message, "ecompression");
@@ -68,6 +72,8 @@ static void on_write_warning(png_structp png, png_const_charp message) {
 }
 
 static void context_free(decode_context *context) {
+    free(context->icc);
+    context->icc = NULL;
     if (context->png) png_destroy_read_struct(&context->png, context->info ? &context->info : NULL, NULL);
     if (context->file) fclose(context->file);
     if (context->scaler_ready) bapng_scaler_free(&context->scaler);
@@ -229,7 +235,7 @@ static int orientation_transposes(int orientation) { return orientation >= 5; }
  * inflating when the image is complete.
  *
  * BabyAlbum walks the chunks itself and hands libpng only those that decide the pixels (IHDR,
- * PLTE, tRNS, IDAT, IEND). Every other chunk is skipped with a seek: never read, never buffered
+ * PLTE, tRNS, IDAT, IEND) and their colours (iCCP, sRGB; at most max_chunk_bytes like the rest). Every other chunk is skipped with a seek: never read, never buffered
  * (libpng's push reader holds a whole chunk in memory before it looks at it, growing its buffer
  * block by block, which costs time in the square of the chunk's size).
  */
@@ -313,6 +319,21 @@ static void prepare_drawing(png_structp png, push_state *state) {
     }
 }
 
+/* Keeps a copy of the iCCP profile (libpng has checked and inflated it), unless an sRGB chunk says sRGB. */
+static void keep_profile(decode_context *context, png_infop info) {
+    png_charp name = NULL;
+    png_bytep profile = NULL;
+    png_uint_32 length = 0;
+    int compression = 0;
+    if (png_get_valid(context->png, info, PNG_INFO_sRGB)) return;
+    if (!png_get_iCCP(context->png, info, &name, &compression, &profile, &length) || !profile || !length) return;
+    if (length > BACOLOUR_MAX_PROFILE_BYTES) return;
+    context->icc = malloc(length);
+    if (!context->icc) return;
+    memcpy(context->icc, profile, length);
+    context->icc_length = length;
+}
+
 static void on_info(png_structp png, png_infop info) {
     push_state *state = png_get_progressive_ptr(png);
     fill_header(state->context, state->header);
@@ -326,6 +347,7 @@ static void on_info(png_structp png, png_infop info) {
     }
     /* No png_set_interlace_handling: Adam7 passes arrive as they are stored, and the binner
      * places each pixel, so an interlaced photo never exists at full size. */
+    keep_profile(state->context, info);
     state->channels = set_transforms(png, info);
     if (state->channels != 3 && state->channels != 4) push_fail(png, state, BAPNG_ERROR_CORRUPT, "unexpected channel count");
     state->binned = state->header->interlaced || state->target->whole_image;
@@ -375,7 +397,7 @@ static int feed_bytes(decode_context *context, push_state *state, uint64_t lengt
 }
 
 static int is_pixel_chunk(const uint8_t *type) {
-    static const char *const kept[] = {"IHDR", "PLTE", "tRNS", "IDAT", "IEND"};
+    static const char *const kept[] = {"IHDR", "PLTE", "tRNS", "IDAT", "IEND", "iCCP", "sRGB"};
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         if (memcmp(type, kept[i], 4) == 0) return 1;
     }
@@ -496,6 +518,9 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
             bapng_apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels,
                                     target->width, target->height, state->orientation);
         }
+        /* The same conversion as JPEG and WebP, on the screen-size frame. */
+        header->colour =
+            bacolour_to_srgb(context->icc, context->icc_length, target->pixels, target->width, target->height, target->width);
     }
     context_free(context);
     free(context);

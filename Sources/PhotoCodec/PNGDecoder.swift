@@ -34,7 +34,7 @@ public struct PNGHeader: Equatable, Sendable {
     public let isInterlaced: Bool
     /// The eXIf orientation, 1 to 8 (1 when there is none).
     public let orientation: Int
-    /// The eXIf chunk and the tIME chunk, read in the same pass.
+    /// The eXIf chunk and the tIME chunk, read in the same pass, and what the iCCP profile's conversion did.
     public let metadata: PhotoMetadata
 
     init(_ header: bapng_header, exif: [UInt8]) {
@@ -51,6 +51,7 @@ public struct PNGHeader: Equatable, Sendable {
             metadata.pngTime = PhotoMetadata.pngTime(
                 year: Int(f.0), month: Int(f.1), day: Int(f.2), hour: Int(f.3), minute: Int(f.4), second: Int(f.5))
         }
+        metadata.noteColour(header.colour)
         self.metadata = metadata
     }
 }

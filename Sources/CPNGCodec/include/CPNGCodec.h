@@ -11,6 +11,8 @@
  * Pixels are uint32_t 0x00RRGGBB (DRM_FORMAT_XRGB8888), transparency composited over black,
  * 16-bit samples reduced by rounding (png_set_scale_16), gAMA ignored (samples as stored).
  */
+#include "CColour.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,6 +60,8 @@ typedef struct {
     /** Non-zero when a tIME chunk of 7 bytes was seen: its year, month, day, hour, minute, second, as stored. */
     int has_time;
     int time_fields[6];
+    /** Out (decodes only): what the iCCP profile's conversion to sRGB did (untagged without one). */
+    bacolour_outcome colour;
 } bapng_header;
 
 /** Limits against hostile files. */
