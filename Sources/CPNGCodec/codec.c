@@ -36,6 +36,7 @@ typedef struct {
     char data_warning[BAPNG_ERROR_MESSAGE_SIZE];
     uint8_t *icc; /* a copy of the iCCP profile, decompressed; NULL when there is none */
     size_t icc_length;
+    char colour_note[BACOLOUR_REASON_SIZE]; /* why a profile was skipped before libpng saw it */
 } decode_context;
 
 static void on_error(png_structp png, png_const_charp message) {
@@ -61,6 +62,9 @@ static int is_data_warning(const char *message) {
 
 static void on_warning(png_structp png, png_const_charp message) {
     decode_context *context = png_get_error_ptr(png);
+    if (strncmp(message, "iCCP", 4) == 0 && context->colour_note[0] == 0) {
+        snprintf(context->colour_note, sizeof context->colour_note, "libpng: %s", message);
+    }
     if (context->data_warning[0] == 0 && is_data_warning(message)) {
         snprintf(context->data_warning, sizeof context->data_warning, "%s", message);
     }
@@ -396,6 +400,10 @@ static int feed_bytes(decode_context *context, push_state *state, uint64_t lengt
     return 0;
 }
 
+static int is_colour_chunk(const uint8_t *type) {
+    return memcmp(type, "iCCP", 4) == 0 || memcmp(type, "sRGB", 4) == 0;
+}
+
 static int is_pixel_chunk(const uint8_t *type) {
     static const char *const kept[] = {"IHDR", "PLTE", "tRNS", "IDAT", "IEND", "iCCP", "sRGB"};
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
@@ -433,7 +441,13 @@ static int feed_chunks(decode_context *context, push_state *state) {
         const uint8_t *type = head + 4;
         if (length > 0x7FFFFFFF) return chunk_fail(context, type, "length out of range", length);
         if (!valid_chunk_type(type)) return chunk_fail(context, type, "invalid chunk type", length);
-        if (!is_pixel_chunk(type)) {
+        int colour_too_large = is_colour_chunk(type) && length > state->limits->max_chunk_bytes;
+        if (colour_too_large) {
+            /* A profile too large to read is skipped unread: the photo is shown as sRGB. */
+            snprintf(context->colour_note, sizeof context->colour_note, "the %.4s chunk is too large (%u bytes)",
+                     (const char *)type, (unsigned)length);
+        }
+        if (!is_pixel_chunk(type) || colour_too_large) {
             if ((type[0] & 0x20) == 0) return chunk_fail(context, type, "unknown critical chunk", length);
             off_t next = ftello(context->file) + (off_t)length + 4;
             /* A tIME after the image data (where many encoders put it) is read on the way past. */
@@ -521,6 +535,10 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
         /* The same conversion as JPEG and WebP, on the screen-size frame. */
         header->colour =
             bacolour_to_srgb(context->icc, context->icc_length, target->pixels, target->width, target->height, target->width);
+        if (!context->icc && context->colour_note[0]) {
+            header->colour.result = BACOLOUR_IGNORED;
+            snprintf(header->colour.reason, sizeof header->colour.reason, "%s", context->colour_note);
+        }
     }
     context_free(context);
     free(context);

@@ -39,6 +39,7 @@ import Testing
         #expect(try PhotoDecoder.decode(png, to: size, scale: .fill).pixels == plain.pixels)
         let worker = try WorkerSupport.decode(png, pool: pool, request: DecodeRequest(size: size, scale: .fill))
         #expect(worker.frame.pixels == plain.pixels)
+        #expect(worker.metadata.colourIgnored?.hasPrefix("libpng: iCCP") == true, "\(worker.metadata)")
     }
 
     /// The patches as an 8-bit RGB PNG, with an iCCP chunk holding `iccp` when given.
