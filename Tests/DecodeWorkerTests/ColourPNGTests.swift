@@ -5,8 +5,8 @@ import PhotoCodec
 import TestSupport
 import Testing
 
-/// Colour management of PNG: an iCCP profile is converted like a JPEG's (the same C function), in
-/// the worker and in process; a damaged iCCP leaves the photo shown as sRGB.
+/// Colour management of PNG and WebP: an iCCP or ICCP profile is converted like a JPEG's (the same
+/// C function), in the worker and in process; a damaged iCCP leaves the photo shown as sRGB.
 @Suite struct ColourPNGTests {
     let pool = DecodeWorkerPool(command: WorkerSupport.command, deadline: .seconds(20))
     let size = FrameSize(width: ColourTests.patch * 4, height: ColourTests.patch * 2)
@@ -28,6 +28,19 @@ import Testing
         #expect(shift.reduce(0, +) / 3 >= 10, "against the untransformed photo: \(shift)")
         let worker = try WorkerSupport.decode(png, pool: pool, request: DecodeRequest(size: size, scale: .fill))
         #expect(worker.frame.pixels == local.pixels)
+        #expect(worker.metadata.colourProfile == "Display P3")
+    }
+
+    @Test func aLosslessWebPWithICCPIsConvertedLikeThePNG() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let png = try Self.png(in: folder, name: "p3", iccp: ColourTests.profile(BACOLOUR_FIXTURE_DISPLAY_P3))
+        let webp = folder.file("p3.webp")
+        try WorkerSupport.run(["/usr/bin/cwebp", "-quiet", "-lossless", "-metadata", "icc", png, "-o", webp])
+        let expected = try PhotoDecoder.decode(png, to: size, scale: .fill)
+        #expect(try PhotoDecoder.decode(webp, to: size, scale: .fill).pixels == expected.pixels)
+        let worker = try WorkerSupport.decode(webp, pool: pool, request: DecodeRequest(size: size, scale: .fill))
+        #expect(worker.frame.pixels == expected.pixels)
         #expect(worker.metadata.colourProfile == "Display P3")
     }
 
