@@ -52,48 +52,61 @@ static double srgb_encode(double linear) {
     return linear <= 0.0031308 ? 12.92 * linear : 1.055 * pow(linear, 1 / 2.4) - 0.055;
 }
 
-bacolour_matshaper *bacolour_matshaper_make(cmsHPROFILE profile, cmsHPROFILE srgb) {
+/* Profile RGB to sRGB, linear light: sRGB's colorants inverted times the profile's; 0 when the
+ * sums could leave the encode table's range (-1 to 2), which no real profile comes near. */
+static int srgb_matrix(cmsHPROFILE profile, cmsHPROFILE srgb, double m[9]) {
     double from[9], to[9], to_inverse[9];
-    if (!plain_matrix_shaper(profile) || !colorant_matrix(profile, from) || !colorant_matrix(srgb, to) ||
-        !invert(to, to_inverse))
-        return NULL;
-    bacolour_matshaper *m = malloc(sizeof *m);
-    if (!m) return NULL;
+    if (!colorant_matrix(profile, from) || !colorant_matrix(srgb, to) || !invert(to, to_inverse)) return 0;
     for (int r = 0; r < 3; r++) {
+        double low = 0, high = 0;
         for (int c = 0; c < 3; c++) {
             double sum = 0;
             for (int k = 0; k < 3; k++) sum += to_inverse[r * 3 + k] * from[k * 3 + c];
-            m->matrix[r * 3 + c] = (int32_t)lround(sum * BACOLOUR_LINEAR_ONE);
+            m[r * 3 + c] = sum;
+            if (sum < 0) low += sum;
+            else high += sum;
         }
+        if (low < -0.99 || high > 1.99) return 0;
     }
+    return 1;
+}
+
+bacolour_matshaper *bacolour_matshaper_make(cmsHPROFILE profile, cmsHPROFILE srgb) {
+    double matrix[9];
+    if (!plain_matrix_shaper(profile) || !srgb_matrix(profile, srgb, matrix)) return NULL;
+    bacolour_matshaper *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    const int32_t one = BACOLOUR_LINEAR_ONE;
     for (int c = 0; c < 3; c++) {
         const cmsToneCurve *curve = cmsReadTag(profile, curve_tags[c]);
         for (int v = 0; v < 256; v++) {
             double linear = cmsEvalToneCurveFloat(curve, (float)(v / 255.0));
-            linear = linear < 0 ? 0 : linear > 1 ? 1 : linear;
-            m->linear[c][v] = (uint16_t)lround(linear * BACOLOUR_LINEAR_ONE);
+            int32_t q = (int32_t)lround((linear < 0 ? 0 : linear > 1 ? 1 : linear) * one);
+            for (int out = 0; out < 3; out++) {
+                int32_t weight = (int32_t)lround(matrix[out * 3 + c] * one);
+                m->contribution[c][v][out] = weight * q + (c == 0 ? one / 2 + one * one : 0);
+            }
+            m->contribution[c][v][3] = 0;
         }
     }
-    for (int i = 0; i <= BACOLOUR_LINEAR_ONE; i++)
-        m->encode[i] = (uint8_t)lround(srgb_encode((double)i / BACOLOUR_LINEAR_ONE) * 255);
+    for (int i = 0; i <= 3 * one; i++) {
+        int32_t v = i - one < 0 ? 0 : i - one > one ? one : i - one;
+        m->encode[i] = (uint8_t)lround(srgb_encode((double)v / one) * 255);
+    }
     return m;
-}
-
-static inline uint32_t channel(const bacolour_matshaper *m, const int32_t *row, int32_t r, int32_t g, int32_t b) {
-    int32_t v = (row[0] * r + row[1] * g + row[2] * b + BACOLOUR_LINEAR_ONE / 2) >> 14;
-    v = v < 0 ? 0 : v > BACOLOUR_LINEAR_ONE ? BACOLOUR_LINEAR_ONE : v;
-    return m->encode[v];
 }
 
 void bacolour_matshaper_apply(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
                               uint32_t stride) {
+    const uint8_t *encode = m->encode;
     for (uint32_t y = 0; y < height; y++) {
         uint32_t *row = pixels + (size_t)y * stride;
         for (uint32_t x = 0; x < width; x++) {
             uint32_t p = row[x];
-            int32_t r = m->linear[0][(p >> 16) & 0xff], g = m->linear[1][(p >> 8) & 0xff], b = m->linear[2][p & 0xff];
-            row[x] = (p & 0xff000000u) | channel(m, m->matrix, r, g, b) << 16 | channel(m, m->matrix + 3, r, g, b) << 8 |
-                     channel(m, m->matrix + 6, r, g, b);
+            const int32_t *r = m->contribution[0][(p >> 16) & 0xff], *g = m->contribution[1][(p >> 8) & 0xff],
+                          *b = m->contribution[2][p & 0xff];
+            row[x] = (p & 0xff000000u) | (uint32_t)encode[(r[0] + g[0] + b[0]) >> 14] << 16 |
+                     (uint32_t)encode[(r[1] + g[1] + b[1]) >> 14] << 8 | encode[(r[2] + g[2] + b[2]) >> 14];
         }
     }
 }

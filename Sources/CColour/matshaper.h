@@ -15,12 +15,17 @@
 #define BACOLOUR_LINEAR_ONE 16384
 
 typedef struct {
-    /** Profile RGB to sRGB, linear, Q14. */
-    int32_t matrix[9];
-    /** Each channel's 8-bit value to linear light, Q14. */
-    uint16_t linear[3][256];
-    /** Linear light (Q14, 0 to 1) to sRGB's 8-bit value. */
-    uint8_t encode[BACOLOUR_LINEAR_ONE + 1];
+    /**
+     * What each input channel's 8-bit value adds to each sRGB channel in linear light, Q28 (the
+     * Q14 matrix times the Q14 linear value); red's also carries the rounding and the offset of
+     * `encode`.
+     */
+    int32_t contribution[3][256][4];
+    /**
+     * Linear light, Q14, offset by one (-1 to 2), to sRGB's 8-bit value: the clamp to 0 to 1
+     * is in the table, so the loop has no branch.
+     */
+    uint8_t encode[3 * BACOLOUR_LINEAR_ONE + 1];
 } bacolour_matshaper;
 
 /** The fast path's tables for `profile` to `srgb`, or NULL when the profile is not a plain matrix-shaper. */
