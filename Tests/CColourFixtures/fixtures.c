@@ -18,6 +18,13 @@ static cmsHPROFILE rgb_profile(const cmsCIExyYTRIPLE *primaries, cmsToneCurve *c
 
 static cmsHPROFILE make(bacolour_fixture kind) {
     if (kind == BACOLOUR_FIXTURE_SRGB) return cmsCreate_sRGBProfile();
+    if (kind == BACOLOUR_FIXTURE_GRAY_18) {
+        cmsCIExyY white = {0.3127, 0.3290, 1.0};
+        cmsToneCurve *curve = cmsBuildGamma(NULL, 1.8);
+        cmsHPROFILE gray = cmsCreateGrayProfile(&white, curve);
+        cmsFreeToneCurve(curve);
+        return gray;
+    }
     if (kind == BACOLOUR_FIXTURE_DISPLAY_P3) {
         cmsCIExyYTRIPLE p3 = {{0.680, 0.320, 1.0}, {0.265, 0.690, 1.0}, {0.150, 0.060, 1.0}};
         double srgb_curve[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};

@@ -43,6 +43,24 @@ import Testing
         #expect(worker.metadata.colourIgnored == nil)
     }
 
+    /// A gray profile goes through lcms2's own transform (not the fast path), in the sandbox too.
+    @Test func aGrayPhotoWithAGammaProfileIsConvertedLikeJpgicc() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let tagged = try Self.jpeg(
+            in: folder, name: "gray", profile: Self.profile(BACOLOUR_FIXTURE_GRAY_18), options: ["-grayscale"])
+        let plain = try Self.jpeg(in: folder, name: "plain", profile: nil, options: ["-grayscale"])
+        let reference = folder.file("reference.jpg")
+        try WorkerSupport.run(["/usr/bin/jpgicc", "-t0", "-b", "-q100", tagged, reference])
+        let worker = try WorkerSupport.decode(tagged, pool: pool, request: DecodeRequest(size: size, scale: .fill))
+        let expected = try PhotoDecoder.decode(reference, to: size, scale: .fill)
+        let accuracy = Self.meanDifference(worker.frame, expected)
+        #expect(accuracy.allSatisfy { $0 <= 1.5 }, "against jpgicc: \(accuracy)")
+        let shift = Self.meanDifference(worker.frame, try PhotoDecoder.decode(plain, to: size, scale: .fill))
+        #expect(shift.reduce(0, +) / 3 >= 10, "against the untransformed photo: \(shift)")
+        #expect(try PhotoDecoder.decode(tagged, to: size, scale: .fill).pixels == worker.frame.pixels)
+    }
+
     @Test func anSRGBTaggedPhotoIsBitIdenticalToAnUntaggedOne() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -93,10 +111,12 @@ import Testing
     }
 
     /// A JPEG of the patches (quality 100, no chroma subsampling), tagged with `profile`.
-    static func jpeg(in folder: TemporaryFolder, name: String, profile: [UInt8]?) throws -> String {
+    static func jpeg(
+        in folder: TemporaryFolder, name: String, profile: [UInt8]?, options: [String] = []
+    ) throws -> String {
         let ppm = folder.file(name + ".ppm")
         try Data(patches()).write(to: URL(fileURLWithPath: ppm))
-        var arguments = ["/usr/bin/cjpeg", "-quality", "100", "-sample", "1x1"]
+        var arguments = ["/usr/bin/cjpeg", "-quality", "100", "-sample", "1x1"] + options
         if let profile {
             let icc = folder.file(name + ".icc")
             try Data(profile).write(to: URL(fileURLWithPath: icc))

@@ -11,6 +11,8 @@ typedef enum {
     BACOLOUR_FIXTURE_ADOBE_RGB = 1,
     /** lcms2's built-in sRGB. */
     BACOLOUR_FIXTURE_SRGB = 2,
+    /** Gray, D65, gamma 1.8 (converted by lcms2 itself, not the matrix-shaper fast path). */
+    BACOLOUR_FIXTURE_GRAY_18 = 3,
 } bacolour_fixture;
 
 /** Writes the profile into `buffer`; returns its length (0 when it does not fit). */
