@@ -46,7 +46,7 @@ done
 declare -A PACKAGE_OF=(
     [libpng16.so.16]=libpng16-16 [libjpeg.so.62]=libjpeg62-turbo [libwebp.so.7]=libwebp7
     [libwebpdemux.so.2]=libwebpdemux2 [libdrm.so.2]=libdrm2 [libevdev.so.2]=libevdev2 [libz.so.1]=zlib1g
-    [libfreetype.so.6]=libfreetype6 [libbrotlidec.so.1]=libbrotli1 [libbrotlicommon.so.1]=libbrotli1
+    [libfreetype.so.6]=libfreetype6 [liblcms2.so.2]=liblcms2-2 [libbrotlidec.so.1]=libbrotli1 [libbrotlicommon.so.1]=libbrotli1
     [libstdc++.so.6]=libstdc++6 [libgcc_s.so.1]=libgcc-s1 [libc.so.6]=libc6 [libm.so.6]=libc6
     [libdl.so.2]=libc6 [libpthread.so.0]=libc6 [librt.so.1]=libc6 [libutil.so.1]=libc6
     [ld-linux-aarch64.so.1]=libc6 [ld-linux-x86-64.so.2]=libc6
@@ -65,11 +65,11 @@ if [[ -n $SDK ]]; then
         (cd "$download" && apt-get download libpng-dev:arm64 libpng16-16:arm64 libdrm-dev:arm64 libdrm2:arm64 \
             libjpeg62-turbo-dev:arm64 libjpeg62-turbo:arm64 libwebp-dev:arm64 libwebp7:arm64 \
             libwebpdemux2:arm64 libwebpmux3:arm64 libevdev-dev:arm64 libevdev2:arm64 zlib1g-dev:arm64 zlib1g:arm64 \
-            libfreetype-dev:arm64 libfreetype6:arm64 libbrotli1:arm64)
+            libfreetype-dev:arm64 libfreetype6:arm64 libbrotli1:arm64 liblcms2-dev:arm64 liblcms2-2:arm64)
         for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
         rm -rf "$download"
     fi
-    for header in png.h jpeglib.h webp/demux.h libdrm/xf86drm.h libevdev-1.0/libevdev/libevdev.h freetype2/ft2build.h; do
+    for header in png.h jpeglib.h webp/demux.h libdrm/xf86drm.h libevdev-1.0/libevdev/libevdev.h freetype2/ft2build.h lcms2.h; do
         [[ -f $sysroot/usr/include/$header ]] ||
             { echo "error: $sysroot lacks /usr/include/$header: use --add-sysroot-packages" >&2; exit 1; }
     done

@@ -169,7 +169,7 @@ write_state() {
 
 # ---- 1. runtime libraries ---------------------------------------------------------------------
 
-PACKAGES=(libpng16-16 libjpeg62-turbo libwebp7 libwebpdemux2 libdrm2 libevdev2 libfreetype6 fonts-dejavu-core)
+PACKAGES=(libpng16-16 libjpeg62-turbo libwebp7 libwebpdemux2 libdrm2 libevdev2 libfreetype6 liblcms2-2 fonts-dejavu-core)
 if ((APT)); then
     if live; then
         missing=()
