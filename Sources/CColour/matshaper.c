@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 static const cmsTagSignature colorant_tags[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag,
                                                  cmsSigBlueColorantTag};
@@ -89,10 +90,10 @@ bacolour_matshaper *bacolour_matshaper_make(cmsHPROFILE profile, cmsHPROFILE srg
             m->contribution[c][v][3] = 0;
         }
     }
-    for (int i = 0; i <= 3 * one; i++) {
-        int32_t v = i - one < 0 ? 0 : i - one > one ? one : i - one;
-        m->encode[i] = (uint8_t)lround(srgb_encode((double)v / one) * 255);
-    }
+    /* Below 0 is black, above 1 white; only 0 to 1 is computed. */
+    memset(m->encode, 0, (size_t)one);
+    for (int32_t v = 0; v <= one; v++) m->encode[one + v] = (uint8_t)lround(srgb_encode((double)v / one) * 255);
+    memset(m->encode + 2 * one + 1, 255, (size_t)one);
     return m;
 }
 
