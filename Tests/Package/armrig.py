@@ -167,8 +167,9 @@ def initramfs(base, version):
 
 def package_root(deb, suite="bookworm"):
     """A `suite` arm64 root with `deb` installed: apt resolves the package's Depends there (from
-    nothing installed), every package it picks is unpacked, then the package; plus dash and
-    coreutils for the guest shell. Returns (root, names of the packages apt picked)."""
+    nothing installed), every package it picks is unpacked (without maintainer scripts), then the
+    package, and the package's own postinst runs (under qemu-user); plus dash and coreutils for
+    the guest shell. Returns (root, names of the packages apt picked)."""
     apt_dir = os.path.join(CACHE, f"apt-vm-root-{suite}-arm64")
     debs = download(apt_dir, suite, "arm64", os.path.abspath(deb), "dash", "coreutils")
     names = sorted(os.path.basename(d).split("_")[0] for d in debs)
@@ -188,6 +189,15 @@ def package_root(deb, suite="bookworm"):
         with open(stamp, "w") as f:
             f.write(key)
     unpack([deb], root)  # the package under test, always the newest
+    # Its postinst, as dpkg would run it (arm64 code through the kernel's qemu-user binfmt handler).
+    control = os.path.join(root, "tmp", "babyalbum-control")
+    shutil.rmtree(control, ignore_errors=True)
+    subprocess.run(["dpkg-deb", "-e", deb, control], check=True)
+    result = subprocess.run(["chroot", root, "/bin/sh", "/tmp/babyalbum-control/postinst", "configure"],
+                            capture_output=True, text=True)
+    shutil.rmtree(control, ignore_errors=True)
+    if result.returncode != 0:
+        raise vmrig.VMError(f"the package's postinst failed in the arm64 root:\n{result.stdout}{result.stderr}")
     # vmrig's guest mounts the repository (the photos) at its own path: the mount point.
     os.makedirs(root + REPO, exist_ok=True)
     return root, names
