@@ -97,6 +97,8 @@ def kernel():
         tmp = base + ".new"
         shutil.rmtree(tmp, ignore_errors=True)
         unpack([d for d in debs if os.path.basename(d).startswith(("linux-image-", "busybox-static"))], tmp)
+        for d in debs:
+            os.unlink(d)
         version = os.path.basename(glob.glob(os.path.join(tmp, "boot", "vmlinuz-*"))[0])[len("vmlinuz-"):]
         subprocess.run(["depmod", "-b", tmp, version], check=True)  # what the package's postinst does
         shutil.rmtree(base, ignore_errors=True)
