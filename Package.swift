@@ -40,9 +40,10 @@ let package = Package(
             name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
             name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP"],
-            cSettings: [.headerSearchPath("../CPNGCodec")]),
+            cSettings: [.headerSearchPath("../CPNGCodec")], linkerSettings: [.linkedLibrary("webp")]),
         .systemLibrary(
             name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(
