@@ -1,5 +1,11 @@
-import Foundation
-
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 /// One `key = value` line of a settings file.
 public struct SettingsEntry: Sendable, Equatable {
     /// The option's long name, lowercased, without leading dashes (`interval`).
@@ -107,24 +113,44 @@ public struct SettingsFile: Sendable, Equatable {
         case malformed(String)
     }
 
-    private static let spaces = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r\u{FEFF}"))
+    /// Spaces and tabs, a Windows line end's carriage return and a byte-order mark.
+    private static func isSpace(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\r" || character == "\u{FEFF}"
+            || (character.isWhitespace && !character.isNewline)
+    }
+
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    /// Where a comment after a value starts: a '#' after a space or tab.
+    private static func commentStart(in value: String) -> String.Index? {
+        var previous: Character?
+        for index in value.indices {
+            if value[index] == "#", let previous, isSpace(previous) { return value.index(before: index) }
+            previous = value[index]
+        }
+        return nil
+    }
 
     private static func parse(line rawLine: Substring) -> Line {
-        let line = rawLine.trimmingCharacters(in: spaces)
+        let line = trimmed(rawLine)
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return .blank }
         guard let equals = line.firstIndex(of: "=") else {
             return .malformed("'\(line)' is not 'key = value'")
         }
-        var key = line[..<equals].trimmingCharacters(in: spaces).lowercased()
+        var key = trimmed(line[..<equals]).lowercased()
         while key.hasPrefix("-") { key.removeFirst() }
-        key = key.replacingOccurrences(of: "_", with: "-")
+        key = String(key.map { $0 == "_" ? "-" : $0 })
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
             return .malformed("'\(line)' has no setting name before '='")
         }
-        var value = line[line.index(after: equals)...].trimmingCharacters(in: spaces)
+        var value = trimmed(line[line.index(after: equals)...])
         // A comment after the value starts with " #" (a '#' inside a value stays).
-        if let comment = value.range(of: #"\s#"#, options: .regularExpression) {
-            value = value[..<comment.lowerBound].trimmingCharacters(in: spaces)
+        if let comment = commentStart(in: value) {
+            value = trimmed(value[..<comment])
         }
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = String(value.dropFirst().dropLast())

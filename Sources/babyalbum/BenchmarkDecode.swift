@@ -1,7 +1,15 @@
 import AlbumDomain
 import ArgumentParser
-import Foundation
 import PhotoCodec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `babyalbum benchmark-decode`: times decode-and-scale alone, for `scripts/bench` (hidden).
 struct BenchmarkDecode: ParsableCommand {
@@ -34,6 +42,8 @@ struct BenchmarkDecode: ParsableCommand {
             times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         times.sort()
-        print(String(format: "%.3f", times[times.count / 2]))
+        let microseconds = Int((times[times.count / 2] * 1000).rounded())
+        let fraction = String(microseconds % 1000)
+        print("\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction)
     }
 }

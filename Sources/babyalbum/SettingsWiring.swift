@@ -1,8 +1,17 @@
 import ArgumentParser
 import BabyAlbumSettings
-import Foundation
+import LinuxInterfaces
 import Logging
 import PhotoSources
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The settings file in front of the slideshow's command line: `babyalbum` (and `babyalbum
 /// show`) read `--settings FILE`, else ``SettingsFile/defaultPath(fileExists:)``, merge it under
@@ -158,7 +167,7 @@ struct SettingsCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+            writeAll(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n", to: STDOUT_FILENO)
         } else {
             print(report.text, terminator: "")
         }
