@@ -37,10 +37,10 @@ public struct PhotoFramePreparer: FramePreparing {
             return try decode(file, name: name, size: size, scale: .fill)
         }
         // The backdrop is made upright, then the frame is turned for the panel.
-        let upright = try PhotoDecoder.decode(
+        // The decoded pixels are painted in place: no second frame while the bars are drawn.
+        var pixels = try PhotoDecoder.decode(
             file, path: name, to: screen, scale: .fit, limits: limits, budget: budget
-        ).frame
-        var pixels = upright.pixels
+        ).frame.pixels
         Backdrop.paintBars(of: &pixels, size: screen, photo: photoSize)
         return Frame(size: screen, pixels: pixels).turned(for: rotation)
     }

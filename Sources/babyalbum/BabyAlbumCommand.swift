@@ -31,6 +31,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     /// Runs the command with `arguments`. A usage error is one line on standard error and exit
     /// status 64 (the usage text is `--help`'s job), so a bad value reads as one log line.
     static func main(_ arguments: [String]?) async {
+        MemoryPolicy.apply()
         do {
             var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
