@@ -2,7 +2,6 @@
 peak resident memory (the kernel's ru_maxrss, as /usr/bin/time -v reports it) taken from the same
 run. Commands compared with each other run interleaved, round after round, so a busy moment of the
 machine falls on all of them alike; every figure is the median of the runs."""
-import os
 import statistics
 import subprocess
 import sys
@@ -15,17 +14,20 @@ def run(command, **kwargs):
 
 
 def run_once(command, env=None):
-    """One whole-process run: (wall ms, peak RSS MB). Exits the benchmark when the command fails."""
-    with tempfile.TemporaryFile() as stderr:
+    """One whole-process run: (wall ms, peak RSS MB). Exits the benchmark when the command fails.
+
+    The command runs under GNU time, which reports its peak: the kernel's ru_maxrss of a child
+    of this Python process would start from Python's own resident size (the child is a copy of
+    it until exec), about 13 MB, and so hide anything smaller."""
+    with tempfile.NamedTemporaryFile(mode="r") as peak, tempfile.TemporaryFile() as stderr:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr, env=env)
-        _, status, usage = os.wait4(process.pid, 0)
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command],
+                                stdout=subprocess.DEVNULL, stderr=stderr, env=env)
         elapsed = (time.perf_counter() - start) * 1000
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if process.returncode != 0:
+        if result.returncode != 0:
             stderr.seek(0)
-            sys.exit(f"failed ({process.returncode}): {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
-    return elapsed, usage.ru_maxrss / 1024
+            sys.exit(f"failed ({result.returncode}): {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
+        return elapsed, int(peak.read().strip().splitlines()[-1]) / 1024
 
 
 def compare(commands, runs, env=None):
@@ -50,26 +52,28 @@ def peak_rss_mb(command):
 
 
 def resident_over_run(command, env=None, settle_seconds=1.0):
-    """Runs `command` to its end, sampling /proc/PID/status every 20 ms. Returns (peak MB from
-    the kernel's ru_maxrss, steady MB: the median VmRSS of the samples after `settle_seconds`,
-    when the process mostly waits between photos)."""
+    """Runs `command` to its end under GNU time, sampling the command's /proc/PID/status every
+    20 ms. Returns (peak MB, GNU time's maximum resident size; steady MB: the median VmRSS of
+    the samples after `settle_seconds`, when the process mostly waits between photos)."""
     samples, start = [], time.monotonic()
-    with tempfile.TemporaryFile() as stderr:
-        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr, env=env)
-        while True:
-            done, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if done:
-                break
+    with tempfile.NamedTemporaryFile(mode="r") as peak, tempfile.TemporaryFile() as stderr:
+        wrapper = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command],
+                                   stdout=subprocess.DEVNULL, stderr=stderr, env=env)
+        child = None
+        while wrapper.poll() is None:
             try:
-                with open(f"/proc/{process.pid}/status") as proc_status:
+                if child is None:
+                    with open(f"/proc/{wrapper.pid}/task/{wrapper.pid}/children") as children:
+                        child = int(children.read().split()[0])
+                with open(f"/proc/{child}/status") as proc_status:
                     rss = next(int(line.split()[1]) for line in proc_status if line.startswith("VmRSS:"))
                 samples.append((time.monotonic() - start, rss / 1024))
-            except (OSError, StopIteration):
+            except (OSError, StopIteration, IndexError, ValueError):
                 pass
             time.sleep(0.02)
-        process.returncode = os.waitstatus_to_exitcode(status)
-        if process.returncode != 0:
+        if wrapper.returncode != 0:
             stderr.seek(0)
             sys.exit(f"failed: {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
+        peak_mb = int(peak.read().strip().splitlines()[-1]) / 1024
     late = [rss for at, rss in samples if at >= settle_seconds] or [rss for _, rss in samples] or [0]
-    return usage.ru_maxrss / 1024, statistics.median(late)
+    return peak_mb, statistics.median(late)
