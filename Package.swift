@@ -103,12 +103,15 @@ let package = Package(
             ]),
         .target(
             name: "BabyAlbumDoctor",
-            dependencies: ["AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput"]),
+            dependencies: [
+                "AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput",
+                "LinuxInterfaces",
+            ]),
         .executableTarget(
             name: "babyalbum",
             dependencies: [
                 "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours", "CDecodeWorker",
-                "PhotoCodec",
+                "PhotoCodec", "LinuxInterfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

@@ -1,6 +1,6 @@
 """BabyAlbum's benchmarks. Run through scripts/bench, which builds what it needs.
 
-usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only] [--caption-only]
+usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only] [--caption-only] [--memory-only]
 """
 import argparse
 import os
@@ -14,7 +14,8 @@ import time
 import caption
 import heif
 import jpeg
-from measure import peak_rss_mb, run, timed_ms
+import memory as memory_table
+from measure import compare, peak_rss_mb, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -42,10 +43,15 @@ def main():
     parser.add_argument("--heif-only", action="store_true", help="only the HEIC and decode-sandbox benchmarks")
     parser.add_argument("--decoder", help="the babyalbum-decoder C program (worker start-up comparison)")
     parser.add_argument("--caption-only", action="store_true", help="only the caption benchmark")
+    parser.add_argument("--memory-only", action="store_true", help="only the memory table")
     args = parser.parse_args()
     babyalbum = os.path.abspath(args.babyalbum)
     work = tempfile.mkdtemp(prefix="babyalbum-bench-")
     try:
+        memory_report = memory_table.benchmark(babyalbum, work)
+        if args.memory_only:
+            print(memory_report)
+            return
         caption_report = caption.benchmark(babyalbum, work, args.runs)
         if args.caption_only:
             print(caption_report)
@@ -67,17 +73,15 @@ def main():
         twelve, forty_eight = make_photos(work)
 
         print("decode and scale ...", file=sys.stderr)
-        decode = {
+        # Whole processes, interleaved, median of the runs: the same measure for every row.
+        decode = {name: ms for name, (ms, _) in compare({
             "babyalbum (decode + scale to 1920x1080 fill)":
-                float(run([babyalbum, "benchmark-decode", twelve, "--size", SIZE, "--runs", str(args.runs)]).stdout),
-            "libpng simplified API (decode only, -O2)":
-                float(run([baseline, twelve, str(args.runs)]).stdout),
-            "Pillow ImageOps.fit":
-                float(run(["/usr/bin/python3", os.path.join(HERE, "pillow-fit.py"), twelve, SIZE, str(args.runs)]).stdout),
+                [babyalbum, "benchmark-decode", twelve, "--size", SIZE, "--runs", "1"],
+            "libpng simplified API (decode only, -O2)": [baseline, twelve, "1"],
+            "Pillow ImageOps.fit": ["/usr/bin/python3", os.path.join(HERE, "pillow-fit.py"), twelve, SIZE, "1"],
             "ImageMagick convert -resize ^ -extent":
-                timed_ms(["convert", twelve, "-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"],
-                         args.runs),
-        }
+                ["convert", twelve, "-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"],
+        }, args.runs).items()}
 
         print("peak memory ...", file=sys.stderr)
         memory = {}
@@ -129,7 +133,8 @@ def main():
         idle.wait()
 
         cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
-        print(f"\nMachine: {cpu_model}, {os.cpu_count()} cores; median of {args.runs} runs\n")
+        print(f"\nMachine: {cpu_model}, {os.cpu_count()} cores; median of {args.runs} whole-process runs, "
+              "interleaved\n")
         base = decode["libpng simplified API (decode only, -O2)"]
         print("| decode 12 MP RGB PNG -> 1920x1080 | ms | ratio to libpng decode |")
         print("|---|---:|---:|")
@@ -152,6 +157,7 @@ def main():
         print(jpeg_report)
         print(heif_report)
         print(caption_report)
+        print(memory_report)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
