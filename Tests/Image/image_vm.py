@@ -331,7 +331,8 @@ def fsck_all(card):
         second = run(*fix, card.part(n), check=False)
         if second.returncode not in (0, 1):
             raise Failure(f"partition {n}: fsck could not repair it automatically:\n{first.stdout}\n{second.stdout}")
-        repaired.append(f"p{n}: {first.stdout.strip().splitlines()[-1] if first.stdout.strip() else first.returncode}")
+        found = [line for line in first.stdout.splitlines() if line.strip() and not line.startswith(("fsck.fat", "e2fsck"))]
+        repaired.append(f"p{n}: {found[0].strip() if found else first.returncode}")
     return repaired
 
 
