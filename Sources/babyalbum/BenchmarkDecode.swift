@@ -69,10 +69,20 @@ struct BenchmarkDecode: ParsableCommand {
         print(String(format: "%.3f", times[times.count / 2]))
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        // On standard error: peak resident memory, MB, of this process and of the largest worker.
-        let memory = String(
-            format: "peak RSS MB: %.1f %.1f\n", Double(usage.ru_maxrss) / 1024, Double(workerPeak) / 1024)
-        FileHandle.standardError.write(Data(memory.utf8))
+        var children = rusage()
+        getrusage(Int32(RUSAGE_CHILDREN.rawValue), &children)
+        // On standard error: peak resident memory, MB, of this process and of the largest worker,
+        // and CPU time, ms per photo, of this process and its reaped workers together.
+        let cpu = (Self.milliseconds(usage) + Self.milliseconds(children)) / Double(max(1, runs))
+        let line = String(
+            format: "peak RSS MB: %.1f %.1f\ncpu ms per photo: %.2f\n", Double(usage.ru_maxrss) / 1024,
+            Double(workerPeak) / 1024, cpu)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    private static func milliseconds(_ usage: rusage) -> Double {
+        let user = Double(usage.ru_utime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec) / 1000
+        return user + Double(usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_stime.tv_usec) / 1000
     }
 }
 
