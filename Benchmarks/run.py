@@ -52,14 +52,14 @@ def main():
             return
         decoder = os.path.abspath(args.decoder) if args.decoder else os.path.join(os.path.dirname(babyalbum),
                                                                                    "babyalbum-decoder")
-        heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
         if args.heif_only:
-            print(heif_report)
+            print(heif.benchmark(babyalbum, decoder, work, args.runs))
             return
         jpeg_report = jpeg.benchmark(babyalbum, work, args.runs)
         if args.jpeg_only:
             print(jpeg_report)
             return
+        heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
         baseline = os.path.join(work, "libpng-simplified")
         run(["cc", "-O2", "-o", baseline, os.path.join(HERE, "libpng-simplified.c")]
             + run(["pkg-config", "--cflags", "--libs", "libpng"]).stdout.split())
