@@ -46,14 +46,14 @@ def main():
     babyalbum = os.path.abspath(args.babyalbum)
     work = tempfile.mkdtemp(prefix="babyalbum-bench-")
     try:
-        caption_report = caption.benchmark(babyalbum, work, args.runs)
-        if args.caption_only:
-            print(caption_report)
-            return
         decoder = os.path.abspath(args.decoder) if args.decoder else os.path.join(os.path.dirname(babyalbum),
                                                                                    "babyalbum-decoder")
         if args.heif_only:
             print(heif.benchmark(babyalbum, decoder, work, args.runs))
+            return
+        caption_report = caption.benchmark(babyalbum, work, args.runs)
+        if args.caption_only:
+            print(caption_report)
             return
         jpeg_report = jpeg.benchmark(babyalbum, work, args.runs)
         if args.jpeg_only:
