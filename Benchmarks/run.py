@@ -52,20 +52,20 @@ def main():
         if args.memory_only:
             print(memory_report)
             return
+        decoder = os.path.abspath(args.decoder) if args.decoder else os.path.join(os.path.dirname(babyalbum),
+                                                                                   "babyalbum-decoder")
+        if args.heif_only:
+            print(heif.benchmark(babyalbum, decoder, work, args.runs))
+            return
         caption_report = caption.benchmark(babyalbum, work, args.runs)
         if args.caption_only:
             print(caption_report)
-            return
-        decoder = os.path.abspath(args.decoder) if args.decoder else os.path.join(os.path.dirname(babyalbum),
-                                                                                   "babyalbum-decoder")
-        heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
-        if args.heif_only:
-            print(heif_report)
             return
         jpeg_report = jpeg.benchmark(babyalbum, work, args.runs)
         if args.jpeg_only:
             print(jpeg_report)
             return
+        heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
         baseline = os.path.join(work, "libpng-simplified")
         run(["cc", "-O2", "-o", baseline, os.path.join(HERE, "libpng-simplified.c")]
             + run(["pkg-config", "--cflags", "--libs", "libpng"]).stdout.split())

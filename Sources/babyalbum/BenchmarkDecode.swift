@@ -78,11 +78,22 @@ struct BenchmarkDecode: ParsableCommand {
         print(Self.fixed(times[times.count / 2], decimals: 3))
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        // On standard error: peak resident memory, MB, of this process and of the largest worker.
-        let memory =
+        var children = rusage()
+        getrusage(Int32(RUSAGE_CHILDREN.rawValue), &children)
+        // On standard error: peak resident memory, MB, of this process and of the largest worker,
+        // and CPU time, ms per photo, of this process and its reaped workers together.
+        let cpu = (Self.milliseconds(usage) + Self.milliseconds(children)) / Double(max(1, runs))
+        let line =
             "peak RSS MB: \(Self.fixed(Double(usage.ru_maxrss) / 1024, decimals: 1)) "
-            + "\(Self.fixed(Double(workerPeak) / 1024, decimals: 1))\n"
-        writeAll(memory, to: STDERR_FILENO)
+            + "\(Self.fixed(Double(workerPeak) / 1024, decimals: 1))
+cpu ms per photo: \(Self.fixed(cpu, decimals: 2))
+"
+        writeAll(line, to: STDERR_FILENO)
+    }
+
+    private static func milliseconds(_ usage: rusage) -> Double {
+        let user = Double(usage.ru_utime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec) / 1000
+        return user + Double(usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_stime.tv_usec) / 1000
     }
 }
 
