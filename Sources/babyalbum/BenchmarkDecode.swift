@@ -85,9 +85,8 @@ struct BenchmarkDecode: ParsableCommand {
         let cpu = (Self.milliseconds(usage) + Self.milliseconds(children)) / Double(max(1, runs))
         let line =
             "peak RSS MB: \(Self.fixed(Double(usage.ru_maxrss) / 1024, decimals: 1)) "
-            + "\(Self.fixed(Double(workerPeak) / 1024, decimals: 1))
-cpu ms per photo: \(Self.fixed(cpu, decimals: 2))
-"
+            + "\(Self.fixed(Double(workerPeak) / 1024, decimals: 1))\n"
+            + "cpu ms per photo: \(Self.fixed(cpu, decimals: 2))\n"
         writeAll(line, to: STDERR_FILENO)
     }
 
