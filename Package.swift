@@ -40,9 +40,10 @@ let package = Package(
             name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(
             name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
             name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP"],
-            cSettings: [.headerSearchPath("../CPNGCodec")]),
+            cSettings: [.headerSearchPath("../CPNGCodec")], linkerSettings: [.linkedLibrary("webp")]),
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
@@ -111,12 +112,15 @@ let package = Package(
             ]),
         .target(
             name: "BabyAlbumDoctor",
-            dependencies: ["AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput"]),
+            dependencies: [
+                "AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput",
+                "LinuxInterfaces",
+            ]),
         .executableTarget(
             name: "babyalbum",
             dependencies: [
                 "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours", "CDecodeWorker",
-                "PhotoCodec",
+                "PhotoCodec", "LinuxInterfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

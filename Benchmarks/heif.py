@@ -32,10 +32,12 @@ def make_photos(work):
 
 
 def decode(babyalbum, path, runs, *options):
-    """benchmark-decode's median ms and its peak RSS line (this process, the largest worker)."""
+    """benchmark-decode's median ms, its peak RSS (this process, the largest worker) and its CPU ms
+    per photo (this process and its workers)."""
     result = run([babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)] + list(options))
     rss = re.search(r"peak RSS MB: ([\d.]+) ([\d.]+)", result.stderr)
-    return float(result.stdout), float(rss.group(1)), float(rss.group(2))
+    cpu = float(re.search(r"cpu ms per photo: ([\d.]+)", result.stderr).group(1))
+    return float(result.stdout), float(rss.group(1)), float(rss.group(2)), cpu
 
 
 def pillow_heif_ms(path, runs):
@@ -52,8 +54,8 @@ def benchmark(babyalbum, decoder, work, runs):
     print("HEIC: making a 12 MP grid ...", file=sys.stderr)
     heic, tiny = make_photos(work)
     print("HEIC: decoding ...", file=sys.stderr)
-    sandboxed, parent_rss, worker_rss = decode(babyalbum, heic, runs, "--sandboxed", "--pause-ms", PAUSE_MS)
-    in_process, in_process_rss, _ = decode(babyalbum, heic, runs)
+    sandboxed, parent_rss, worker_rss, _ = decode(babyalbum, heic, runs, "--sandboxed", "--pause-ms", PAUSE_MS)
+    in_process, in_process_rss, _, _ = decode(babyalbum, heic, runs)
     out = os.path.join(work, "heif-convert.png")
     times = {
         "babyalbum worker (decode + scale to 1920x1080 fill)": sandboxed,
@@ -71,13 +73,13 @@ def benchmark(babyalbum, decoder, work, runs):
     }
     print("HEIC: worker overhead ...", file=sys.stderr)
     overhead_runs = str(max(runs, 20))
-    base = decode(babyalbum, tiny, int(overhead_runs))[0]
+    base = decode(babyalbum, tiny, int(overhead_runs))
     overhead = {}
     for name, options in (("babyalbum decode-worker", []), ("babyalbum-decoder (C program)", ["--worker", decoder])):
-        warm = decode(babyalbum, tiny, int(overhead_runs), "--sandboxed", "--pause-ms", PAUSE_MS, *options)[0]
-        cold = decode(babyalbum, tiny, int(overhead_runs), "--sandboxed", "--cold", *options)[0]
-        overhead[name] = (warm - base, cold - base)
-    return report(times, memory, overhead, base, runs)
+        warm = decode(babyalbum, tiny, int(overhead_runs), "--sandboxed", "--pause-ms", PAUSE_MS, *options)
+        cold = decode(babyalbum, tiny, int(overhead_runs), "--sandboxed", "--cold", *options)
+        overhead[name] = (warm[0] - base[0], cold[0] - base[0], warm[3] - base[3])
+    return report(times, memory, overhead, base[0], runs)
 
 
 def report(times, memory, overhead, base, runs):
@@ -89,10 +91,12 @@ def report(times, memory, overhead, base, runs):
         lines.append(f"| {name} | {value:.1f} | {value / times[full]:.2f}x |")
     lines += ["", "| peak resident memory | MB |", "|---|---:|"]
     lines += [f"| {name} | {value:.1f} |" for name, value in memory.items()]
-    lines += ["", f"| worker cost per photo (a 64x48 PNG; in process {base:.2f} ms) | waiting worker, ms | "
-              "started per photo, ms |", "|---|---:|---:|"]
-    lines += [f"| {name} | {warm:.2f} | {cold:.2f} |" for name, (warm, cold) in overhead.items()]
+    lines += ["", f"| worker cost per photo (a 64x48 PNG to 1920x1080; in process {base:.2f} ms) | wall, waiting "
+              "worker, ms | wall, started per photo, ms | CPU, both processes, ms |", "|---|---:|---:|---:|"]
+    lines += [f"| {name} | {warm:.2f} | {cold:.2f} | {cpu:.2f} |" for name, (warm, cold, cpu) in overhead.items()]
     lines += ["", f"12 MP grid HEIC: babyalbum worker / heif-convert full decode = {times[ours] / times[full]:.2f}x "
               f"(target <= 1.2x); worker cost with a waiting worker "
-              f"{overhead['babyalbum decode-worker'][0]:.2f} ms (target <= 5 ms)"]
+              f"{overhead['babyalbum decode-worker'][0]:.2f} ms wall, "
+              f"{overhead['babyalbum decode-worker'][2]:.2f} ms CPU (target <= 5 ms)",
+              f"load average while measuring: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"]
     return "\n".join(lines)

@@ -1,7 +1,11 @@
-"""How the benchmarks measure: commands run to completion, their wall time and peak memory."""
+"""How the benchmarks measure: whole processes, each run to completion, with its wall time and its
+peak resident memory (the kernel's ru_maxrss, as /usr/bin/time -v reports it) taken from the same
+run. Commands compared with each other run interleaved, round after round, so a busy moment of the
+machine falls on all of them alike; every figure is the median of the runs."""
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 
@@ -9,19 +13,67 @@ def run(command, **kwargs):
     return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)
 
 
-def peak_rss_mb(command):
-    """Peak resident memory of a whole process, from GNU time."""
-    result = subprocess.run(["/usr/bin/time", "-f", "%M"] + command, capture_output=True, text=True)
-    if result.returncode != 0:
-        sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    return int(result.stderr.strip().splitlines()[-1]) / 1024
+def run_once(command, env=None):
+    """One whole-process run: (wall ms, peak RSS MB). Exits the benchmark when the command fails.
+
+    The command runs under GNU time, which reports its peak: the kernel's ru_maxrss of a child
+    of this Python process would start from Python's own resident size (the child is a copy of
+    it until exec), about 13 MB, and so hide anything smaller."""
+    with tempfile.NamedTemporaryFile(mode="r") as peak, tempfile.TemporaryFile() as stderr:
+        start = time.perf_counter()
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command],
+                                stdout=subprocess.DEVNULL, stderr=stderr, env=env)
+        elapsed = (time.perf_counter() - start) * 1000
+        if result.returncode != 0:
+            stderr.seek(0)
+            sys.exit(f"failed ({result.returncode}): {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
+        return elapsed, int(peak.read().strip().splitlines()[-1]) / 1024
+
+
+def compare(commands, runs, env=None):
+    """Runs every command of `commands` (name -> argv) `runs` times, interleaved; returns
+    name -> (median wall ms, median peak RSS MB)."""
+    samples = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            samples[name].append(run_once(command, env))
+    return {name: (statistics.median(t for t, _ in runs_), statistics.median(m for _, m in runs_))
+            for name, runs_ in samples.items()}
 
 
 def timed_ms(command, runs):
     """Median wall time of the whole process over `runs` runs, in ms."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run(command)
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
+    return compare({"c": command}, runs)["c"][0]
+
+
+def peak_rss_mb(command):
+    """Peak resident memory of one whole process, MB."""
+    return run_once(command)[1]
+
+
+def resident_over_run(command, env=None, settle_seconds=1.0):
+    """Runs `command` to its end under GNU time, sampling the command's /proc/PID/status every
+    20 ms. Returns (peak MB, GNU time's maximum resident size; steady MB: the median VmRSS of
+    the samples after `settle_seconds`, when the process mostly waits between photos)."""
+    samples, start = [], time.monotonic()
+    with tempfile.NamedTemporaryFile(mode="r") as peak, tempfile.TemporaryFile() as stderr:
+        wrapper = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command],
+                                   stdout=subprocess.DEVNULL, stderr=stderr, env=env)
+        child = None
+        while wrapper.poll() is None:
+            try:
+                if child is None:
+                    with open(f"/proc/{wrapper.pid}/task/{wrapper.pid}/children") as children:
+                        child = int(children.read().split()[0])
+                with open(f"/proc/{child}/status") as proc_status:
+                    rss = next(int(line.split()[1]) for line in proc_status if line.startswith("VmRSS:"))
+                samples.append((time.monotonic() - start, rss / 1024))
+            except (OSError, StopIteration, IndexError, ValueError):
+                pass
+            time.sleep(0.02)
+        if wrapper.returncode != 0:
+            stderr.seek(0)
+            sys.exit(f"failed: {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
+        peak_mb = int(peak.read().strip().splitlines()[-1]) / 1024
+    late = [rss for at, rss in samples if at >= settle_seconds] or [rss for _, rss in samples] or [0]
+    return peak_mb, statistics.median(late)

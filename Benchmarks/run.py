@@ -1,6 +1,6 @@
 """BabyAlbum's benchmarks. Run through scripts/bench, which builds what it needs.
 
-usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only] [--caption-only] [--colour-only]
+usage: run.py BABYALBUM [--decoder BABYALBUM_DECODER] [--runs N] [--idle-seconds S] [--jpeg-only] [--heif-only] [--caption-only] [--memory-only] [--colour-only]
 """
 import argparse
 import os
@@ -15,7 +15,8 @@ import caption
 import colour
 import heif
 import jpeg
-from measure import peak_rss_mb, run, timed_ms
+import memory as memory_table
+from measure import compare, peak_rss_mb, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -43,6 +44,7 @@ def main():
     parser.add_argument("--heif-only", action="store_true", help="only the HEIC and decode-sandbox benchmarks")
     parser.add_argument("--decoder", help="the babyalbum-decoder C program (worker start-up comparison)")
     parser.add_argument("--caption-only", action="store_true", help="only the caption benchmark")
+    parser.add_argument("--memory-only", action="store_true", help="only the memory table")
     parser.add_argument("--colour-only", action="store_true", help="only the colour-management benchmark")
     args = parser.parse_args()
     babyalbum = os.path.abspath(args.babyalbum)
@@ -52,20 +54,24 @@ def main():
         if args.colour_only:
             print(colour_report)
             return
-        caption_report = caption.benchmark(babyalbum, work, args.runs)
-        if args.caption_only:
-            print(caption_report)
+        memory_report = memory_table.benchmark(babyalbum, work)
+        if args.memory_only:
+            print(memory_report)
             return
         decoder = os.path.abspath(args.decoder) if args.decoder else os.path.join(os.path.dirname(babyalbum),
                                                                                    "babyalbum-decoder")
-        heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
         if args.heif_only:
-            print(heif_report)
+            print(heif.benchmark(babyalbum, decoder, work, args.runs))
+            return
+        caption_report = caption.benchmark(babyalbum, work, args.runs)
+        if args.caption_only:
+            print(caption_report)
             return
         jpeg_report = jpeg.benchmark(babyalbum, work, args.runs)
         if args.jpeg_only:
             print(jpeg_report)
             return
+        heif_report = heif.benchmark(babyalbum, decoder, work, args.runs)
         baseline = os.path.join(work, "libpng-simplified")
         run(["cc", "-O2", "-o", baseline, os.path.join(HERE, "libpng-simplified.c")]
             + run(["pkg-config", "--cflags", "--libs", "libpng"]).stdout.split())
@@ -73,17 +79,15 @@ def main():
         twelve, forty_eight = make_photos(work)
 
         print("decode and scale ...", file=sys.stderr)
-        decode = {
+        # Whole processes, interleaved, median of the runs: the same measure for every row.
+        decode = {name: ms for name, (ms, _) in compare({
             "babyalbum (decode + scale to 1920x1080 fill)":
-                float(run([babyalbum, "benchmark-decode", twelve, "--size", SIZE, "--runs", str(args.runs)]).stdout),
-            "libpng simplified API (decode only, -O2)":
-                float(run([baseline, twelve, str(args.runs)]).stdout),
-            "Pillow ImageOps.fit":
-                float(run(["/usr/bin/python3", os.path.join(HERE, "pillow-fit.py"), twelve, SIZE, str(args.runs)]).stdout),
+                [babyalbum, "benchmark-decode", twelve, "--size", SIZE, "--runs", "1"],
+            "libpng simplified API (decode only, -O2)": [baseline, twelve, "1"],
+            "Pillow ImageOps.fit": ["/usr/bin/python3", os.path.join(HERE, "pillow-fit.py"), twelve, SIZE, "1"],
             "ImageMagick convert -resize ^ -extent":
-                timed_ms(["convert", twelve, "-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"],
-                         args.runs),
-        }
+                ["convert", twelve, "-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"],
+        }, args.runs).items()}
 
         print("peak memory ...", file=sys.stderr)
         memory = {}
@@ -135,7 +139,8 @@ def main():
         idle.wait()
 
         cpu_model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
-        print(f"\nMachine: {cpu_model}, {os.cpu_count()} cores; median of {args.runs} runs\n")
+        print(f"\nMachine: {cpu_model}, {os.cpu_count()} cores; median of {args.runs} whole-process runs, "
+              "interleaved\n")
         base = decode["libpng simplified API (decode only, -O2)"]
         print("| decode 12 MP RGB PNG -> 1920x1080 | ms | ratio to libpng decode |")
         print("|---|---:|---:|")
@@ -158,6 +163,7 @@ def main():
         print(jpeg_report)
         print(heif_report)
         print(caption_report)
+        print(memory_report)
         print(colour_report)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -8,7 +8,8 @@
 #   deploy/build-arm64.sh                 build for this machine (on a Pi: arm64)
 #   deploy/build-arm64.sh --sdk ID        cross-compile with an installed Swift SDK (swift sdk list)
 #
-# See deploy/README.md, "Building for the board".
+# For a release use scripts/package instead: it makes the .deb packages with Debian's own Swift
+# toolchain. See deploy/README.md, "Building the packages".
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
@@ -69,13 +70,15 @@ if [[ -n $SDK ]]; then
         for deb in "$download"/*.deb; do dpkg-deb -x "$deb" "$sysroot"; done
         rm -rf "$download"
     fi
-    for header in png.h jpeglib.h webp/demux.h libdrm/xf86drm.h libevdev-1.0/libevdev/libevdev.h freetype2/ft2build.h lcms2.h; do
+    for header in png.h jpeglib.h webp/demux.h xf86drm.h libevdev-1.0/libevdev/libevdev.h freetype2/ft2build.h lcms2.h; do
         [[ -f $sysroot/usr/include/$header ]] ||
             { echo "error: $sysroot lacks /usr/include/$header: use --add-sysroot-packages" >&2; exit 1; }
     done
-    # SwiftPM asks pkg-config for the C libraries' flags: point it into the sysroot.
+    # SwiftPM reads the C libraries' .pc files itself and ignores PKG_CONFIG_LIBDIR: point
+    # PKG_CONFIG_PATH into the sysroot.
     export PKG_CONFIG_SYSROOT_DIR=$sysroot
-    export PKG_CONFIG_LIBDIR=$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig
+    export PKG_CONFIG_PATH=$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig
+    export PKG_CONFIG_LIBDIR=$PKG_CONFIG_PATH
     build_args+=(--swift-sdk "$SDK")
 else
     arch=$(uname -m)

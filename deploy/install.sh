@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Turns a Raspberry Pi OS Lite (Bookworm) board or a Debian-based tablet into a BabyAlbum photo
-# frame: the slideshow starts at boot on tty1 instead of the login prompt. Run as root on the
-# target. Idempotent (a second run changes nothing) and undone by deploy/uninstall.sh.
-# See deploy/README.md.
+# Turns a Raspberry Pi OS Lite (Bookworm or Trixie) board or a Debian-based tablet into a
+# BabyAlbum photo frame: the slideshow starts at boot on tty1 instead of the login prompt. Run as
+# root on the target. Idempotent (a second run changes nothing) and undone by deploy/uninstall.sh.
+#
+# The program comes as a Debian package (babyalbum_<version>_<arch>.deb, made by scripts/package):
+# this script installs it with apt (--deb), or, run from the installed package
+# (/usr/share/babyalbum/deploy/install.sh), uses the installed one. --binary PATH installs a bare
+# program instead (for development). See deploy/README.md.
 set -euo pipefail
 PROG=install.sh # lib.sh prints it
 SCRIPT_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -24,8 +28,10 @@ Usage: sudo deploy/install.sh [options]
 
 Installs BabyAlbum as a kiosk service on this machine (see deploy/README.md).
 
-  --binary PATH      the babyalbum program built for this board (default: deploy/babyalbum,
-                     dist/babyalbum-<arch> or .build/release/babyalbum, the first that exists)
+  --deb FILE         the babyalbum package for this board, installed with apt (default: the
+                     installed package, else babyalbum_*_<arch>.deb beside this script, in its
+                     parent folder or in dist/, the newest)
+  --binary PATH      install this bare program instead of the package (development builds)
   --photos DIR       the photo folder (default /var/lib/babyalbum/photos; not under /home)
   --owner USER       the login user allowed to copy photos into it (default: who ran sudo)
   --exit-key KEY     the key that ends the slideshow, a name or code (default KEY_POWER, or the
@@ -45,6 +51,7 @@ EOF
 }
 
 BINARY=""
+DEB=""
 PHOTOS=""
 OWNER=${SUDO_USER:-root}
 EXIT_KEY=""
@@ -61,6 +68,7 @@ SYNC=0
 while (($#)); do
     case $1 in
     --binary) BINARY=${2:?--binary needs a path}; shift 2 ;;
+    --deb) DEB=${2:?--deb needs a .deb file}; shift 2 ;;
     --photos) PHOTOS=${2:?--photos needs a folder}; CONFIG_GIVEN=1; shift 2 ;;
     --owner) OWNER=${2:?--owner needs a user}; shift 2 ;;
     --exit-key) EXIT_KEY=${2:?--exit-key needs a key}; CONFIG_GIVEN=1; shift 2 ;;
@@ -88,18 +96,41 @@ if ((!DRY_RUN)) && [[ $(id -u) != 0 ]]; then die "run as root: sudo $0 $*"; fi
 
 # ---- what to install --------------------------------------------------------------------------
 
-if [[ -z $BINARY ]]; then
-    for candidate in "$SCRIPT_DIR/babyalbum" "$REPO_DIR/dist/babyalbum-$(uname -m)" \
-        "$REPO_DIR/.build/release/babyalbum"; do
-        if [[ -f $candidate ]]; then BINARY=$candidate; break; fi
-    done
+# The package (the normal way), or a bare program (--binary, or a development checkout).
+PACKAGED=0
+deb_arch=$(dpkg --print-architecture 2>/dev/null || echo unknown)
+if [[ -z $BINARY && -z $DEB ]]; then
+    if dpkg-query -W -f='${Status}' babyalbum 2>/dev/null | grep -q 'install ok installed' &&
+        [[ $SCRIPT_DIR == /usr/share/babyalbum/deploy ]]; then
+        PACKAGED=1
+    else
+        for candidate in "$SCRIPT_DIR"/babyalbum_*_"$deb_arch".deb "$REPO_DIR"/babyalbum_*_"$deb_arch".deb \
+            "$REPO_DIR"/dist/babyalbum_*_"$deb_arch".deb; do
+            [[ -f $candidate ]] && DEB=$candidate # the last in version order wins
+        done
+    fi
 fi
-[[ -n $BINARY ]] || die "no babyalbum binary found: build it (deploy/build-arm64.sh) or pass --binary PATH"
-[[ -f $BINARY && -x $BINARY ]] || die "--binary $BINARY: not an executable file"
+if [[ -n $DEB ]]; then
+    [[ -f $DEB ]] || die "--deb $DEB: no such file"
+    [[ $DEB == *_"$deb_arch".deb ]] || ! live ||
+        die "$DEB is not built for this machine ($deb_arch); use babyalbum_<version>_$deb_arch.deb"
+    PACKAGED=1
+fi
+if ((PACKAGED)); then
+    BINARY=/usr/bin/babyalbum
+else
+    if [[ -z $BINARY ]]; then
+        for candidate in "$SCRIPT_DIR/babyalbum" "$REPO_DIR/.build/release/babyalbum"; do
+            if [[ -f $candidate ]]; then BINARY=$candidate; break; fi
+        done
+    fi
+    [[ -n $BINARY ]] || die "no babyalbum package found: copy babyalbum_<version>_$deb_arch.deb here or pass --deb FILE"
+    [[ -f $BINARY && -x $BINARY ]] || die "--binary $BINARY: not an executable file"
+fi
 
 # The ELF machine of the binary must match this machine (an x86_64 build cannot run on a Pi).
 elf_machine() { od -An -t u2 -j 18 -N 2 "$1" | tr -d ' '; }
-if live; then
+if live && ((!PACKAGED)); then
     case $(uname -m) in aarch64) want=183 ;; x86_64) want=62 ;; armv7l | armv6l) want=40 ;; *) want="" ;; esac
     have=$(elf_machine "$BINARY")
     if [[ -n $want && $have != "$want" ]]; then
@@ -139,7 +170,7 @@ if [[ -z $EXIT_KEY ]]; then
     fi
 fi
 
-note "installing $BINARY${ROOT:+ into $ROOT} (board: $BOARD, photos: $PHOTOS, exit key: $EXIT_KEY${EXIT_DEVICE:+ from $EXIT_DEVICE})"
+note "installing ${DEB:-$BINARY}${ROOT:+ into $ROOT} (board: $BOARD, photos: $PHOTOS, exit key: $EXIT_KEY${EXIT_DEVICE:+ from $EXIT_DEVICE})"
 
 # Facts about the system before this script changed anything, kept for uninstall.sh. Earlier
 # runs' facts win: after the first run the getty is disabled by us, not by the owner.
@@ -169,8 +200,18 @@ write_state() {
 
 # ---- 1. runtime libraries ---------------------------------------------------------------------
 
-PACKAGES=(libpng16-16 libjpeg62-turbo libwebp7 libwebpdemux2 libdrm2 libevdev2 libfreetype6 liblcms2-2 fonts-dejavu-core)
-if ((APT)); then
+PACKAGES=(libpng16-16 libjpeg62-turbo libwebp7 libwebpdemux2 libdrm2 libevdev2 libheif1 libfreetype6 liblcms2-2 fonts-dejavu-core)
+if [[ -n $DEB ]]; then
+    # The package brings the program, the unit, the udev rule, the user and the libraries.
+    if live; then
+        deb_path=$(cd "$(dirname "$DEB")" && pwd)/$(basename "$DEB")
+        run apt-get install -y --no-install-recommends "$deb_path"
+    else
+        note "staging root: not running apt-get install $DEB"
+    fi
+elif ((PACKAGED)); then
+    : # already installed
+elif ((APT)); then
     if live; then
         missing=()
         for package in "${PACKAGES[@]}"; do
@@ -219,7 +260,13 @@ else
     note "using the existing folder $PHOTOS: make sure the user babyalbum can read it"
 fi
 
-put_file /usr/local/bin/babyalbum 0755 "$BINARY"
+if ((PACKAGED)); then
+    # The package's program and unit (/usr/bin, /usr/lib/systemd/system); a copy of an earlier
+    # bare install would shadow them.
+    remove /usr/local/bin/babyalbum
+else
+    put_file /usr/local/bin/babyalbum 0755 "$BINARY"
+fi
 
 # The options go into the settings file, where a parent can change them (deploy/settings.sh).
 existing_opts=""
@@ -243,8 +290,13 @@ EOF
 fi
 
 units_before=$CHANGES
-put_file "/etc/systemd/system/$UNIT" 0644 "$SCRIPT_DIR/$UNIT"
-put_file /usr/local/share/doc/babyalbum/README.md 0644 "$SCRIPT_DIR/README.md"
+if ((PACKAGED)); then
+    remove "/etc/systemd/system/$UNIT"
+    remove /usr/local/share/doc/babyalbum/README.md
+else
+    put_file "/etc/systemd/system/$UNIT" 0644 "$SCRIPT_DIR/$UNIT"
+    put_file /usr/local/share/doc/babyalbum/README.md 0644 "$SCRIPT_DIR/README.md"
+fi
 install_usb_sticks
 
 # ---- 4. nothing but the exit button may act ----------------------------------------------------
@@ -393,7 +445,7 @@ if ((!DRY_RUN && CHANGES > 0)) && live; then
 
 BabyAlbum is installed. Next:
   1. copy photos (PNG) into $PHOTOS
-  2. check the setup:      sudo -u babyalbum /usr/local/bin/babyalbum doctor --photos $PHOTOS
+  2. check the setup:      sudo -u babyalbum $( ((PACKAGED)) && echo /usr/bin/babyalbum || echo /usr/local/bin/babyalbum) doctor --photos $PHOTOS
   3. start the frame:      sudo reboot
 EOF
     if ((SYNC)); then

@@ -3,10 +3,14 @@
 #else
     import Foundation
 #endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The quiet hours (`--quiet-hours`, repeatable): whether a moment lies inside a window, and
 /// when that next changes. Pure functions of the windows, the moment and a calendar (whose
-/// time zone says what the wall clock reads); the edge passes the system's, tests pass their own.
+/// time zone says what the wall clock reads): a ``WallCalendar``. The edge passes the system's
+/// (libc's local time), tests pass Foundation calendars of their own.
 ///
 /// A window's edges are the first moment the wall clock reads its start (or end) time on the
 /// day concerned: across a daylight-saving change a `19:00-07:00` window lasts 11 or 13 hours;
@@ -28,13 +32,13 @@ public struct QuietSchedule: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { windows.isEmpty }
 
     /// Whether `date` lies inside a window, on the wall clock of `calendar`.
-    public func isQuiet(at date: Date, calendar: Calendar) -> Bool {
+    public func isQuiet(at date: Date, calendar: some WallCalendar) -> Bool {
         periods(around: date, calendar: calendar).contains { $0.contains(date) }
     }
 
     /// The next moment after `date` when the schedule turns quiet or turns lit again; `nil`
     /// when it never changes (no windows, or windows that cover the whole week).
-    public func nextEdge(after date: Date, calendar: Calendar) -> Date? {
+    public func nextEdge(after date: Date, calendar: some WallCalendar) -> Date? {
         let horizon = date.addingTimeInterval(8 * 86_400)
         return Self.merged(periods(around: date, calendar: calendar))
             .flatMap { [$0.lowerBound, $0.upperBound] }
@@ -43,13 +47,12 @@ public struct QuietSchedule: Hashable, Sendable, CustomStringConvertible {
 
     /// The quiet periods, as moments, of every window starting from the day before `date`'s
     /// day to nine days after it.
-    func periods(around date: Date, calendar: Calendar) -> [Range<Date>] {
+    func periods(around date: Date, calendar: some WallCalendar) -> [Range<Date>] {
         let today = calendar.startOfDay(for: date)
         var periods: [Range<Date>] = []
         for offset in -1...9 {
-            guard let day = calendar.date(byAdding: .day, value: offset, to: today),
-                let nextDay = calendar.date(byAdding: .day, value: offset + 1, to: today),
-                let weekday = Weekday(rawValue: calendar.component(.weekday, from: day))
+            guard let day = calendar.day(offset, after: today), let nextDay = calendar.day(offset + 1, after: today),
+                let weekday = Weekday(rawValue: calendar.weekday(of: day))
             else { continue }
             for window in windows where window.days.contains(weekday) {
                 guard let start = Self.moment(window.start, on: day, calendar: calendar),
@@ -64,11 +67,9 @@ public struct QuietSchedule: Hashable, Sendable, CustomStringConvertible {
 
     /// The first moment on `day` (the start of a day) when the wall clock reads `time` or,
     /// when that time is skipped, the moment the clock leaves the skipped hour.
-    static func moment(_ time: WallClockTime, on day: Date, calendar: Calendar) -> Date? {
+    static func moment(_ time: WallClockTime, on day: Date, calendar: some WallCalendar) -> Date? {
         if time.minuteOfDay == 0 { return day }
-        return calendar.nextDate(
-            after: day, matching: DateComponents(hour: time.hour, minute: time.minute, second: 0),
-            matchingPolicy: .nextTime, repeatedTimePolicy: .first, direction: .forward)
+        return calendar.moment(hour: time.hour, minute: time.minute, on: day)
     }
 
     /// Sorted, with overlapping and touching periods joined.

@@ -1,8 +1,16 @@
 import AlbumDomain
 import AlbumRuntime
-import Foundation
 import Logging
 import QuietHours
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Quiet hours at the edge: logs whether the clock can be trusted, finds the backlight for
 /// `dim`, and sends ``AlbumAction/quietHoursBegan(_:)`` and ``AlbumAction/quietHoursEnded(now:)``
@@ -22,7 +30,7 @@ final class QuietHoursWiring {
         schedule = configuration.quietHours
         self.logger = logger
         let clock = ClockSynchronisation.read()
-        let zone = TimeZone.current.identifier
+        let zone = LocalTimeCalendar.zoneName
         if clock.isSynchronised || schedule.isEmpty {
             logger.info("system clock: \(clock); time zone \(zone)")
         } else {
@@ -50,7 +58,7 @@ final class QuietHoursWiring {
     func start(sendingTo runner: AlbumRunner<ContinuousClock>) {
         guard !schedule.isEmpty else { return }
         logger.notice("quiet hours: \(schedule) (\(display))")
-        let timetable = CalendarTimetable(schedule: schedule, calendar: Calendar.current)
+        let timetable = CalendarTimetable(schedule: schedule, calendar: LocalTimeCalendar())
         if timetable.isQuiet(at: Date()) { runner.send(.quietHoursBegan(display)) }
         let display = display
         do {

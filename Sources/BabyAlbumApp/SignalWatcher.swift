@@ -1,5 +1,13 @@
 import Dispatch
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Turns SIGTERM/SIGINT into calls on a queue, so shutdown runs the normal teardown path.
 final class SignalWatcher {

@@ -1,10 +1,18 @@
 import AlbumDomain
 import AlbumRuntime
 import FolderRepository
-import Foundation
 import Logging
 import PhotoCodec
 import SystemdNotify
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Wires the adapters to the domain and runs until the count, the exit button or a signal.
 ///

@@ -1,9 +1,17 @@
 import AlbumDomain
 import DRMDisplay
 import EvdevInput
-import Foundation
 import Logging
 import PNGFileView
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where frames go, and for a screen the input guard that keeps the child out: opened
 /// together, closed in reverse order (input grabs first, then the screen).

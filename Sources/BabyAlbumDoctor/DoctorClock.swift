@@ -1,6 +1,14 @@
 import AlbumDomain
-import Foundation
 import QuietHours
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The clock part of a ``DoctorReport``: whether the system clock can be trusted, the time
 /// zone, the quiet hours and their next edge.
@@ -29,17 +37,13 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
     /// Reads the clock and works out the schedule on the system's calendar.
     public static func probe(
         schedule: QuietSchedule, mode: QuietMode, backlightClass: String = Backlight.classDirectory,
-        clock: ClockSynchronisation = .read(), calendar: Calendar = .current
+        clock: ClockSynchronisation = .read(), calendar: LocalTimeCalendar = LocalTimeCalendar()
     ) -> DoctorClockSection {
         let now = Date()
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = calendar.timeZone
-        formatter.dateFormat = "EEE yyyy-MM-dd HH:mm zzz"
-        let local = { (date: Date) in formatter.string(from: date) }
+        let local = { (date: Date) in LocalTimeCalendar.format(date, "%a %Y-%m-%d %H:%M %Z") }
         var section = DoctorClockSection(
             synchronised: clock.isSynchronised ? true : (clock == .unsynchronised ? false : nil),
-            state: clock.description, timeZone: calendar.timeZone.identifier, now: local(now),
+            state: clock.description, timeZone: LocalTimeCalendar.zoneName, now: local(now),
             quietHours: schedule.windows.map(\.description), quietMode: mode.description,
             quietNow: schedule.isQuiet(at: now, calendar: calendar),
             nextEdge: schedule.nextEdge(after: now, calendar: calendar).map(local), backlight: nil, warnings: [])

@@ -1,5 +1,13 @@
-import Foundation
+import LinuxInterfaces
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 /// The frame's settings in `/etc/default/babyalbum` (written by `deploy/install.sh`, read by
 /// `babyalbum.service`), so that `babyalbum doctor` checks what the service will run with.
 public struct DoctorConfigFile: Sendable, Equatable {
@@ -16,10 +24,10 @@ public struct DoctorConfigFile: Sendable, Equatable {
     public init(contents: String) {
         var values: [String: String] = [:]
         for rawLine in contents.split(whereSeparator: \.isNewline) {
-            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            let line = rawLine.trimmingWhitespace()
             guard !line.hasPrefix("#"), !line.hasPrefix(";"), let equals = line.firstIndex(of: "=") else { continue }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            let key = line[..<equals].trimmingWhitespace()
+            var value = line[line.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
                 value = String(value.dropFirst().dropLast())
             }

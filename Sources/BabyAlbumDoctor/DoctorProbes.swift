@@ -3,9 +3,18 @@ import BabyAlbumApp
 import DRMDisplay
 import EvdevInput
 import FolderRepository
-import Foundation
+import LinuxInterfaces
 import PhotoCodec
 import QuietHours
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What `babyalbum doctor` checks: the options of the slideshow it stands in for.
 public struct DoctorOptions: Sendable {
@@ -122,21 +131,11 @@ public enum DoctorProbes {
     /// The first line `systemctl` prints, or `nil` when it cannot run.
     static func systemctl(_ arguments: [String]) -> String? {
         guard
-            let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: FileManager.default.isExecutableFile)
+            let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: { (path: String) in
+                access(path, X_OK) == 0
+            }),
+            let data = programOutput(executable, arguments: arguments)
         else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
         return line?.isEmpty == false ? line : nil
     }

@@ -5,7 +5,9 @@ extension DoctorReport {
     /// photos and service, then the verdict.
     public var text: String {
         var lines: [String] = ["BabyAlbum doctor", ""]
-        lines += display.textLines + [""] + input.textLines + [""] + photos.textLines + [""] + service.textLines
+        // One section at a time: Swift 6.2 cannot type-check the whole sum in reasonable time.
+        for section in [display.textLines, input.textLines, photos.textLines] { lines += section + [""] }
+        lines += service.textLines
         if let clock { lines += [""] + clock.textLines }
         lines.append("")
         if ok {

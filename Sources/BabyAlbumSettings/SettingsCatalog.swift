@@ -1,5 +1,13 @@
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One key a settings file may use: a long option of the command, as its parser describes it.
 public struct SettingKey: Sendable, Equatable, Codable {

@@ -1,5 +1,11 @@
-import Foundation
-
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 /// One `key = value` line of a settings file.
 public struct SettingsEntry: Sendable, Equatable {
     /// The option's long name, lowercased, without leading dashes (`interval`).
@@ -99,19 +105,16 @@ public struct SettingsFile: Sendable, Equatable {
     public static func read(_ path: String) -> SettingsFile? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         // At most one byte over the limit is read, whatever the file's size (or growth).
-        guard let handle = FileHandle(forReadingAtPath: path),
-            let data = try? handle.read(upToCount: maxFileBytes + 1)
-        else {
+        guard let data = leadingBytes(of: path, limit: maxFileBytes + 1) else {
             return SettingsFile(path: path, problem: "the file cannot be read")
         }
-        try? handle.close()
         if data.count > maxFileBytes {
             return SettingsFile(
                 path: path,
                 problem: "the file is over \(maxFileBytes / 1024) KB, far larger than a settings file; it is left out"
                     + " whole (all settings are the command line's or the defaults)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: data, as: UTF8.self) else {
             // Latin-1 from an old editor: still readable for ASCII keys and values.
             var file = SettingsFile(path: path, contents: String(decoding: data, as: UTF8.self))
             file.problems.insert(
@@ -119,6 +122,17 @@ public struct SettingsFile: Sendable, Equatable {
             return file
         }
         return SettingsFile(path: path, contents: text)
+    }
+
+    /// The first `limit` bytes of `path` (all of it when shorter); `nil` when it cannot be opened
+    /// or read (a folder, no permission).
+    static func leadingBytes(of path: String, limit: Int) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        let count = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, limit, file) }
+        guard ferror(file) == 0 else { return nil }
+        return Array(bytes[..<count])
     }
 
     /// A file left out whole, with one problem on line 0.
@@ -133,7 +147,27 @@ public struct SettingsFile: Sendable, Equatable {
         case malformed(String)
     }
 
-    private static let spaces = CharacterSet.whitespaces.union(CharacterSet(charactersIn: "\r\u{FEFF}"))
+    /// Spaces and tabs, a Windows line end's carriage return and a byte-order mark.
+    private static func isSpace(_ character: Character) -> Bool {
+        character == " " || character == "\t" || character == "\r" || character == "\u{FEFF}"
+            || (character.isWhitespace && !character.isNewline)
+    }
+
+    private static func trimmed(_ text: some StringProtocol) -> String {
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return "" }
+        return String(text[first...last])
+    }
+
+    /// Where a comment after a value starts: a '#' after a space or tab.
+    private static func commentStart(in value: String) -> String.Index? {
+        var previous: Character?
+        for index in value.indices {
+            if value[index] == "#", let previous, isSpace(previous) { return value.index(before: index) }
+            previous = value[index]
+        }
+        return nil
+    }
 
     /// A line too long, or holding NUL, is left out before it is parsed or quoted.
     private static func check(line rawLine: Substring) -> Line? {
@@ -147,21 +181,21 @@ public struct SettingsFile: Sendable, Equatable {
     }
 
     private static func parse(line rawLine: Substring) -> Line {
-        let line = rawLine.trimmingCharacters(in: spaces)
+        let line = trimmed(rawLine)
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return .blank }
         guard let equals = line.firstIndex(of: "=") else {
             return .malformed("'\(line.escapingControlCharacters)' is not 'key = value'")
         }
-        var key = line[..<equals].trimmingCharacters(in: spaces).lowercased()
+        var key = trimmed(line[..<equals]).lowercased()
         while key.hasPrefix("-") { key.removeFirst() }
-        key = key.replacingOccurrences(of: "_", with: "-")
+        key = String(key.map { $0 == "_" ? "-" : $0 })
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
             return .malformed("'\(line.escapingControlCharacters)' has no setting name before '='")
         }
-        var value = line[line.index(after: equals)...].trimmingCharacters(in: spaces)
+        var value = trimmed(line[line.index(after: equals)...])
         // A comment after the value starts with " #" (a '#' inside a value stays).
-        if let comment = value.range(of: #"\s#"#, options: .regularExpression) {
-            value = value[..<comment.lowerBound].trimmingCharacters(in: spaces)
+        if let comment = commentStart(in: value) {
+            value = trimmed(value[..<comment])
         }
         if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
             value = String(value.dropFirst().dropLast())

@@ -110,8 +110,7 @@ static int decode(int fd, int format, const badecode_request *request, baphoto_t
 }
 
 /* AUTO: fill when it crops at most `auto_crop_limit` of the photo, else fit upright. */
-static void resolve_auto(int fd, int format, const badecode_request *request, baphoto_target *target,
-                         badecode_reply *reply) {
+static void resolve_auto(int fd, int format, const badecode_request *request, baphoto_target *target) {
     baphoto_header header;
     char ignored[BAPHOTO_ERROR_MESSAGE_SIZE];
     target->scale = BAPHOTO_SCALE_FILL;
@@ -156,7 +155,7 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     baphoto_target target = {.width = request->width, .height = request->height,
                              .scale = request->scale == BADECODE_SCALE_FIT ? BAPHOTO_SCALE_FIT : BAPHOTO_SCALE_FILL,
                              .quarter_turns = request->quarter_turns};
-    if (request->scale == BADECODE_SCALE_AUTO) resolve_auto(photo_fd, format, request, &target, reply);
+    if (request->scale == BADECODE_SCALE_AUTO) resolve_auto(photo_fd, format, request, &target);
     size_t bytes = (size_t)target.width * target.height * 4;
     void *pixels = MAP_FAILED;
     if (ftruncate(memfd, (off_t)bytes) == 0) pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);

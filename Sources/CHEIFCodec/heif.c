@@ -14,9 +14,10 @@
 /*
  * The file is read into memory (within the budget) and handed to libheif, which never opens
  * anything itself. libheif's own limits, as far as 1.15 has them: the largest side
- * (heif_context_set_maximum_image_size_limit, from the pixel limit) and at most two decoding
- * threads. The whole decoded image is held twice (YCbCr planes, then RGB), which the header's
- * whole_image_bytes counts against the budget before decoding.
+ * (heif_context_set_maximum_image_size_limit, from the pixel limit) and at most four decoding
+ * threads (libheif's default, which heif-convert uses). The whole decoded image is held twice
+ * (YCbCr planes, then RGB), which the header's whole_image_bytes counts against the budget
+ * before decoding.
  */
 typedef struct {
     uint8_t *file;
@@ -91,7 +92,7 @@ static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, bap
     job->context = heif_context_alloc();
     if (!job->context) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     heif_context_set_maximum_image_size_limit(job->context, (int)side_limit(limits->max_pixels) + 1);
-    heif_context_set_max_decoding_threads(job->context, 2);
+    heif_context_set_max_decoding_threads(job->context, 4);
     struct heif_error error = heif_context_read_from_memory_without_copy(job->context, job->file, job->file_size, NULL);
     if (error.code != heif_error_Ok) return heif_status(job, error);
     error = heif_context_get_primary_image_handle(job->context, &job->handle);

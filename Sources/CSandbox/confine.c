@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -106,6 +107,19 @@ static int close_others(const int *keep, int count) {
     return (int)syscall(SYS_close_range, from, ~0u, 0);
 }
 
+/* The process's thread count, from /proc/self/status (0 when unknown). */
+static int thread_count(void) {
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    char text[4096];
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return 0;
+    text[got] = 0;
+    const char *line = strstr(text, "\nThreads:");
+    return line ? atoi(line + 9) : 0;
+}
+
 static int set_limit(int resource, rlim_t soft, rlim_t hard) {
     struct rlimit limit = {.rlim_cur = soft, .rlim_max = hard};
     return setrlimit(resource, &limit);
@@ -113,6 +127,7 @@ static int set_limit(int resource, rlim_t soft, rlim_t hard) {
 
 int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *limits,
                       char error[BASANDBOX_ERROR_SIZE]) {
+    int threads = thread_count();
     if (close_others(keep, keep_count) != 0) return fail(error, "close_range");
     if (set_limit(RLIMIT_CORE, 0, 0) != 0) return fail(error, "setrlimit(RLIMIT_CORE)");
     if (set_limit(RLIMIT_NOFILE, 16, 16) != 0) return fail(error, "setrlimit(RLIMIT_NOFILE)");
@@ -126,9 +141,17 @@ int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *l
     struct sock_filter program[FILTER_MAX];
     struct sock_fprog filter = {.len = build_filter(program), .filter = program};
     /* TSYNC: every thread of the process (a host runtime's too) gets the filter and no_new_privs. */
-    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &filter) != 0) {
-        return fail(error, "seccomp");
+    if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC, &filter) == 0) return 0;
+    /*
+     * seccomp(2) itself filtered away (systemd's @system-service lacks it): prctl installs the same
+     * filter on this thread only, which covers the process only when it has no other thread.
+     */
+    int seccomp_errno = errno;
+    if (threads != 1) {
+        errno = seccomp_errno;
+        return fail(error, "seccomp (and the process has other threads, so prctl cannot stand in)");
     }
+    if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &filter, 0, 0) != 0) return fail(error, "prctl(PR_SET_SECCOMP)");
     return 0;
 }
 

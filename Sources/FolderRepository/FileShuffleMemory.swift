@@ -9,10 +9,22 @@ import Synchronization
     import Musl
 #endif
 
-/// A ``ShuffleMemory`` in a small versioned text file, replaced atomically on every save: the
-/// snapshot goes to a temporary file beside it, which is `fsync`ed and renamed over the old one
-/// (then the folder is `fsync`ed), so a power cut leaves the old snapshot or the new one, never
-/// a mix.
+/// A ``ShuffleMemory`` in a small versioned text file and an append-only journal beside it.
+///
+/// Showing a photo costs O(1), not O(library): the photos shown are appended to the journal
+/// (``ShuffleJournal``, one short line each), and the state file is rewritten only when the
+/// round is not the saved one with photos shown (a new round, photos added or removed) or the
+/// journal is damaged. Writes are batched: a save within ``saveInterval`` of the last write is
+/// held, and written by the next save after it, by ``flush()``, or when the process exits
+/// (`exit`, or returning from `main`). **A power cut loses at most the photos shown in the last
+/// ``saveInterval`` (5 minutes by default): they may be shown again in the round.**
+///
+/// The state file is replaced atomically: the snapshot goes to a temporary file beside it,
+/// which is `fsync`ed and renamed over the old one, then the folder is `fsync`ed; so a power cut
+/// leaves the old snapshot or the new one, never a mix. The journal names the state file it
+/// continues by checksum, so a journal from before the last rewrite is ignored, and only its
+/// whole lines count. A temporary file left by a crash is removed at the next ``load()``; at
+/// exit a save in progress is finished first, so none is left.
 ///
 /// The file names its photo folder; paths inside it are stored relative to it. A file that is
 /// corrupt, of another version or of another folder is ignored with a log line. Failing to save
@@ -32,32 +44,61 @@ public final class FileShuffleMemory: ShuffleMemory {
 
     /// The state file.
     public let file: String
+    /// The journal of photos shown since the state file was written (the state file's name
+    /// with `.journal`).
+    public let journal: String
     /// The photo folder the snapshot belongs to.
     public let folder: String
+    /// The shortest time between two writes; saves in between are held (the longest time of
+    /// shown photos a power cut may lose).
+    public let saveInterval: Duration
     private let logger: Logger
     private let state = Mutex(SaveState())
 
     private struct SaveState {
+        /// What the files hold (state file plus journal).
         var saved: ShuffleSnapshot?
+        /// The state file's bytes, which the journal's header names.
+        var savedBase: [UInt8] = []
+        /// Whether the journal may be appended to (it is whole and continues the state file).
+        var journalUsable = false
+        /// The newest snapshot, written or held.
+        var latest: ShuffleSnapshot?
+        var lastWrite: ContinuousClock.Instant?
         var failing = false
+        /// Set at exit: no more writes.
+        var closed = false
+        /// Bytes written to the state file and the journal, for the wear figures.
+        var bytesWritten = 0
     }
 
-    /// Creates a memory kept in `file` for the photos of `folder`.
-    public init(file: String, folder: String, logger: Logger = Logger(label: "babyalbum.shuffle")) {
+    /// Creates a memory kept in `file` for the photos of `folder`, written at most once per
+    /// `saveInterval` (plus once at exit).
+    public init(
+        file: String, folder: String, saveInterval: Duration = .seconds(300),
+        logger: Logger = Logger(label: "babyalbum.shuffle")
+    ) {
         self.file = file
+        self.journal = file + ".journal"
         self.folder = Self.trimmed(folder)
+        self.saveInterval = saveInterval
         self.logger = logger
+        ExitFlush.register(self)
     }
+
+    deinit { ExitFlush.unregister(self) }
 
     /// The memory for `folder` in `stateDirectory` (`shuffle.state`, or the hidden
     /// `.babyalbum-shuffle` when the state directory is the photo folder itself), or `nil` when
     /// there is no state directory.
     public convenience init?(
-        stateDirectory: String?, folder: String, logger: Logger = Logger(label: "babyalbum.shuffle")
+        stateDirectory: String?, folder: String, saveInterval: Duration = .seconds(300),
+        logger: Logger = Logger(label: "babyalbum.shuffle")
     ) {
         guard let stateDirectory else { return nil }
         let name = Self.trimmed(stateDirectory) == Self.trimmed(folder) ? ".babyalbum-shuffle" : "shuffle.state"
-        self.init(file: joinPath(stateDirectory, name), folder: folder, logger: logger)
+        self.init(
+            file: joinPath(stateDirectory, name), folder: folder, saveInterval: saveInterval, logger: logger)
     }
 
     /// The default state directory: `/var/lib/babyalbum` when it exists and is writable (an
@@ -69,9 +110,14 @@ public final class FileShuffleMemory: ShuffleMemory {
         return nil
     }
 
+    /// Bytes written to the state file and the journal by this memory so far.
+    public var bytesWritten: Int { state.withLock { $0.bytesWritten } }
+
     // MARK: ShuffleMemory
 
     public func load() -> ShuffleSnapshot? {
+        // A temporary file is only ever left by a crash or a power cut mid-write.
+        try? removeFile(temporaryName(for: file))
         let bytes: [UInt8]
         do throws(StateFileProblem) {
             bytes = try readStateFile(file, limit: Self.maximumFileSize)
@@ -80,8 +126,14 @@ public final class FileShuffleMemory: ShuffleMemory {
             return nil
         }
         switch parse(bytes) {
-        case .success(let snapshot):
-            state.withLock { $0.saved = snapshot }
+        case .success(let base):
+            let (shown, whole) = readJournal(base: bytes)
+            let snapshot = ShuffleJournal.applying(shown, to: base)
+            state.withLock {
+                $0.saved = snapshot
+                $0.savedBase = bytes
+                $0.journalUsable = whole
+            }
             return snapshot
         case .failure(let problem):
             logger.warning("ignoring the shuffle state \(file): \(problem.reason)")
@@ -91,17 +143,67 @@ public final class FileShuffleMemory: ShuffleMemory {
 
     public func save(_ snapshot: ShuffleSnapshot) {
         state.withLock { state in
-            guard state.saved != snapshot else { return }
-            do throws(FolderError) {
-                try replaceFile(file, with: format(snapshot))
-                state.saved = snapshot
-                if state.failing { logger.notice("saving the shuffle state to \(file) works again") }
-                state.failing = false
-            } catch {
-                if !state.failing { logger.warning("cannot save the shuffle state: \(error)") }
-                state.failing = true
-            }
+            guard !state.closed else { return }
+            state.latest = snapshot
+            if let last = state.lastWrite, last.duration(to: .now) < saveInterval { return }
+            write(&state)
         }
+    }
+
+    /// Writes the newest snapshot now, if it is not written yet.
+    public func flush() {
+        state.withLock { write(&$0) }
+    }
+
+    /// Writes what is held and stops writing: called at exit, after a save in progress ends.
+    func close() {
+        state.withLock { state in
+            write(&state)
+            state.closed = true
+        }
+    }
+
+    // MARK: Writing
+
+    private func write(_ state: inout SaveState) {
+        guard !state.closed, let latest = state.latest, latest != state.saved else { return }
+        state.lastWrite = .now
+        do throws(FolderError) {
+            if let saved = state.saved, state.journalUsable, let shown = ShuffleJournal.shownSince(saved, to: latest) {
+                var lines: [UInt8] = []
+                for id in shown { lines += Array("shown ".utf8) + encode(id) + [0x0A] }
+                state.bytesWritten += try appendToFile(
+                    journal, lines, header: ShuffleJournal.headerLine(for: state.savedBase))
+            } else {
+                state.journalUsable = false
+                let bytes = format(latest)
+                state.bytesWritten += try replaceFile(file, with: bytes)
+                state.savedBase = bytes
+                try removeFile(journal)
+                state.journalUsable = true
+            }
+            state.saved = latest
+            if state.failing { logger.notice("saving the shuffle state to \(file) works again") }
+            state.failing = false
+        } catch {
+            if !state.failing { logger.warning("cannot save the shuffle state: \(error)") }
+            state.failing = true
+        }
+    }
+
+    private func readJournal(base: [UInt8]) -> (shown: [PhotoID], whole: Bool) {
+        let bytes: [UInt8]
+        do throws(StateFileProblem) {
+            bytes = try readStateFile(journal, limit: Self.maximumFileSize)
+        } catch {
+            if !error.isMissing { logger.warning("ignoring the shuffle journal \(journal): \(error)") }
+            return ([], error.isMissing)
+        }
+        let entries = ShuffleJournal.entries(bytes, base: base, decode: decode)
+        if !entries.whole {
+            logger.notice("the shuffle journal \(journal) is cut short or stale; \(entries.shown.count) photos taken")
+        }
+        return entries
     }
 
     // MARK: Format
@@ -218,102 +320,5 @@ public final class FileShuffleMemory: ShuffleMemory {
         var path = path
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path
-    }
-}
-
-// MARK: Files
-
-/// Whether `path` is a folder this process may create files in (`access(W_OK | X_OK)`).
-private func isWritableDirectory(_ path: String) -> Bool {
-    guard let status = try? FileStatus(path: path), status.kind == .directory else { return false }
-    return access(path, W_OK | X_OK) == 0
-}
-
-/// Why the state file was not read.
-struct StateFileProblem: Error, CustomStringConvertible {
-    /// The failed call, when a call failed.
-    var failure: FolderError?
-    /// What else was wrong (not a regular file, too big).
-    var reason: String
-
-    /// Whether there is no state file (the first start).
-    var isMissing: Bool { failure?.isMissing ?? false }
-
-    var description: String { failure.map { "\($0)" } ?? reason }
-}
-
-/// Reads the state file whole, safely: opened with `O_NONBLOCK` (a FIFO put there cannot hang
-/// the start), then `fstat` on the descriptor refuses anything but a regular file, and a file
-/// larger than `limit` is refused before a byte of it is read.
-func readStateFile(_ path: String, limit: Int) throws(StateFileProblem) -> [UInt8] {
-    let fd: Int32
-    do throws(FolderError) {
-        fd = try valueOrErrno("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC) }
-    } catch {
-        throw StateFileProblem(failure: error, reason: "")
-    }
-    defer { close(fd) }
-    var status = stat()
-    guard fstat(fd, &status) == 0 else {
-        throw StateFileProblem(failure: FolderError(operation: "fstat", path: path, code: errno), reason: "")
-    }
-    guard status.st_mode & S_IFMT == S_IFREG else { throw StateFileProblem(reason: "not a regular file") }
-    guard status.st_size <= limit else {
-        throw StateFileProblem(reason: "\(status.st_size) bytes, more than a state file may have (\(limit))")
-    }
-    // One byte more than its size, to notice a file that grows while it is read.
-    var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
-    var filled = 0
-    while filled < bytes.count {
-        let count: Int
-        do throws(FolderError) {
-            count = try valueOrErrno("read", path: path) {
-                bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            }
-        } catch {
-            throw StateFileProblem(failure: error, reason: "")
-        }
-        if count == 0 { break }
-        filled += count
-    }
-    guard filled <= Int(status.st_size) else { throw StateFileProblem(reason: "it grew while it was read") }
-    bytes.removeSubrange(filled...)
-    return bytes
-}
-
-/// Replaces `path` atomically: writes `path.tmp`, `fsync`s it, renames it over `path`, then
-/// `fsync`s the folder so the rename itself survives a power cut.
-func replaceFile(_ path: String, with bytes: [UInt8]) throws(FolderError) {
-    let temporary = path + ".tmp"
-    let fd = try valueOrErrno("open", path: temporary) {
-        open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    }
-    do throws(FolderError) {
-        var bytes = bytes
-        var written = 0
-        while written < bytes.count {
-            let count = try valueOrErrno("write", path: temporary) {
-                bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + written, $0.count - written) }
-            }
-            written += count
-        }
-        _ = try valueOrErrno("fsync", path: temporary) { fsync(fd) }
-    } catch {
-        close(fd)
-        unlink(temporary)
-        throw error
-    }
-    _ = try valueOrErrno("close", path: temporary, retryOnInterrupt: false) { close(fd) }
-    do throws(FolderError) {
-        _ = try valueOrErrno("rename", path: path) { rename(temporary, path) }
-    } catch {
-        unlink(temporary)
-        throw error
-    }
-    let folder = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-    let directory = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directory >= 0 {
-        _ = fsync(directory)
-        close(directory)
     }
 }

@@ -22,3 +22,21 @@ public func fileContents(_ path: String, limit: Int = 16 << 20) throws(SystemCal
         contents.append(contentsOf: chunk[0..<count])
     }
 }
+
+/// The file at `path` as UTF-8 text (invalid bytes replaced); `nil` when it cannot be read.
+public func textFile(_ path: String, limit: Int = 16 << 20) -> String? {
+    guard let bytes = try? fileContents(path, limit: limit) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Whether `path` is a folder (following links).
+public func isDirectory(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+}
+
+/// Whether anything exists at `path` (following links).
+public func pathExists(_ path: String) -> Bool {
+    var status = stat()
+    return stat(path, &status) == 0
+}

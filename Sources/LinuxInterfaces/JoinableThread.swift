@@ -36,6 +36,13 @@ public final class JoinableThread: Sendable {
         self.thread = thread
     }
 
+    /// Starts `body` on a thread no one waits for (`pthread_detach`).
+    public static func detach(_ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
+        let thread = try JoinableThread(body)
+        pthread_detach(thread.thread)
+        thread.joined.withLock { $0 = true }
+    }
+
     /// Waits for the thread to finish (`pthread_join`). Only the first call waits; a call from
     /// the thread itself returns at once instead of deadlocking.
     public func join() {

@@ -1,11 +1,17 @@
 import AlbumDomain
 import CCaption
-import Foundation
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An open font for captions (FreeType), used by one drawing at a time.
 public final class CaptionFont: @unchecked Sendable {
     private let font: OpaquePointer
-    private let lock = NSLock()
+    private let lock = Mutex(())
 
     /// DejaVu Sans, from Debian's `fonts-dejavu-core`.
     public static let defaultPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
@@ -27,7 +33,7 @@ public final class CaptionFont: @unchecked Sendable {
         _ text: String, into pixels: inout [UInt32], size: FrameSize, rotation: ScreenRotation, pixelSize: Int
     ) -> String? {
         var message = [CChar](repeating: 0, count: Int(BACAPTION_ERROR_MESSAGE_SIZE))
-        let status = lock.withLock {
+        let status = lock.withLock { _ in
             pixels.withUnsafeMutableBufferPointer { buffer in
                 var target = bacaption_target(
                     pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),

@@ -53,10 +53,10 @@ struct DecodeWorkerProcess: Sendable {
             let status = basandbox_reap(pid, length == -2 ? 1 : 0)
             throw PhotoError(kind: .decoderFailed, reason: failure(length, status, deadline), path: path)
         }
-        // The worker waits for this close after its reply: its memory figures are still there.
+        // The worker waits after its reply: its memory figures are still there. Then it is done.
         let peakKilobytes = basandbox_peak_rss_kb(pid)
         close(socket)
-        _ = basandbox_reap(pid, 0)
+        _ = basandbox_reap(pid, 1)
         let reply = try Self.reply(buffer, length: length, path: path)
         try Self.check(reply, path: path)
         let frame = try Self.frame(reply, frameFD: frameFD, request: request, path: path)
@@ -108,10 +108,13 @@ struct DecodeWorkerProcess: Sendable {
             throw PhotoError(
                 kind: .decoderFailed, reason: "the decode worker sent no frame of the screen's size", path: path)
         }
-        var pixels = [UInt32](repeating: 0, count: expected.pixelCount)
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
-        let status = pixels.withUnsafeMutableBytes {
-            basandbox_read_frame(frameFD, UInt64($0.count), $0.baseAddress, &text)
+        var status: Int32 = -1
+        // Every pixel is copied from the memfd (or the frame is refused): no zeroing first.
+        let pixels = [UInt32](unsafeUninitializedCapacity: expected.pixelCount) { buffer, count in
+            let bytes = UnsafeMutableRawBufferPointer(buffer)
+            status = basandbox_read_frame(frameFD, UInt64(bytes.count), bytes.baseAddress, &text)
+            count = status == 0 ? buffer.count : 0
         }
         guard status == 0 else { throw PhotoError(kind: .decoderFailed, reason: String(cString: text), path: path) }
         return Frame(size: expected, pixels: pixels)

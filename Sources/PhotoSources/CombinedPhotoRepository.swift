@@ -1,7 +1,16 @@
 import AlbumDomain
-import Foundation
+import LinuxInterfaces
 import Logging
 import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One ``PhotoRepository`` over several photo folders and the USB sticks mounted below a folder
 /// (`/media/babyalbum`): each folder has its own repository (made by `makeRepository`, a
@@ -89,7 +98,7 @@ private final class Session: Sendable {
             return (change.added, change.removed.compactMap { state.readings.removeValue(forKey: $0) })
         }
         publish()
-        if !stopped.isEmpty { Thread.detachNewThread { for reading in stopped { reading.cancel() } } }
+        if !stopped.isEmpty { try? JoinableThread.detach { for reading in stopped { reading.cancel() } } }
         for folder in added { startReading(folder) }
     }
 

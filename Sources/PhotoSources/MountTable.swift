@@ -1,5 +1,13 @@
-import Foundation
 import LinuxInterfaces
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One line of `/proc/self/mountinfo`.
 public struct MountEntry: Sendable, Equatable {

@@ -1,6 +1,14 @@
-import Foundation
 import LinuxInterfaces
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Follows the mounts below a folder (`/media/babyalbum`) through `/proc/self/mountinfo`, which
 /// the kernel marks with `POLLPRI` on every mount and unmount in the namespace; inotify does not

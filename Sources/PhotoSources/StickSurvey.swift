@@ -1,5 +1,13 @@
-import Foundation
+import LinuxInterfaces
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 /// A USB stick (or one of its partitions) as `doctor` reports it.
 public struct StickReport: Sendable, Equatable, Codable {
     /// The kernel name (`sdb1`).
@@ -42,7 +50,7 @@ public enum StickSurvey {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: sysBlock)) ?? []).sorted()
         return names.compactMap { name in
             guard let dev = try? String(contentsOfFile: "\(sysBlock)/\(name)/dev", encoding: .utf8) else { return nil }
-            let device = dev.trimmingCharacters(in: .whitespacesAndNewlines)
+            let device = dev.trimmingWhitespace()
             let properties = udevProperties(path: "\(udevData)/b\(device)")
             guard properties["ID_BUS"] == "usb" else { return nil }
             // A partitioned disk: its partitions are reported instead.

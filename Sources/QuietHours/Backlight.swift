@@ -1,4 +1,8 @@
-import Foundation
+import LinuxInterfaces
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A panel's backlight in sysfs (`/sys/class/backlight/NAME`): `brightness` from 0 to
 /// `max_brightness`. Found rather than named: `rpi_backlight`, `10-0045`, `4-0045` (max 31)
@@ -21,7 +25,7 @@ public struct Backlight: Equatable, Sendable {
     /// The first backlight (by name) in `classDirectory` with a readable positive
     /// `max_brightness`; `nil` when there is none (HDMI screens have none).
     public static func find(in classDirectory: String = classDirectory) -> Backlight? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: classDirectory)) ?? []
+        let names = (try? directoryEntries(classDirectory)) ?? []
         for name in names.sorted() {
             let directory = classDirectory + "/" + name
             if let max = readNumber(directory + "/max_brightness"), max > 0 {
@@ -40,12 +44,14 @@ public struct Backlight: Equatable, Sendable {
     /// Sets the brightness (clamped to 0…`maxBrightness`).
     public func setBrightness(_ value: Int) throws(BacklightError) {
         let clamped = min(max(value, 0), maxBrightness)
-        do {
-            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: brightnessFile))
-            defer { try? handle.close() }
-            try handle.write(contentsOf: Data("\(clamped)\n".utf8))
-        } catch {
-            throw .unwritable(brightnessFile, reason: "\(error)")
+        let descriptor = open(brightnessFile, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw .unwritable(brightnessFile, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        let text = Array("\(clamped)\n".utf8)
+        guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count else {
+            throw .unwritable(brightnessFile, reason: String(cString: strerror(errno)))
         }
     }
 
@@ -55,13 +61,13 @@ public struct Backlight: Equatable, Sendable {
     }
 
     /// Whether this process may set the brightness.
-    public var isWritable: Bool { FileManager.default.isWritableFile(atPath: brightnessFile) }
+    public var isWritable: Bool { access(brightnessFile, W_OK) == 0 }
 
     private var brightnessFile: String { directory + "/brightness" }
 
     private static func readNumber(_ path: String) -> Int? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        guard let bytes = try? fileContents(path, limit: 4096) else { return nil }
+        return Int(String(decoding: bytes, as: UTF8.self).trimmingWhitespace())
     }
 }
 

@@ -1,5 +1,13 @@
 import CClockShims
-import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Whether the system clock can be trusted: a Pi has no real-time clock (except a Pi 5 with
 /// its battery), and an offline Pi boots with `fake-hwclock`'s last saved time.

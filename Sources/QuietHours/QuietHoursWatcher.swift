@@ -1,7 +1,15 @@
 import AlbumDomain
-import Foundation
 import LinuxInterfaces
 import Logging
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Decides from "now", never from events: tells whether the wall clock is inside the quiet
 /// hours at start, at every edge of a window, and whenever the wall clock is set. Between
@@ -39,15 +47,15 @@ public protocol QuietTimetable: Sendable {
     func nextEdge(after date: Date) -> Date?
 }
 
-/// A ``QuietSchedule`` read on a calendar's wall clock (the system's: `Calendar.current`).
+/// A ``QuietSchedule`` read on a calendar's wall clock (the system's: ``LocalTimeCalendar``).
 public struct CalendarTimetable: QuietTimetable {
     /// The windows.
     public let schedule: QuietSchedule
     /// Whose time zone says what the wall clock reads.
-    public let calendar: Calendar
+    public let calendar: any WallCalendar
 
     /// Creates the timetable.
-    public init(schedule: QuietSchedule, calendar: Calendar) {
+    public init(schedule: QuietSchedule, calendar: any WallCalendar) {
         self.schedule = schedule
         self.calendar = calendar
     }

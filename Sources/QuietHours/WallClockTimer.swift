@@ -1,6 +1,14 @@
 import CClockShims
-import Foundation
 import LinuxInterfaces
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A timer on the wall clock (`timerfd` on `CLOCK_REALTIME`) that also tells when the wall
 /// clock is set, without polling: armed with `TFD_TIMER_CANCEL_ON_SET`, its read fails with

@@ -1,7 +1,15 @@
 import AlbumDomain
 import ArgumentParser
 import BabyAlbumApp
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension ScaleMode: ExpressibleByArgument {}
 

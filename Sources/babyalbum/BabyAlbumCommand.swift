@@ -2,11 +2,20 @@ import AlbumDomain
 import ArgumentParser
 import BabyAlbumApp
 import EvdevInput
-import Foundation
+import LinuxInterfaces
 import Logging
 import PhotoCodec
 import PhotoSources
 import QuietHours
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `babyalbum`: a child-safe photo frame. Shows the photos (JPEG, PNG, WebP) of folders full screen, a
 /// different one every interval, and leaves only by the hardware exit button.
@@ -22,6 +31,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     /// Runs the command with `arguments`. A usage error is one line on standard error and exit
     /// status 64 (the usage text is `--help`'s job), so a bad value reads as one log line.
     static func main(_ arguments: [String]?) async {
+        MemoryPolicy.apply()
         do {
             var command = try await asyncParseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -38,7 +48,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static func exitOnOneLine(_ error: any Error) -> Never {
         guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
         let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-        FileHandle.standardError.write(Data("babyalbum: \(message) (see babyalbum --help)\n".utf8))
+        writeAll("babyalbum: \(message) (see babyalbum --help)\n", to: STDERR_FILENO)
         exit(withError: ExitCode.validationFailure)
     }
 }
@@ -181,20 +191,17 @@ struct Show: AsyncParsableCommand {
             throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
         }
         if let stateDir, stateDir != "none" {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: stateDir, isDirectory: &isFolder) else {
+            guard pathExists(stateDir) else {
                 throw ValidationError("the state folder '\(stateDir)' does not exist (or use --state-dir none)")
             }
-            guard isFolder.boolValue else {
+            guard isDirectory(stateDir) else {
                 throw ValidationError("the state folder '\(stateDir)' is not a folder (or use --state-dir none)")
             }
         }
         _ = try quietSchedule(quietHours)
         _ = try captionPolicy()
-        var isDirectory: ObjCBool = false
         for folder in photos {
-            guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
+            guard isDirectory(folder) else {
                 throw ValidationError("the photo folder '\(folder)' does not exist (use --photos DIR)")
             }
         }

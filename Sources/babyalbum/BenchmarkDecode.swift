@@ -1,7 +1,16 @@
 import AlbumDomain
 import ArgumentParser
-import Foundation
+import LinuxInterfaces
 import PhotoCodec
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `babyalbum benchmark-decode`: times decode-and-scale alone, for `scripts/bench` (hidden).
 struct BenchmarkDecode: ParsableCommand {
@@ -66,13 +75,24 @@ struct BenchmarkDecode: ParsableCommand {
             times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         times.sort()
-        print(String(format: "%.3f", times[times.count / 2]))
+        print(Self.fixed(times[times.count / 2], decimals: 3))
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        // On standard error: peak resident memory, MB, of this process and of the largest worker.
-        let memory = String(
-            format: "peak RSS MB: %.1f %.1f\n", Double(usage.ru_maxrss) / 1024, Double(workerPeak) / 1024)
-        FileHandle.standardError.write(Data(memory.utf8))
+        var children = rusage()
+        getrusage(Int32(RUSAGE_CHILDREN.rawValue), &children)
+        // On standard error: peak resident memory, MB, of this process and of the largest worker,
+        // and CPU time, ms per photo, of this process and its reaped workers together.
+        let cpu = (Self.milliseconds(usage) + Self.milliseconds(children)) / Double(max(1, runs))
+        let line =
+            "peak RSS MB: \(Self.fixed(Double(usage.ru_maxrss) / 1024, decimals: 1)) "
+            + "\(Self.fixed(Double(workerPeak) / 1024, decimals: 1))\n"
+            + "cpu ms per photo: \(Self.fixed(cpu, decimals: 2))\n"
+        writeAll(line, to: STDERR_FILENO)
+    }
+
+    private static func milliseconds(_ usage: rusage) -> Double {
+        let user = Double(usage.ru_utime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec) / 1000
+        return user + Double(usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_stime.tv_usec) / 1000
     }
 }
 
@@ -97,7 +117,8 @@ extension BenchmarkDecode {
         let median = { (values: [Double]) in values.sorted()[values.count / 2] }
         let (plain, captioned) = try preparerTimes(painter)
         print(
-            String(format: "%.3f %.3f %.3f %.3f", median(times), median(paintTimes), median(plain), median(captioned)))
+            [median(times), median(paintTimes), median(plain), median(captioned)].map { Self.fixed($0, decimals: 3) }
+                .joined(separator: " "))
     }
 
     /// The slideshow's own preparer without and with the caption, run for run.
@@ -128,6 +149,18 @@ extension BenchmarkDecode {
         guard caption != .none else { return nil }
         let mia = Child(name: "Mia", birthday: CivilDate(year: 2024, month: 3, day: 10)!)
         return CaptionPainter(policy: CaptionPolicy(style: caption, children: [mia]), font: try CaptionFont())
+    }
+
+    /// `value` with `decimals` digits after the point (what `%.Nf` prints), without Foundation.
+    static func fixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int((value * Double(scale)).rounded())
+        let sign = scaled < 0 ? "-" : ""
+        let whole = abs(scaled) / scale
+        guard decimals > 0 else { return sign + String(whole) }
+        let fraction = String(abs(scaled) % scale)
+        return sign + String(whole) + "." + String(repeating: "0", count: decimals - fraction.count) + fraction
     }
 
     private static func milliseconds(_ duration: Duration) -> Double {

@@ -1,6 +1,11 @@
 import AlbumDomain
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension CaptionStyle: ExpressibleByArgument {}
 

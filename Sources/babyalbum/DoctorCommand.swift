@@ -2,10 +2,19 @@ import ArgumentParser
 import BabyAlbumApp
 import BabyAlbumDoctor
 import EvdevInput
-import Foundation
+import LinuxInterfaces
 import PhotoCodec
 import PhotoSources
 import QuietHours
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `babyalbum doctor`: checks the display, the input devices and exit button, the photo folder
 /// and the service, prints what it found, and exits 1 when something would stop the frame.
@@ -144,9 +153,8 @@ struct Doctor: AsyncParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try DoctorSticks.adding(
-                sticks, to: SettingsWiring.addingSettings(frame, to: encoder.encode(report)))
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
+            let data = try encoder.encode(DoctorJSON(report: report, settings: frame, sticks: sticks))
+            writeAll(String(decoding: data, as: UTF8.self) + "\n", to: STDOUT_FILENO)
         } else {
             if file != nil { print("Service options from \(config)") }
             print(SettingsWiring.text(frame))

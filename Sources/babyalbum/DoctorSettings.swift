@@ -1,6 +1,15 @@
+import BabyAlbumDoctor
 import BabyAlbumSettings
-import Foundation
 import PhotoSources
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The settings part of `babyalbum doctor`: what the frame runs with, where each setting came
 /// from, and the file lines to fix.
@@ -20,21 +29,6 @@ extension SettingsWiring {
                 + Show.message(for: error).split(separator: "\n").joined(separator: " ") + "\n"
         }
     }
-
-    /// Doctor's JSON report with a `settings` member (the settings report, or the error).
-    static func addingSettings(
-        _ frame: Result<(show: Show, report: SettingsReport), any Error>, to json: Data
-    ) throws -> Data {
-        guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
-        switch frame {
-        case .success(let frame):
-            object["settings"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(frame.report))
-        case .failure(let error):
-            object["settings"] = ["error": Show.message(for: error)]
-        }
-        return try JSONSerialization.data(
-            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-    }
 }
 
 /// The USB sticks part of `babyalbum doctor`.
@@ -45,11 +39,28 @@ enum DoctorSticks {
         return "USB sticks\n" + sticks.map { "  \($0.problem == nil ? "" : "FIX: ")\($0.text)\n" }.joined()
     }
 
-    /// Doctor's JSON with a `sticks` member.
-    static func adding(_ sticks: [StickReport], to json: Data) throws -> Data {
-        guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
-        object["sticks"] = try JSONSerialization.jsonObject(with: JSONEncoder().encode(sticks))
-        return try JSONSerialization.data(
-            withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+}
+
+/// Doctor's JSON report: the report's members, with `settings` (the settings report, or
+/// `{"error": …}`) and `sticks` beside them, in one object.
+struct DoctorJSON: Encodable {
+    let report: DoctorReport
+    let settings: Result<(show: Show, report: SettingsReport), any Error>
+    let sticks: [StickReport]
+
+    private enum Key: String, CodingKey {
+        case settings, sticks, error
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)
+        var container = encoder.container(keyedBy: Key.self)
+        switch settings {
+        case .success(let frame): try container.encode(frame.report, forKey: .settings)
+        case .failure(let error):
+            var nested = container.nestedContainer(keyedBy: Key.self, forKey: .settings)
+            try nested.encode(Show.message(for: error), forKey: .error)
+        }
+        try container.encode(sticks, forKey: .sticks)
     }
 }

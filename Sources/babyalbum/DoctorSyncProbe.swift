@@ -1,5 +1,8 @@
-import Foundation
-
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -23,8 +26,7 @@ enum DoctorSyncProbe {
             let (host, port) = hostAndPort(address)
         else { return "Sync: no GUI address or API key in \(path)" }
         guard let body = httpGet(host: host, port: port, path: "/rest/system/status", apiKey: key),
-            let status = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
-            let id = status["myID"] as? String
+            let id = try? JSONDecoder().decode(SyncthingStatus.self, from: Data(body.utf8)).myID
         else {
             return "Sync: Syncthing does not answer on \(address): sudo systemctl start babyalbum-sync"
         }
@@ -32,15 +34,15 @@ enum DoctorSyncProbe {
     }
 
     private static func section(of text: String, from start: String, to end: String) -> Substring? {
-        guard let lower = text.range(of: start),
-            let upper = text.range(of: end, range: lower.upperBound..<text.endIndex)
+        guard let lower = text.firstRange(of: start),
+            let upper = text[lower.upperBound...].firstRange(of: end)
         else { return nil }
         return text[lower.lowerBound..<upper.upperBound]
     }
 
     private static func element(_ name: String, in text: Substring) -> String? {
-        guard let open = text.range(of: "<\(name)>"),
-            let close = text.range(of: "</\(name)>", range: open.upperBound..<text.endIndex)
+        guard let open = text.firstRange(of: "<\(name)>"),
+            let close = text[open.upperBound...].firstRange(of: "</\(name)>")
         else { return nil }
         return String(text[open.upperBound..<close.lowerBound])
     }
@@ -81,8 +83,13 @@ enum DoctorSyncProbe {
         }
         let text = String(decoding: response, as: UTF8.self)
         guard text.hasPrefix("HTTP/1.") && text.split(separator: " ").dropFirst().first == "200",
-            let split = text.range(of: "\r\n\r\n")
+            let split = text.firstRange(of: "\r\n\r\n")
         else { return nil }
         return String(text[split.upperBound...])
     }
+}
+
+/// The part of Syncthing's `/rest/system/status` the doctor shows.
+private struct SyncthingStatus: Decodable {
+    let myID: String
 }

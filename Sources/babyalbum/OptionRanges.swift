@@ -1,6 +1,14 @@
 import AlbumDomain
 import ArgumentParser
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The range every numeric option accepts. A value outside it is a usage error (exit 64) naming
 /// the range; these are also the ranges `--help` and the README give.

@@ -1,10 +1,19 @@
 import ArgumentParser
 import BabyAlbumSettings
 import CDecodeWorker
-import Foundation
+import LinuxInterfaces
 import Logging
 import PhotoCodec
 import PhotoSources
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The settings file in front of the slideshow's command line: `babyalbum` (and `babyalbum
 /// show`) read `--settings FILE`, else ``SettingsFile/defaultPath(fileExists:)``, merge it under
@@ -118,7 +127,7 @@ extension BabyAlbumCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The decode worker (started by the slideshow, descriptor 3 its socket): no parsing, no
         // settings, straight into its sandbox.
-        if arguments == [DecodeWorkerCommand.subcommand] { Foundation.exit(badecode_worker_main(3)) }
+        if arguments == [DecodeWorkerCommand.subcommand] { Glibc.exit(badecode_worker_main(3)) }
         guard let (prefix, commandLine) = SettingsWiring.slideshowArguments(arguments) else {
             return await main(arguments)
         }
@@ -180,7 +189,7 @@ struct SettingsCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            FileHandle.standardOutput.write(try encoder.encode(report) + Data("\n".utf8))
+            writeAll(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n", to: STDOUT_FILENO)
         } else {
             print(report.text, terminator: "")
         }

@@ -25,6 +25,7 @@ import Testing
         let first = try #require(await nextShownPhoto(&states, after: nil))
         var shown = [first]
         for _ in 0..<5 {
+            await untilSomethingSleeps(on: clock)
             await clock.advance(by: .seconds(15))
             shown.append(try #require(await nextShownPhoto(&states, after: shown.last)))
         }
@@ -100,6 +101,14 @@ import Testing
         }
         #expect(triedTheBrokenOneFirst > 0, "some seed starts with the broken photo")
     }
+}
+
+/// Waits until a task sleeps on `clock` (the runner's next tick). `advance` wakes only the sleeps
+/// made before it: where the runner is slow to reach its sleep (arm64 under qemu-user), an earlier
+/// advance would pass it by, and the runner would sleep for 15 s of a clock that no longer moves.
+func untilSomethingSleeps(on clock: TestClock<Duration>) async {
+    // checkSuspension throws when something sleeps; each call yields to the other tasks first.
+    while (try? await clock.checkSuspension()) != nil {}
 }
 
 /// Waits for the next state showing a photo other than `previous`; `nil` when the flow ends.

@@ -200,6 +200,7 @@ def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None):
         properties.append(("imir", struct.pack(">B", imir & 1)))
         extra.append((1, len(properties)))
     ipma = [(item, associations + (extra if item == primary else [])) for item, associations in ipma]
+    properties, ipma = shared_properties(properties, ipma)
     new_ipco = box("ipco", b"".join(box(kind, body) for kind, body in properties))
 
     def meta_box(delta):
@@ -211,17 +212,32 @@ def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None):
             parts.append(box("idat", idat))
         return full_box("meta", 0, 0, b"".join(parts))
 
-    old_meta = next((start, len(body)) for kind, body, start in top if kind == "meta")
-    old_size = 12 + old_meta[1] - 4
-    delta = len(meta_box(0)) - old_size
+    ftyp_body = next(body for kind, body, _ in top if kind == "ftyp")
+    brands = list(dict.fromkeys(ftyp_body[i:i + 4] for i in range(8, len(ftyp_body), 4)))
+    ftyp = box("ftyp", ftyp_body[:8] + b"".join(brands))
+    # ftyp and meta come before mdat: the tiles' data moves by what they gained or lost.
+    old_sizes = sum(8 + len(body) for kind, body, _ in top if kind in ("ftyp", "meta"))
+    delta = len(ftyp) + len(meta_box(0)) - old_sizes
     with open(out, "wb") as f:
         for kind, body, start in top:
             if kind == "meta":
                 f.write(meta_box(delta))
             elif kind == "ftyp":
-                f.write(box("ftyp", body))
+                f.write(ftyp)
             else:
                 f.write(box(kind, body))
+
+
+def shared_properties(properties, ipma):
+    """One copy of each property (as an iPhone's tiles share one hvcC and one ispe): libheif
+    refuses more than 100 boxes in ipco."""
+    unique, index_of, remap = [], {}, {}
+    for old, prop in enumerate(properties, start=1):
+        if prop not in index_of:
+            unique.append(prop)
+            index_of[prop] = len(unique)
+        remap[old] = index_of[prop]
+    return unique, [(item, [(e, remap[i]) for e, i in associations]) for item, associations in ipma]
 
 
 def make_grid(source_png, out, tile=512, irot=None, imir=None):

@@ -11,8 +11,11 @@ import Testing
 @Suite struct PhotoFormatTests {
     /// A minimal ISO-BMFF file: an `ftyp` box with a major brand and compatible brands.
     static func isoMedia(major: String, compatible: [String]) -> [UInt8] {
-        let body = Array(major.utf8) + [0, 0, 0, 0] + compatible.flatMap { Array($0.utf8) }
-        return be32(UInt32(8 + body.count)) + Array("ftyp".utf8) + body + be32(8) + Array("meta".utf8)
+        // Typed step by step: Swift 6.2 infers [Any] for the whole sum.
+        let brands: [UInt8] = compatible.flatMap { Array($0.utf8) }
+        let body: [UInt8] = Array(major.utf8) + [0, 0, 0, 0] + brands
+        let header: [UInt8] = be32(UInt32(8 + body.count)) + Array("ftyp".utf8)
+        return header + body + be32(8) + Array("meta".utf8)
     }
 
     @Test func formatsAreRecognisedByTheirBytes() throws {

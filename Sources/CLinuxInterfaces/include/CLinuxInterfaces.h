@@ -6,4 +6,9 @@
 /// so no other thread's `fork`+`exec` can inherit an end. Returns 0, or -1 with errno set.
 int CLinuxInterfaces_pipe2(int fds[2], int flags);
 
+/// glibc's `mallopt`: blocks of `mmap_threshold` bytes or more get mappings of their own (a fixed
+/// threshold, which also stops glibc raising it after each free), the heap is trimmed above the
+/// same size, and at most `arena_max` arenas. Returns 1 when every setting was taken.
+int CLinuxInterfaces_set_malloc_policy(int mmap_threshold, int arena_max);
+
 #endif

@@ -1,0 +1,102 @@
+import AlbumDomain
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The system's wall clock as the C library reads it (`localtime_r` on the zone of `TZ` or
+/// `/etc/localtime`), as a ``WallCalendar`` for the quiet hours: no Foundation calendar and no
+/// ICU in the frame's process. Daylight-saving changes follow `Calendar`'s rules for the quiet
+/// hours: a time the clock reads twice is its first time, a skipped time is the moment the
+/// clock leaves the skipped span.
+public struct LocalTimeCalendar: WallCalendar {
+    /// Reads the zone (`tzset`).
+    public init() { tzset() }
+
+    /// The zone's name: `TZ`, else the `zoneinfo` file `/etc/localtime` links to, else its
+    /// abbreviation now (`UTC` on a system with no zone set).
+    public static var zoneName: String {
+        if let zone = getenv("TZ").map({ String(cString: $0) }), !zone.isEmpty {
+            return zone.hasPrefix(":") ? String(zone.dropFirst()) : zone
+        }
+        var target = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/etc/localtime", &target, target.count - 1)
+        if length > 0 {
+            let path = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if let range = path.firstRange(of: "zoneinfo/") { return String(path[range.upperBound...]) }
+        }
+        return format(Date(), "%Z")
+    }
+
+    /// `date` on the local wall clock with `strftime`'s `pattern` (C locale).
+    public static func format(_ date: Date, _ pattern: String) -> String {
+        var local = localTime(seconds(date))
+        var text = [CChar](repeating: 0, count: 128)
+        let count = strftime(&text, text.count, pattern, &local)
+        return String(decoding: text[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public func startOfDay(for date: Date) -> Date {
+        let local = Self.localTime(Self.seconds(date))
+        return Self.firstMoment(readingWall: Self.wall(local, hour: 0, minute: 0)).map(Self.date) ?? date
+    }
+
+    public func day(_ offset: Int, after day: Date) -> Date? {
+        var local = Self.localTime(Self.seconds(day))
+        local.tm_mday += Int32(offset)
+        return Self.firstMoment(readingWall: Self.wall(local, hour: 0, minute: 0)).map(Self.date)
+    }
+
+    public func weekday(of day: Date) -> Int { Int(Self.localTime(Self.seconds(day)).tm_wday) + 1 }
+
+    public func moment(hour: Int, minute: Int, on day: Date) -> Date? {
+        let local = Self.localTime(Self.seconds(day))
+        return Self.firstMoment(readingWall: Self.wall(local, hour: hour, minute: minute)).map(Self.date)
+    }
+
+    /// The wall-clock reading `local`'s day at `hour`:`minute`, as seconds since the epoch were
+    /// the wall clock UTC (`timegm` also carries a day past the month's end).
+    private static func wall(_ local: tm, hour: Int, minute: Int) -> Int {
+        var civil = tm()
+        (civil.tm_year, civil.tm_mon, civil.tm_mday) = (local.tm_year, local.tm_mon, local.tm_mday)
+        (civil.tm_hour, civil.tm_min) = (Int32(hour), Int32(minute))
+        return Int(timegm(&civil))
+    }
+
+    /// The first moment whose wall clock reads `target`, or when none does (a skipped span),
+    /// the first moment after it that reads later.
+    private static func firstMoment(readingWall target: Int) -> Int? {
+        // Every UTC offset in force within two days of the target.
+        let offsets = Set(stride(from: -2, through: 2, by: 1).map { offset(at: target + $0 * 86_400) })
+        if let first = offsets.map({ target - $0 }).filter({ wallReading($0) == target }).min() { return first }
+        guard var low = offsets.max().map({ target - $0 }), var high = offsets.min().map({ target - $0 }),
+            low < high
+        else { return nil }
+        // wallReading(low) < target < wallReading(high): find where the clock jumps past it.
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if wallReading(middle) > target { high = middle } else { low = middle }
+        }
+        return high
+    }
+
+    private static func offset(at moment: Int) -> Int { Int(localTime(moment).tm_gmtoff) }
+
+    private static func wallReading(_ moment: Int) -> Int { moment + offset(at: moment) }
+
+    private static func localTime(_ moment: Int) -> tm {
+        var seconds = time_t(moment)
+        var local = tm()
+        localtime_r(&seconds, &local)
+        return local
+    }
+
+    private static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
+
+    private static func date(_ moment: Int) -> Date { Date(timeIntervalSince1970: Double(moment)) }
+}

@@ -1,0 +1,466 @@
+#!/usr/bin/python3
+"""The SD card image of scripts/image, booted in qemu-system-aarch64 (issue 22).
+
+The image's own kernel, initramfs (from its FAT partition) and root file system boot under
+`-M virt -cpu cortex-a72` (TCG), the card a virtio-blk disk over a copy of the image, the display
+virtio-gpu. The Pi's own firmware boot is not exercised (QEMU 7.2 emulates no Pi 4 display).
+
+Checks:
+1. boot: a photo from the FAT partition's photos/ is on screen, within +-2 of the amd64
+   `--output png:` frame; the root is mounted read-only (findmnt); the time from QEMU's start
+   to the first photo and `systemd-analyze critical-chain babyalbum.service` are printed;
+2. card wear: sectors written to vda (/sys/block/vda/stat) with 10,000 photos over a stretch of
+   the slideshow at a 1 s interval, scaled to a day; <= 20 MB a day;
+3. power cuts: QEMU killed (SIGKILL, no shutdown) at random moments while photos change, the
+   service restarts (state saves) and a photo is copied onto the FAT partition through a second
+   mount; after each cut, on the host: fsck of every partition clean or repaired by -a/-p only,
+   every photo complete before the cut unchanged (sha256), the state file valid or absent; then
+   the next boot shows a photo. How many cuts hit a write is printed.
+
+Usage: Tests/Image/image_vm.py IMAGE [--cuts N]   (prints each step; exit 0 when all passed)
+Needs qemu-system-arm, dosfstools, mtools, e2fsprogs, util-linux (losetup), python3-pil; root.
+"""
+
+import argparse
+import hashlib
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+from PIL import Image
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build/release/babyalbum"))
+SHELL_UNIT = """[Unit]
+Description=image test shell on the serial console (test copies only)
+DefaultDependencies=no
+After=systemd-journald.socket
+[Service]
+ExecStart=/bin/sh -c 'stty -echo; echo IMAGE-READY; exec /bin/sh'
+StandardInput=tty
+StandardOutput=tty
+TTYPath=/dev/ttyAMA0
+Environment=PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb PS1=
+"""
+
+
+class Failure(Exception):
+    pass
+
+
+def run(*args, **kw):
+    return subprocess.run(args, check=kw.pop("check", True), capture_output=True, text=True, **kw)
+
+
+class Card:
+    """A copy of the image, its partitions reachable on the host through a loop device."""
+
+    def __init__(self, image, work):
+        self.path = os.path.join(work, "card.img")
+        run("cp", "--sparse=always", image, self.path)
+        self.loops = []
+
+    def attach(self):
+        """One loop device a partition (no udev here to make partition nodes)."""
+        import json
+        table = json.loads(run("sfdisk", "-J", self.path).stdout)["partitiontable"]["partitions"]
+        self.loops = [run("losetup", "--find", "--show", "--offset", str(p["start"] * 512), "--sizelimit",
+                          str(p["size"] * 512), self.path).stdout.strip() for p in table]
+
+    def detach(self):
+        for loop in getattr(self, "loops", []):
+            run("losetup", "-d", loop)
+        self.loops = []
+
+    def part(self, n):
+        return self.loops[n - 1]
+
+    def mtools(self, *args):
+        env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
+        return run(args[0], "-i", self.part(1), *args[1:], env=env)
+
+    def state_file(self):
+        out = run("debugfs", "-R", "cat /shuffle.state", self.part(3), check=False)
+        return out.stdout
+
+    def add_shell(self):
+        """The test shell on ttyAMA0, written into this copy's root (never into the image)."""
+        unit = os.path.join(os.path.dirname(self.path), "image-test-shell.service")
+        with open(unit, "w") as f:
+            f.write(SHELL_UNIT)
+        cmds = ["write %s /etc/systemd/system/image-test-shell.service" % unit,
+                "symlink /etc/systemd/system/sysinit.target.wants/image-test-shell.service "
+                "/etc/systemd/system/image-test-shell.service",
+                "symlink /etc/systemd/system/serial-getty@ttyAMA0.service /dev/null"]
+        for cmd in cmds:
+            run("debugfs", "-w", "-R", cmd, self.part(2))
+
+
+class Guest:
+    """qemu-system-aarch64 on the card; a shell on the serial line (a UNIX socket)."""
+
+    def __init__(self, card, work, kernel, initrd, cmdline):
+        self.work = work
+        self.qmp_path = os.path.join(work, "qmp.sock")
+        self.serial_path = os.path.join(work, "serial.sock")
+        for p in (self.qmp_path, self.serial_path):
+            if os.path.exists(p):
+                os.unlink(p)
+        self.started = time.monotonic()
+        self.proc = subprocess.Popen([
+            "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg", "-smp", "2", "-m", "1024",
+            "-kernel", kernel, "-initrd", initrd, "-append", cmdline + " console=ttyAMA0",
+            "-drive", f"file={card.path},if=none,id=card,format=raw,cache=writeback", "-device", "virtio-blk-pci,drive=card",
+            "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci", "-display", "none", "-no-reboot",
+            "-serial", f"unix:{self.serial_path},server=on,wait=off", "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+            "-monitor", "none"], stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "qemu.log"), "w"))
+        self.console = ""
+        import codecs
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.serial = self._connect(self.serial_path)
+        self.qmp_sock = self._connect(self.qmp_path)
+        self.qmp_buf = b""
+        self._qmp_read()
+        self.qmp("qmp_capabilities")
+
+    def _connect(self, path):
+        for _ in range(200):
+            try:
+                s = socket.socket(socket.AF_UNIX)
+                s.connect(path)
+                return s
+            except OSError:
+                time.sleep(0.05)
+        raise Failure("QEMU did not start: " + open(os.path.join(self.work, "qemu.log")).read())
+
+    def read_until(self, pattern, timeout):
+        deadline = time.monotonic() + timeout
+        while True:
+            m = re.search(pattern, self.console)
+            if m:
+                return m
+            left = deadline - time.monotonic()
+            if left <= 0 or self.proc.poll() is not None:
+                raise Failure(f"no /{pattern}/ on the console; its end:\n{self.console[-3000:]}")
+            self.serial.settimeout(min(left, 1))
+            try:
+                data = self.serial.recv(65536)
+            except socket.timeout:
+                continue
+            self.console += self.decoder.decode(data)
+
+    def sh(self, cmd, timeout=120):
+        mark = "END%08d" % random.randrange(10**8)
+        start = len(self.console)
+        self.serial.sendall(f"{cmd}; echo {mark} $?\n".encode())
+        m = self.read_until(mark + r" (\d+)\r?\n", timeout)
+        out = re.sub(r"^(# )+", "", self.console[start:m.start()].lstrip("\r\n"))
+        self.console = self.console[:start] + self.console[m.end():]
+        return int(m.group(1)), out.replace("\r", "")
+
+    def _qmp_read(self):
+        while b"\n" not in self.qmp_buf:
+            self.qmp_buf += self.qmp_sock.recv(65536)
+        line, self.qmp_buf = self.qmp_buf.split(b"\n", 1)
+        return line
+
+    def qmp(self, command, **args):
+        import json
+        self.qmp_sock.sendall(json.dumps({"execute": command, "arguments": args}).encode() + b"\n")
+        while True:
+            reply = json.loads(self._qmp_read())
+            if "return" in reply or "error" in reply:
+                return reply
+
+    def screendump(self, path):
+        self.qmp("screendump", filename=path)
+        with Image.open(path) as image:
+            return image.convert("RGB")
+
+    def kill(self):
+        if self.proc.poll() is not None:
+            return
+        self.proc.kill()
+        self.proc.wait()
+        self.serial.close()
+        self.qmp_sock.close()
+
+
+def expected_frame(photo, work, size):
+    folder = os.path.join(work, "expected-" + os.path.basename(photo))
+    os.makedirs(folder, exist_ok=True)
+    shutil.copy(photo, folder)
+    out = folder + "-out"
+    run(BIN, "--photos", folder, "--output", f"png:{out}", "--size", f"{size[0]}x{size[1]}", "--count", "1",
+        "--sticks", "none", "--state-dir", "none", "--settings", "/nonexistent", timeout=300)
+    with Image.open(os.path.join(out, "frame-0001.png")) as image:
+        return image.convert("RGB")
+
+
+def max_difference(a, b):
+    if a.size != b.size:
+        return 256
+    pa, pb = a.tobytes(), b.tobytes()
+    return max(abs(x - y) for x, y in zip(pa, pb))
+
+
+LIVE = []
+
+
+def boot(card, work, boot_files, timeout=600):
+    card.detach()
+    for old in LIVE:
+        if old.proc.poll() is None:
+            old.kill()
+    LIVE.clear()
+    guest = Guest(card, work, *boot_files)
+    LIVE.append(guest)
+    guest.read_until("IMAGE-READY", timeout)
+    return guest
+
+
+def wait_showing(guest, timeout=600):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        _, out = guest.sh("journalctl -b -u babyalbum.service -o cat | grep -m1 'showing '")
+        if "showing " in out:
+            return time.monotonic() - guest.started
+        time.sleep(1)
+    _, out = guest.sh("systemctl status babyalbum.service --no-pager -l | tail -n 30")
+    raise Failure("no photo shown; babyalbum.service:\n" + out)
+
+
+def step_boot(card, work, boot_files, photo):
+    guest = boot(card, work, boot_files)
+    shown_after = wait_showing(guest)
+    status, mounts = guest.sh("findmnt -no OPTIONS /; findmnt -no OPTIONS /boot/firmware; findmnt -no OPTIONS /var/lib/babyalbum")
+    print("mounts (/, /boot/firmware, /var/lib/babyalbum):", " | ".join(mounts.split()))
+    root_options = mounts.split()[0].split(",")
+    if "ro" not in root_options:
+        raise Failure("the root is not read-only: " + mounts)
+    _, size = guest.sh("cat /sys/class/drm/card0-Virtual-1/modes | head -n1")
+    w, h = (int(x) for x in size.strip().split("x"))
+    expected = expected_frame(photo, work, (w, h))
+    deadline = time.monotonic() + 120
+    while True:
+        screen = guest.screendump(os.path.join(work, "screen.ppm"))
+        diff = max_difference(screen, expected)
+        if diff <= 2:
+            break
+        if time.monotonic() > deadline:
+            screen.save(os.path.join(tempfile.gettempdir(), "babyalbum-image-screen.png"))
+            raise Failure(f"the screen differs from the amd64 frame by up to {diff}")
+        time.sleep(1)
+    print(f"screen matches the amd64 --output png: frame (max difference {diff}) at {w}x{h}")
+    print(f"time to first photo: {shown_after:.1f} s from QEMU start (the log's first 'showing' line)")
+    _, chain = guest.sh("systemd-analyze critical-chain babyalbum.service --no-pager")
+    print("systemd-analyze critical-chain babyalbum.service:\n" + chain.strip())
+    _, blame = guest.sh("systemd-analyze --no-pager")
+    print(blame.strip())
+    guest.kill()
+
+
+def vda_sectors_written(guest):
+    _, out = guest.sh("cat /sys/block/vda/stat")
+    fields = [line.split() for line in out.splitlines() if len(line.split()) >= 11][-1]
+    return int(fields[6]), int(fields[8])  # sectors written, in flight
+
+
+def step_wear(card, work, boot_files, seconds):
+    card.attach()
+    folder = os.path.join(work, "many")
+    os.makedirs(folder, exist_ok=True)
+    src = os.path.join(REPO, "Photos", "duck.png")
+    # 100 folders of 100: mtools is quadratic in one folder's size (this kernel has no vfat).
+    for i in range(10000):
+        os.makedirs(os.path.join(folder, f"{i // 100:03d}"), exist_ok=True)
+        shutil.copyfile(src, os.path.join(folder, f"{i // 100:03d}", f"photo-{i:05d}.png"))
+    card.mtools("mcopy", "-s", "-Q", *[os.path.join(folder, d) for d in sorted(os.listdir(folder))], "::/photos/")
+    set_interval(card, work, 1)
+    guest = boot(card, work, boot_files)
+    wait_showing(guest)
+    time.sleep(20)  # the first save and the walk's end
+    start, _ = vda_sectors_written(guest)
+    t0 = time.monotonic()
+    time.sleep(seconds)
+    end, _ = vda_sectors_written(guest)
+    elapsed = time.monotonic() - t0
+    _, count = guest.sh("journalctl -b -u babyalbum.service -o cat | grep -c 'showing '")
+    guest.kill()
+    per_day = (end - start) * 512 * 86400 / elapsed / 1e6
+    print(f"card wear with 10,000 photos at a 1 s interval: {end - start} sectors in {elapsed:.0f} s "
+          f"({count.strip()} photos shown in the boot), {per_day:.2f} MB a day scaled by time (goal <= 20)")
+    if per_day > 20:
+        raise Failure(f"{per_day:.1f} MB a day > 20")
+
+
+def set_interval(card, work, seconds):
+    path = os.path.join(work, "babyalbum.txt")
+    card.mtools("mcopy", "-o", "::/babyalbum.txt", path)
+    with open(path, "a", newline="") as f:
+        f.write(f"\r\ninterval = {seconds}\r\n")
+    card.mtools("mcopy", "-o", path, "::/babyalbum.txt")
+
+
+def checksums(card):
+    out = card.mtools("mdir", "-b", "-/", "::/photos").stdout.split()
+    sums = {}
+    for name in out:
+        if name.endswith("/"):
+            continue
+        data = subprocess.run(["mtype", "-i", card.part(1), name], capture_output=True,
+                              env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
+        sums[name] = hashlib.sha256(data).hexdigest()
+    return sums
+
+
+def fsck_all(card):
+    """fsck of each partition: clean, or repaired by what -a/-p may do; returns what was repaired."""
+    repaired = []
+    for n, check, fix in ((1, ["fsck.vfat", "-n"], ["fsck.vfat", "-a"]), (2, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"]),
+                          (3, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"])):
+        first = run(*check, card.part(n), check=False)
+        if first.returncode == 0:
+            continue
+        second = run(*fix, card.part(n), check=False)
+        if second.returncode not in (0, 1):
+            raise Failure(f"partition {n}: fsck could not repair it automatically:\n{first.stdout}\n{second.stdout}")
+        found = [line for line in first.stdout.splitlines() if line.strip() and not line.startswith(("fsck.fat", "e2fsck"))]
+        repaired.append(f"p{n}: {found[0].strip() if found else first.returncode}")
+    return repaired
+
+
+def state_valid(text):
+    if text == "":
+        return True
+    lines = text.split("\n")
+    if lines[0] != "babyalbum-shuffle 1" or lines[-1] != "" or not lines[-2].startswith("end "):
+        return False
+    entries = sum(1 for line in lines if line.startswith(("remaining ", "shown ")))
+    return int(lines[-2][4:]) == entries
+
+
+#: Runs in the guest during a cut's window: restarts of the service (state saves) and photos
+#: copied onto the FAT partition through a second, read-write mount, the way a careful copier
+#: does it (to a .part name, sync, rename, sync) through a read-write remount. copy-N.bin holds "copy-N" repeated.
+ACTIVITY = r"""
+# A second mount of the partition would share the frame's read-only superblock: the copy goes
+# through the same partition remounted read-write, as a parent's computer would write it.
+mount -o remount,rw /boot/firmware
+dest=/boot/firmware
+(while true; do sleep 2; systemctl restart babyalbum.service; done) &
+i=0
+while true; do
+    i=$((i+1))
+    yes copy-$i | head -c 3000000 >$dest/photos/copy-$i.bin.part && sync && mv $dest/photos/copy-$i.bin.part $dest/photos/copy-$i.bin && sync
+done
+"""
+
+
+def copy_content(name):
+    m = re.fullmatch(r"::/photos/(copy-\d+)\.bin", name)
+    return (((m.group(1) + "\n").encode()) * 3000000)[:3000000] if m else None
+
+
+def start_activity(guest):
+    import base64
+    script = base64.b64encode(ACTIVITY.encode()).decode()
+    guest.sh(f"echo {script} | base64 -d >/run/activity.sh; (setsid sh /run/activity.sh >/run/activity.log 2>&1 </dev/null &)")
+
+
+def step_power_cuts(card, work, boot_files, cuts, seed):
+    rng = random.Random(seed)
+    card.attach()
+    for name in ("duck.png", "balloons.png"):  # more than one photo: each restart saves a new state
+        card.mtools("mcopy", "-o", os.path.join(REPO, "Photos", name), "::/photos/")
+    before = checksums(card)
+    hit = 0
+    for n in range(1, cuts + 1):
+        card.detach()
+        guest = boot(card, work, boot_files)
+        wait_showing(guest)
+        start_activity(guest)
+        delay = rng.uniform(0.5, 12)
+        time.sleep(max(0, delay - 0.5))
+        w0, _ = vda_sectors_written(guest)
+        time.sleep(0.5)
+        w1, inflight = vda_sectors_written(guest)
+        guest.kill()
+        writing = w1 > w0 or inflight > 0
+        hit += writing
+        card.attach()
+        repaired = fsck_all(card)
+        after = checksums(card)
+        for name, digest in before.items():
+            if after.get(name) != digest:
+                raise Failure(f"cut {n}: {name} lost or changed")
+        copied = [name for name in after if copy_content(name) is not None]
+        for name in copied:
+            if after[name] != hashlib.sha256(copy_content(name)).hexdigest():
+                raise Failure(f"cut {n}: {name}, complete before the cut (renamed after a sync), is damaged")
+        state = card.state_file()
+        if not state_valid(state):
+            raise Failure(f"cut {n}: the state file is not valid:\n{state[:500]}")
+        print(f"cut {n}/{cuts} after {delay:.1f} s: {'during writes' if writing else 'idle disk'}; "
+              f"fsck {'clean' if not repaired else 'repaired by -a/-p: ' + '; '.join(repaired)}; "
+              f"{len(before)} photos unchanged; {len(copied)} copies completed; state "
+              f"{'absent' if not state else 'valid'}")
+        before = {k: v for k, v in after.items() if copy_content(k) is None}
+    card.detach()
+    guest = boot(card, work, boot_files)
+    wait_showing(guest)
+    guest.kill()
+    print(f"power cuts: {cuts} of {cuts} survived, {hit} of them while the disk was being written; the last boot shows a photo")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("image")
+    parser.add_argument("--cuts", type=int, default=int(os.environ.get("BABYALBUM_IMAGE_CUTS", "4")))
+    parser.add_argument("--wear-seconds", type=int, default=int(os.environ.get("BABYALBUM_IMAGE_WEAR_SECONDS", "330")))
+    parser.add_argument("--seed", type=int, default=int(time.time()))
+    options = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="babyalbum-image-test.")
+    failed = 0
+    try:
+        card = Card(options.image, work)
+        card.attach()
+        photo = os.path.join(REPO, "Photos", "balloons.png")
+        card.mtools("mcopy", photo, "::/photos/")
+        card.add_shell()
+        kernel, initrd = os.path.join(work, "vmlinuz"), os.path.join(work, "initrd.img")
+        config = card.mtools("mtype", "::/config.txt").stdout
+        card.mtools("mcopy", "::/" + re.search(r"^kernel=(\S+)", config, re.M).group(1), kernel)
+        card.mtools("mcopy", "::/" + re.search(r"^initramfs (\S+)", config, re.M).group(1), initrd)
+        cmdline = card.mtools("mtype", "::/cmdline.txt").stdout.strip()
+        cmdline = " ".join(w for w in cmdline.split() if not w.startswith("console="))
+        boot_files = (kernel, initrd, cmdline)
+        print(f"seed {options.seed}; kernel command line: {cmdline}")
+        for name, body in (("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
+                           ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed)),
+                           ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):
+            if os.environ.get("BABYALBUM_IMAGE_STEPS") and name.split(":")[0] not in os.environ["BABYALBUM_IMAGE_STEPS"]:
+                continue
+            try:
+                body()
+                print("ok - " + name)
+            except Failure as failure:
+                failed += 1
+                print(f"FAIL - {name}: {failure}")
+            finally:
+                for guest in LIVE:
+                    guest.kill()
+                card.detach()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

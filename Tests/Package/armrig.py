@@ -1,0 +1,250 @@
+"""armrig: an arm64 "Pi" in QEMU for the package tests (Python 3 stdlib only).
+
+``qemu-system-aarch64 -M virt -cpu cortex-a72`` (TCG, two CPUs) with virtio-gpu, a virtio
+keyboard and tablet, Debian 12's own arm64 kernel (``linux-image-arm64``), and as its root a
+bookworm arm64 file tree that has the babyalbum arm64 package installed: the package's
+dependencies as apt resolves them on bookworm arm64, each unpacked, then the package itself.
+It is Tests/VM/vmrig's VM (same guest shell, ``spawn``, QMP, screendump), with another kernel,
+initramfs, QEMU and root. The Pi's firmware boot is not tested (QEMU 7.2 has no Raspberry Pi 4).
+
+Everything downloaded is cached under ``$BABYALBUM_CACHE`` (default /var/cache/babyalbum/package).
+"""
+
+import glob
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
+
+import vmrig  # noqa: E402
+
+CACHE = os.environ.get("BABYALBUM_CACHE", "/var/cache/babyalbum/package")
+MIRROR = os.environ.get("BABYALBUM_MIRROR", "http://deb.debian.org/debian")
+KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
+MODULES = ["virtio_pci", "virtio_gpu", "virtio_input", "evdev", "uinput", "9pnet_virtio", "9p"]
+
+
+def apt(directory, suite, arch, *args, capture=True):
+    """apt-get with a throwaway configuration for `suite` and `arch` (never this machine's own
+    sources or package database); returns the completed process."""
+    for sub in ("lists/partial", "cache/archives/partial", "preferences.d"):
+        os.makedirs(os.path.join(directory, sub), exist_ok=True)
+    status = os.path.join(directory, "status")
+    if not os.path.exists(status):
+        open(status, "w").close()
+    with open(os.path.join(directory, "sources.list"), "w") as f:
+        f.write(f"deb [signed-by={KEYRING}] {MIRROR} {suite} main\n")
+    options = {
+        "Dir::Etc::SourceList": os.path.join(directory, "sources.list"), "Dir::Etc::SourceParts": "/dev/null",
+        "Dir::Etc::PreferencesParts": os.path.join(directory, "preferences.d"),
+        "Dir::State::Lists": os.path.join(directory, "lists"), "Dir::State::status": status,
+        "Dir::Cache": os.path.join(directory, "cache"), "Debug::NoLocking": "1",
+        "APT::Architecture": arch, "APT::Architectures::": arch, "Acquire::Check-Valid-Until": "false",
+        "APT::Sandbox::User": "root",
+    }
+    command = ["apt-get", "-q"]
+    for key, value in options.items():
+        command += ["-o", f"{key}={value}"]
+    return subprocess.run(command + list(args), capture_output=capture, text=True)
+
+
+def apt_update(directory, suite, arch, max_age=6 * 3600):
+    """`apt-get update` unless the lists are younger than `max_age` seconds."""
+    stamp = os.path.join(directory, "updated")
+    if os.path.exists(stamp) and time.time() - os.path.getmtime(stamp) < max_age:
+        return
+    result = apt(directory, suite, arch, "update")
+    if result.returncode != 0:
+        raise vmrig.VMError(f"apt-get update ({suite} {arch}) failed:\n{result.stdout}{result.stderr}")
+    open(stamp, "w").close()
+
+
+def download(directory, suite, arch, *packages):
+    """Downloads `packages` (names or local .deb files) and everything they depend on, as apt
+    resolves it on `suite` for `arch` from nothing installed; returns the downloaded .deb paths."""
+    apt_update(directory, suite, arch)
+    archives = os.path.join(directory, "cache", "archives")
+    for old in glob.glob(os.path.join(archives, "*.deb")):
+        os.unlink(old)
+    result = apt(directory, suite, arch, "install", "-y", "--download-only", "--no-install-recommends", *packages)
+    if result.returncode != 0:
+        raise vmrig.VMError(f"apt cannot install {' '.join(packages)} on {suite} {arch}:\n{result.stdout}{result.stderr}")
+    return sorted(glob.glob(os.path.join(archives, "*.deb")))
+
+
+def unpack(debs, root):
+    for deb in debs:
+        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+
+
+def kernel():
+    """Debian 12's arm64 kernel, unpacked once: (vmlinuz path, modules base dir, version)."""
+    base = os.path.join(CACHE, "vm-arm64-kernel")
+    found = glob.glob(os.path.join(base, "boot", "vmlinuz-*"))
+    if not found:
+        debs = download(os.path.join(CACHE, "apt-vm-kernel-arm64"), "bookworm", "arm64", "linux-image-arm64",
+                        "busybox-static")
+        tmp = base + ".new"
+        shutil.rmtree(tmp, ignore_errors=True)
+        unpack([d for d in debs if os.path.basename(d).startswith(("linux-image-", "busybox-static"))], tmp)
+        for d in debs:
+            os.unlink(d)
+        version = os.path.basename(glob.glob(os.path.join(tmp, "boot", "vmlinuz-*"))[0])[len("vmlinuz-"):]
+        subprocess.run(["depmod", "-b", tmp, version], check=True)  # what the package's postinst does
+        shutil.rmtree(base, ignore_errors=True)
+        os.rename(tmp, base)
+        found = glob.glob(os.path.join(base, "boot", "vmlinuz-*"))
+    vmlinuz = found[0]
+    return vmlinuz, base, os.path.basename(vmlinuz)[len("vmlinuz-"):]
+
+
+def module_order(base, version, names):
+    """The .ko files for `names` and their dependencies (dependencies first), from `base`."""
+    order, seen = [], set()
+
+    def visit(name):
+        key = name.replace("-", "_")
+        if key in seen:
+            return
+        seen.add(key)
+        out = subprocess.run(["modinfo", "-b", base, "-k", version, "-n", name], capture_output=True, text=True)
+        path = out.stdout.strip()
+        if out.returncode != 0 or not path.startswith("/"):
+            return
+        deps = subprocess.run(["modinfo", "-F", "depends", path], capture_output=True, text=True).stdout.strip()
+        for dep in filter(None, deps.split(",")):
+            visit(dep)
+        order.append(path)
+
+    for name in names:
+        visit(name)
+    return order
+
+
+def initramfs(base, version):
+    """vmrig's initramfs (the same /init) with the arm64 busybox and the arm64 modules."""
+    order = module_order(base, version, MODULES)
+    busybox = os.path.join(base, "bin", "busybox")
+    key = hashlib.sha256(json.dumps([version, order, vmrig.INIT]).encode()).hexdigest()[:16]
+    target = os.path.join(CACHE, f"vm-arm64-initramfs-{key}.cpio.gz")
+    if os.path.exists(target):
+        return target
+    with tempfile.TemporaryDirectory(prefix="armrig-initramfs-") as root:
+        for d in ("bin", "proc", "sys", "dev", "modules", "host", "tmp"):
+            os.makedirs(os.path.join(root, d))
+        shutil.copy(busybox, os.path.join(root, "bin", "busybox"))
+        names = []
+        for path in order:
+            dest = os.path.join(root, "modules", os.path.basename(path))
+            if dest.endswith(".xz"):
+                dest = dest[:-3]
+                with open(dest, "wb") as f:
+                    subprocess.run(["xz", "-dc", path], stdout=f, check=True)
+            else:
+                shutil.copy(path, dest)
+            names.append(os.path.basename(dest))
+        with open(os.path.join(root, "modules.order"), "w") as f:
+            f.write("\n".join(names) + "\n")
+        with open(os.path.join(root, "init"), "w") as f:
+            f.write(vmrig.INIT)
+        os.chmod(os.path.join(root, "init"), 0o755)
+        files = subprocess.run(["find", "."], cwd=root, capture_output=True, check=True).stdout
+        cpio = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files,
+                              capture_output=True, check=True).stdout
+        with open(target + ".tmp", "wb") as f:
+            f.write(gzip.compress(cpio, compresslevel=1))
+        os.replace(target + ".tmp", target)
+    return target
+
+
+def package_root(deb, suite="bookworm"):
+    """A `suite` arm64 root with `deb` installed: apt resolves the package's Depends there (from
+    nothing installed), every package it picks is unpacked (without maintainer scripts), then the
+    package, and the package's own postinst runs (under qemu-user); plus dash and coreutils for
+    the guest shell. Returns (root, names of the packages apt picked)."""
+    apt_dir = os.path.join(CACHE, f"apt-vm-root-{suite}-arm64")
+    debs = download(apt_dir, suite, "arm64", os.path.abspath(deb), "dash", "coreutils")
+    names = sorted(os.path.basename(d).split("_")[0] for d in debs)
+    key = hashlib.sha256("\n".join(os.path.basename(d) for d in debs).encode()).hexdigest()[:16]
+    root = os.path.join(CACHE, f"vm-arm64-root-{suite}")
+    stamp = os.path.join(root, ".key")
+    if not (os.path.exists(stamp) and open(stamp).read() == key):
+        shutil.rmtree(root, ignore_errors=True)
+        os.makedirs(root)
+        unpack(debs, root)
+        for d in ("proc", "sys", "dev", "tmp", "run", "var/tmp", "root"):
+            os.makedirs(os.path.join(root, d), exist_ok=True)
+        with open(os.path.join(root, "etc", "passwd"), "a") as f:
+            f.write("root:x:0:0:root:/root:/bin/sh\n")
+        with open(os.path.join(root, "etc", "group"), "a") as f:
+            f.write("root:x:0:\nvideo:x:44:\ninput:x:105:\ntty:x:5:\n")
+        with open(stamp, "w") as f:
+            f.write(key)
+    unpack([deb], root)  # the package under test, always the newest
+    # Its postinst, as dpkg would run it (arm64 code through the kernel's qemu-user binfmt handler).
+    control = os.path.join(root, "tmp", "babyalbum-control")
+    shutil.rmtree(control, ignore_errors=True)
+    subprocess.run(["dpkg-deb", "-e", deb, control], check=True)
+    result = subprocess.run(["chroot", root, "/bin/sh", "/tmp/babyalbum-control/postinst", "configure"],
+                            capture_output=True, text=True)
+    shutil.rmtree(control, ignore_errors=True)
+    if result.returncode != 0:
+        raise vmrig.VMError(f"the package's postinst failed in the arm64 root:\n{result.stdout}{result.stderr}")
+    # vmrig's guest mounts the repository (the photos) at its own path: the mount point.
+    os.makedirs(root + REPO, exist_ok=True)
+    return root, names
+
+
+class ArmVM(vmrig.VM):
+    """vmrig.VM on qemu-system-aarch64 -M virt -cpu cortex-a72 with `root` as the guest's root."""
+
+    def __init__(self, root, memory=1024, boot_timeout=240):
+        super().__init__(vga="virtio", devices=["virtio-keyboard-pci", "virtio-tablet-pci"], memory=memory,
+                         boot_timeout=boot_timeout)
+        self.root = root
+
+    def start(self):
+        vmlinuz, base, version = kernel()
+        initrd = initramfs(base, version)
+        self.out = tempfile.mkdtemp(prefix="armrig-out-")
+        os.chmod(self.out, 0o777)
+        self.qmp_path = os.path.join(self.out, "qmp.sock")
+        args = [
+            "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg", "-smp", "2",
+            "-m", str(self.memory), "-nodefaults", "-no-reboot", "-display", "none",
+            "-serial", "stdio", "-monitor", "none", "-kernel", vmlinuz, "-initrd", initrd,
+            "-append", f"console=ttyAMA0 panic=-1 quiet loglevel=3 vmrig.out={self.out} vmrig.repo={REPO}",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
+            "-virtfs", f"local,path={self.root},mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap",
+            "-virtfs", f"local,path={self.out},mount_tag=out,security_model=none,multidevs=remap",
+            "-virtfs", f"local,path={REPO},mount_tag=repo,security_model=none,readonly=on,multidevs=remap",
+            "-device", "virtio-gpu-pci",
+        ]
+        for device in self.devices:
+            args += ["-device", device]
+        self.started = time.monotonic()
+        self._proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, bufsize=0)
+        self._reader = threading.Thread(target=self._read_console, daemon=True)
+        self._reader.start()
+        deadline = self.started + self.boot_timeout
+        while vmrig.READY not in self.console:
+            self._check_alive()
+            if time.monotonic() > deadline:
+                self.stop()
+                raise vmrig.VMError(f"arm64 guest not ready after {self.boot_timeout} s; console:\n{self.console[-4000:]}")
+            time.sleep(0.05)
+        self.boot_seconds = time.monotonic() - self.started
+        status, out = self.sh("true", timeout=120)
+        if status != 0:
+            raise vmrig.VMError(f"guest shell not working: {out}")
