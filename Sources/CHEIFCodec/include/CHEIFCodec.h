@@ -10,7 +10,8 @@
  * applied again (as libheif and Pillow do). 10-bit images come out as 8 bits, alpha is
  * composited over black, and the image is area-averaged to the target.
  */
-#include "CPhotoCodec.h"
+/* By its path from here (see CPNGCodec.h). */
+#include "../../CPhotoCodec/include/CPhotoCodec.h"
 
 /** Reads the header of the HEIF at `fd` (width and height after its transforms). */
 int baphoto_heif_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,

@@ -11,7 +11,9 @@
  * Pixels are uint32_t 0x00RRGGBB (DRM_FORMAT_XRGB8888), transparency composited over black,
  * 16-bit samples reduced by rounding (png_set_scale_16), gAMA ignored (samples as stored).
  */
-#include "CColour.h"
+/* By its path from here: Swift 6.2's SwiftPM does not pass a C dependency's include folder to every
+ * importer of this module (Swift 6.3's does). */
+#include "../../CColour/include/CColour.h"
 
 #include <stddef.h>
 #include <stdint.h>
