@@ -155,8 +155,10 @@ import Testing
         func chunk(_ fourcc: String, _ data: [UInt8]) -> [UInt8] {
             Array(fourcc.utf8) + le(data.count, 4) + data + (data.count % 2 == 1 ? [0] : [])
         }
-        let vp8x = chunk("VP8X", [0x20 | 0x08, 0, 0, 0] + le(width - 1, 3) + le(height - 1, 3))
-        let body = Array("WEBP".utf8) + vp8x + chunk("ICCP", icc) + Array(simple[12...]) + chunk("EXIF", exif)
+        let flags: [UInt8] = [0x20 | 0x08, 0, 0, 0]  // ICC and EXIF present
+        let vp8x = chunk("VP8X", flags + le(width - 1, 3) + le(height - 1, 3))
+        let image: [UInt8] = Array(simple[12...])
+        let body: [UInt8] = Array("WEBP".utf8) + vp8x + chunk("ICCP", icc) + image + chunk("EXIF", exif)
         return Array("RIFF".utf8) + le(body.count, 4) + body
     }
 }
