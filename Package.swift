@@ -71,8 +71,9 @@ let package = Package(
             name: "PhotoCodec",
             dependencies: [
                 "AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption", "CColour",
+                "LinuxInterfaces",
             ]),
-        .target(name: "PNGFileView", dependencies: ["AlbumDomain", "PhotoCodec"]),
+        .target(name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec"]),
         .target(
             name: "FolderRepository",
             dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),

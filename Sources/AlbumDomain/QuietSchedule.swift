@@ -3,9 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The quiet hours (`--quiet-hours`, repeatable): whether a moment lies inside a window, and
 /// when that next changes. Pure functions of the windows, the moment and a calendar (whose

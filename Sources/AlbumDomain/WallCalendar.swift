@@ -3,9 +3,6 @@
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// What the quiet hours need of a calendar: days, and the moments the wall clock of one time
 /// zone reads a time on them. Foundation's `Calendar` is one (tests use it with named zones);

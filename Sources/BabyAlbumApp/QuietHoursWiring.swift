@@ -8,9 +8,6 @@ import QuietHours
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Quiet hours at the edge: logs whether the clock can be trusted, finds the backlight for
 /// `dim`, and sends ``AlbumAction/quietHoursBegan(_:)`` and ``AlbumAction/quietHoursEnded(now:)``

@@ -9,9 +9,6 @@ import PNGFileView
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Where frames go, and for a screen the input guard that keeps the child out: opened
 /// together, closed in reverse order (input grabs first, then the screen).

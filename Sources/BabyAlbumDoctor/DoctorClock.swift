@@ -6,9 +6,6 @@ import QuietHours
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The clock part of a ``DoctorReport``: whether the system clock can be trusted, the time
 /// zone, the quiet hours and their next edge.

@@ -5,9 +5,6 @@ import LinuxInterfaces
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 /// The frame's settings in `/etc/default/babyalbum` (written by `deploy/install.sh`, read by
 /// `babyalbum.service`), so that `babyalbum doctor` checks what the service will run with.
 public struct DoctorConfigFile: Sendable, Equatable {

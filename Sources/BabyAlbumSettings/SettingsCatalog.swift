@@ -5,9 +5,6 @@ import ArgumentParser
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One key a settings file may use: a long option of the command, as its parser describes it.
 public struct SettingKey: Sendable, Equatable, Codable {

@@ -66,5 +66,5 @@ public struct DRMError: Error, CustomStringConvertible {
 
 extension SystemCallFailure {
     /// `strerror` of the code.
-    var reason: String { String(cString: strerror(code)) }
+    var reason: String { errnoDescription(code) }
 }

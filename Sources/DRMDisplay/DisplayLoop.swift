@@ -90,7 +90,7 @@ final class DisplayLoop: @unchecked Sendable {
             ]
             if poll(&fds, 2, crossfade == nil ? -1 : 0) < 0 {
                 if errno == EINTR { continue }
-                logger.error("display: poll failed: \(String(cString: strerror(errno)))")
+                logger.error("display: poll failed: \(lastErrnoDescription())")
                 usleep(100_000)
                 continue
             }

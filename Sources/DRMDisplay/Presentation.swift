@@ -176,7 +176,7 @@ final class SavedCRTC {
             result = drmModeSetCrtc(device.fd, saved.pointee.crtc_id, 0, 0, 0, nil, 0, nil)
         }
         if result != 0 {
-            logger.warning("could not restore the console's display mode: \(String(cString: strerror(errno)))")
+            logger.warning("could not restore the console's display mode: \(lastErrnoDescription())")
         }
     }
 

@@ -1,4 +1,5 @@
 import CDisplayShims
+import LinuxInterfaces
 import Logging
 
 #if canImport(Glibc)
@@ -18,12 +19,12 @@ final class VirtualTerminal {
         let fd = Glibc.open("/dev/tty0", O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard fd >= 0 else {
             logger.warning(
-                "cannot open /dev/tty0 (\(String(cString: strerror(errno)))): console text may show over the photos")
+                "cannot open /dev/tty0 (\(lastErrnoDescription())): console text may show over the photos")
             return nil
         }
         var mode: Int32 = 0
         if CDisplayShims_kd_get_mode(fd, &mode) < 0 {
-            logger.warning("KDGETMODE on /dev/tty0 failed: \(String(cString: strerror(errno)))")
+            logger.warning("KDGETMODE on /dev/tty0 failed: \(lastErrnoDescription())")
             Glibc.close(fd)
             return nil
         }
@@ -33,7 +34,7 @@ final class VirtualTerminal {
         self.fd = fd
         self.previousMode = mode == CDisplayShims_KD_GRAPHICS ? CDisplayShims_KD_TEXT : mode
         if CDisplayShims_kd_set_mode(fd, CDisplayShims_KD_GRAPHICS) < 0 {
-            logger.warning("KDSETMODE KD_GRAPHICS failed: \(String(cString: strerror(errno)))")
+            logger.warning("KDSETMODE KD_GRAPHICS failed: \(lastErrnoDescription())")
         }
         CDisplayShims_arm_console_restore(fd)
     }

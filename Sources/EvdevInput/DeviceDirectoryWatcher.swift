@@ -1,11 +1,5 @@
 import LinuxInterfaces
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Watches a device directory (`/dev/input`) with inotify for nodes that appear (`IN_CREATE`), whose
 /// permissions udev has just set (`IN_ATTRIB`), and that go away (`IN_DELETE`).
 /// Owns its ``Inotify`` instance.

@@ -39,7 +39,7 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         }
         if isBusy, failure.operation == "libevdev_grab" {
             return "\(failure.path): cannot grab: another program holds an exclusive grab on it "
-                + "(\(String(cString: strerror(failure.code))))"
+                + "(\(errnoDescription(failure.code)))"
         }
         return failure.description
     }

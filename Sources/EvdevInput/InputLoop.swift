@@ -262,7 +262,7 @@ final class InputLoop: @unchecked Sendable {
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 {
                 if errno == EINTR { continue }
-                logger.error("input: poll failed: \(String(cString: strerror(errno)))")
+                logger.error("input: poll failed: \(lastErrnoDescription())")
                 usleep(100_000)
                 continue
             }

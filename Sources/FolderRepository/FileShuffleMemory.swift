@@ -3,12 +3,6 @@ import LinuxInterfaces
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// A ``ShuffleMemory`` in a small versioned text file and an append-only journal beside it.
 ///
 /// Showing a photo costs O(1), not O(library): the photos shown are appended to the journal

@@ -17,7 +17,7 @@ extension SystemCallFailure {
 
     /// The call and the error, without the path (`opendir: Permission denied`): for a log line
     /// that names the path itself, escaped.
-    public var withoutPath: String { "\(operation): \(String(cString: strerror(code)))" }
+    public var withoutPath: String { "\(operation): \(errnoDescription(code))" }
 
     /// Whether the caller lacks permission (`EACCES`, `EPERM`).
     public var isPermissionDenied: Bool { code == EACCES || code == EPERM }

@@ -60,5 +60,5 @@ public struct ThreadStartError: Error, Equatable, Sendable, CustomStringConverti
     /// The error number `pthread_create` returned.
     public let code: Int32
 
-    public var description: String { "pthread_create: \(String(cString: strerror(code)))" }
+    public var description: String { "pthread_create: \(errnoDescription(code))" }
 }

@@ -20,8 +20,14 @@ public struct SystemCallFailure: Error, Equatable, Sendable, CustomStringConvert
         (self.operation, self.path, self.code) = (operation, path, code)
     }
 
-    public var description: String { "\(path): \(operation): \(String(cString: strerror(code)))" }
+    public var description: String { "\(path): \(operation): \(errnoDescription(code))" }
 }
+
+/// The C library's text for an `errno` value (`strerror`): the one place one is formatted.
+public func errnoDescription(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+/// The text for the calling thread's current `errno` (`strerror(errno)`), read at once.
+public func lastErrnoDescription() -> String { errnoDescription(errno) }
 
 /// Runs a C call that returns -1 and sets `errno` on failure, retrying `EINTR` (unless told
 /// not to, as for `close`). The single point where `errno` becomes an error; each layer maps

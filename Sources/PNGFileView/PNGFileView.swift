@@ -1,5 +1,6 @@
 import AlbumDomain
 import Glibc
+import LinuxInterfaces
 import PhotoCodec
 
 /// A view that needs no screen: every frame it is given is written as `DIR/frame-NNNN.png`
@@ -49,7 +50,7 @@ public actor PNGFileView: FrameView {
             throw PNGFileViewError(path: path, reason: error.message)
         }
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = lastErrnoDescription()
             unlink(temporary)
             throw PNGFileViewError(path: path, reason: reason)
         }

@@ -1,6 +1,7 @@
 import AlbumDomain
 import CPhotoCodec
 import CSandbox
+import LinuxInterfaces
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +26,7 @@ struct DecodeWorkerProcess: Sendable {
         close(ends[1])
         guard pid > 0 else {
             close(ends[0])
-            let reason = "cannot start the decode worker \(command.executable): \(String(cString: strerror(errno)))"
+            let reason = "cannot start the decode worker \(command.executable): \(lastErrnoDescription())"
             throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
         }
         return DecodeWorkerProcess(pid: pid, socket: ends[0])

@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -28,11 +30,11 @@ public struct PhotoFile: ~Copyable {
             }
         }
         guard opened >= 0 else {
-            throw PhotoError(kind: .io, reason: "cannot open: \(Self.errnoText())", path: displayPath)
+            throw PhotoError(kind: .io, reason: "cannot open: \(lastErrnoDescription())", path: displayPath)
         }
         var status = stat()
         guard fstat(opened, &status) == 0 else {
-            let reason = "cannot read: \(Self.errnoText())"
+            let reason = "cannot read: \(lastErrnoDescription())"
             close(opened)
             throw PhotoError(kind: .io, reason: reason, path: displayPath)
         }
@@ -60,11 +62,11 @@ public struct PhotoFile: ~Copyable {
         repeat {
             got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, 0) }
         } while got < 0 && errno == EINTR
-        guard got >= 0 else { throw PhotoError(kind: .io, reason: "cannot read: \(Self.errnoText())", path: path) }
+        guard got >= 0 else {
+            throw PhotoError(kind: .io, reason: "cannot read: \(lastErrnoDescription())", path: path)
+        }
         return Array(bytes.prefix(got))
     }
-
-    private static func errnoText() -> String { String(cString: strerror(errno)) }
 
     private static func typeName(_ mode: mode_t) -> String {
         switch mode & S_IFMT {

@@ -8,9 +8,6 @@ import Synchronization
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One ``PhotoRepository`` over several photo folders and the USB sticks mounted below a folder
 /// (`/media/babyalbum`): each folder has its own repository (made by `makeRepository`, a

@@ -5,9 +5,6 @@ import LinuxInterfaces
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One line of `/proc/self/mountinfo`.
 public struct MountEntry: Sendable, Equatable {

@@ -5,9 +5,6 @@ import LinuxInterfaces
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 /// A USB stick (or one of its partitions) as `doctor` reports it.
 public struct StickReport: Sendable, Equatable, Codable {
     /// The kernel name (`sdb1`).

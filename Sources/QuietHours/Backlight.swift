@@ -46,12 +46,12 @@ public struct Backlight: Equatable, Sendable {
         let clamped = min(max(value, 0), maxBrightness)
         let descriptor = open(brightnessFile, O_WRONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .unwritable(brightnessFile, reason: String(cString: strerror(errno)))
+            throw .unwritable(brightnessFile, reason: lastErrnoDescription())
         }
         defer { close(descriptor) }
         let text = Array("\(clamped)\n".utf8)
         guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count else {
-            throw .unwritable(brightnessFile, reason: String(cString: strerror(errno)))
+            throw .unwritable(brightnessFile, reason: lastErrnoDescription())
         }
     }
 

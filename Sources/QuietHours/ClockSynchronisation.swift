@@ -1,8 +1,6 @@
 import CClockShims
+import LinuxInterfaces
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -29,7 +27,7 @@ public enum ClockSynchronisation: Equatable, Sendable, CustomStringConvertible {
         var maxError = 0
         let state = CClockShims_clock_status(&unsynchronised, &maxError)
         if state == -1 {
-            let reason = String(cString: strerror(errno))
+            let reason = lastErrnoDescription()
             if FileManager.default.fileExists(atPath: timesyncFlag) { return .synchronised(maxErrorMicroseconds: 0) }
             return .unknown(reason: "adjtimex: \(reason)")
         }

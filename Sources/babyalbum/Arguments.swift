@@ -7,9 +7,6 @@ import BabyAlbumApp
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 extension ScaleMode: ExpressibleByArgument {}
 

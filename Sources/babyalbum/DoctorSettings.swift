@@ -7,9 +7,6 @@ import PhotoSources
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The settings part of `babyalbum doctor`: what the frame runs with, where each setting came
 /// from, and the file lines to fix.

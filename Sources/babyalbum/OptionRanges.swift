@@ -6,9 +6,6 @@ import ArgumentParser
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The range every numeric option accepts. A value outside it is a usage error (exit 64) naming
 /// the range; these are also the ranges `--help` and the README give.

@@ -114,7 +114,7 @@ enum SettingsWiring {
         let arguments = CommandLine.arguments
         var pointers = arguments.map { strdup($0) } + [nil]
         execv("/proc/self/exe", &pointers)
-        logger.error("cannot start again (\(String(cString: strerror(errno)))): keeping the old settings")
+        logger.error("cannot start again (\(lastErrnoDescription())): keeping the old settings")
         pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
         for pointer in pointers { free(pointer) }
     }
