@@ -11,7 +11,6 @@ Everything downloaded is cached under ``$BABYALBUM_CACHE`` (default /var/cache/b
 """
 
 import glob
-import gzip
 import hashlib
 import json
 import os
@@ -108,62 +107,15 @@ def kernel():
     return vmlinuz, base, os.path.basename(vmlinuz)[len("vmlinuz-"):]
 
 
-def module_order(base, version, names):
-    """The .ko files for `names` and their dependencies (dependencies first), from `base`."""
-    order, seen = [], set()
-
-    def visit(name):
-        key = name.replace("-", "_")
-        if key in seen:
-            return
-        seen.add(key)
-        out = subprocess.run(["modinfo", "-b", base, "-k", version, "-n", name], capture_output=True, text=True)
-        path = out.stdout.strip()
-        if out.returncode != 0 or not path.startswith("/"):
-            return
-        deps = subprocess.run(["modinfo", "-F", "depends", path], capture_output=True, text=True).stdout.strip()
-        for dep in filter(None, deps.split(",")):
-            visit(dep)
-        order.append(path)
-
-    for name in names:
-        visit(name)
-    return order
-
-
 def initramfs(base, version):
     """vmrig's initramfs (the same /init) with the arm64 busybox and the arm64 modules."""
-    order = module_order(base, version, MODULES)
+    order = vmrig.module_order(version, MODULES, base=base)
     busybox = os.path.join(base, "bin", "busybox")
     key = hashlib.sha256(json.dumps([version, order, vmrig.INIT]).encode()).hexdigest()[:16]
     target = os.path.join(CACHE, f"vm-arm64-initramfs-{key}.cpio.gz")
     if os.path.exists(target):
         return target
-    with tempfile.TemporaryDirectory(prefix="armrig-initramfs-") as root:
-        for d in ("bin", "proc", "sys", "dev", "modules", "host", "tmp"):
-            os.makedirs(os.path.join(root, d))
-        shutil.copy(busybox, os.path.join(root, "bin", "busybox"))
-        names = []
-        for path in order:
-            dest = os.path.join(root, "modules", os.path.basename(path))
-            if dest.endswith(".xz"):
-                dest = dest[:-3]
-                with open(dest, "wb") as f:
-                    subprocess.run(["xz", "-dc", path], stdout=f, check=True)
-            else:
-                shutil.copy(path, dest)
-            names.append(os.path.basename(dest))
-        with open(os.path.join(root, "modules.order"), "w") as f:
-            f.write("\n".join(names) + "\n")
-        with open(os.path.join(root, "init"), "w") as f:
-            f.write(vmrig.INIT)
-        os.chmod(os.path.join(root, "init"), 0o755)
-        files = subprocess.run(["find", "."], cwd=root, capture_output=True, check=True).stdout
-        cpio = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files,
-                              capture_output=True, check=True).stdout
-        with open(target + ".tmp", "wb") as f:
-            f.write(gzip.compress(cpio, compresslevel=1))
-        os.replace(target + ".tmp", target)
+    vmrig.pack_initramfs(target, busybox, order)
     return target
 
 

@@ -100,12 +100,14 @@ def _kernel_version(kernel):
     return os.path.basename(kernel)[len("vmlinuz-"):]
 
 
-def _module_order(version, names):
-    """Module files for `names` and all their dependencies, dependencies first."""
+def module_order(version, names, base=None):
+    """Module files for `names` and all their dependencies, dependencies first: this machine's
+    modules, or those of the root at `base` (modinfo -b: the arm64 kernel's, for armrig)."""
     order, seen = [], set()
+    root = ["-b", base] if base else []
 
     def path_of(name):
-        out = subprocess.run(["modinfo", "-k", version, "-n", name], capture_output=True, text=True)
+        out = subprocess.run(["modinfo", *root, "-k", version, "-n", name], capture_output=True, text=True)
         if out.returncode != 0:
             return None
         return out.stdout.strip()
@@ -168,20 +170,15 @@ exec chroot /host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:
 """
 
 
-def _build_initramfs(cache_dir, version, modules):
-    busybox = shutil.which("busybox") or "/bin/busybox"
-    order = _module_order(version, modules)
-    key = hashlib.sha256(json.dumps([version, order, INIT, os.path.getsize(busybox)]).encode()).hexdigest()[:16]
-    os.makedirs(cache_dir, exist_ok=True)
-    target = os.path.join(cache_dir, f"initramfs-{version}-{key}.cpio.gz")
-    if os.path.exists(target):
-        return target
+def pack_initramfs(target, busybox, modules):
+    """Writes the test VMs' initramfs to `target`: `busybox`, the module files (decompressed, in
+    the given order, loaded by /init) and :data:`INIT`. Shared with the arm64 rig (armrig)."""
     with tempfile.TemporaryDirectory(prefix="vmrig-initramfs-") as root:
         for d in ("bin", "proc", "sys", "dev", "modules", "host", "tmp"):
             os.makedirs(os.path.join(root, d))
         shutil.copy(busybox, os.path.join(root, "bin", "busybox"))
         names = []
-        for path in order:
+        for path in modules:
             name = os.path.basename(path)
             dest = os.path.join(root, "modules", name)
             if name.endswith(".xz"):
@@ -207,6 +204,17 @@ def _build_initramfs(cache_dir, version, modules):
         with open(tmp, "wb") as f:
             f.write(gzip.compress(cpio, compresslevel=1))
         os.replace(tmp, target)
+
+
+def _build_initramfs(cache_dir, version, modules):
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    order = module_order(version, modules)
+    key = hashlib.sha256(json.dumps([version, order, INIT, os.path.getsize(busybox)]).encode()).hexdigest()[:16]
+    os.makedirs(cache_dir, exist_ok=True)
+    target = os.path.join(cache_dir, f"initramfs-{version}-{key}.cpio.gz")
+    if os.path.exists(target):
+        return target
+    pack_initramfs(target, busybox, order)
     return target
 
 
