@@ -53,6 +53,11 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try Self.make(["dated", folder.file("plain.heic")])
+        try Self.make(["dated", folder.file("bad-offset.heic"), "2025:03:12 08:15:30", "--bad-offset"])
+        // An Exif item whose offset points past its end: no EXIF, the photo still shown.
+        let broken = try decodeBoth(folder.file("bad-offset.heic"), size: FrameSize(width: 24, height: 32))
+        #expect(broken.worker.metadata.exif == nil && broken.local.metadata.exif == nil)
+        #expect(broken.worker.metadata.captureDate == .absent)
         try Self.make(["dated", folder.file("absurd.heic"), "2023:02:31 12:00:00"])
         let plain = try decodeBoth(folder.file("plain.heic"), size: FrameSize(width: 24, height: 32))
         #expect(plain.worker.metadata.captureDate == .absent)

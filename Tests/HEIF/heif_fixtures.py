@@ -8,8 +8,10 @@
       optional `irot` (Q quarter turns anticlockwise) and `imir` (0: top-bottom, 1: left-right)
   heif_fixtures.py reference IN.heic W H OUT.rgb              Pillow's decode (pillow-heif),
       resized to W x H with Image.BOX, as raw RGB bytes
-  heif_fixtures.py dated OUT.heic [DATE [OFFSET]]              a small HEIC (pillow-heif) with an EXIF
-      DateTimeOriginal (and OffsetTimeOriginal) and EXIF Orientation 6 (pillow-heif adds `irot`)
+  heif_fixtures.py dated OUT.heic [DATE [OFFSET]] [--bad-offset]
+      a small HEIC (pillow-heif) with an EXIF DateTimeOriginal (and OffsetTimeOriginal) and EXIF
+      Orientation 6 (pillow-heif adds `irot`); --bad-offset: the Exif item's offset to its TIFF
+      header points far past its end
   heif_fixtures.py patches IN.ppm OUT.heic [--icc FILE] [--nclx P T] [--no-colr]
       the colour patches (pillow-heif, quality 95), tagged with an ICC profile, or with its nclx
       `colr` box's primaries and transfer set to P and T, or with the `colr` box renamed away
@@ -281,13 +283,20 @@ def heif_opener():
     pillow_heif.register_heif_opener()
 
 
-def make_dated(out, date=None, offset=None):
+def make_dated(out, date=None, offset=None, bad_offset=False):
     heif_opener()
     exif = Image.Exif()
     exif[0x0112] = 6
     if date:
         exif[0x8769] = {0x9003: date, **({0x9011: offset} if offset else {})}
     Image.new("RGB", (64, 48), (200, 120, 40)).save(out, exif=exif.tobytes(), quality=90)
+    if bad_offset:
+        data = bytearray(open(out, "rb").read())
+        at = data.find(b"\0\0\0\x06Exif\0\0")
+        if at < 0:
+            sys.exit("no Exif item")
+        data[at:at + 4] = struct.pack(">I", 0xFFFFFFF0)
+        open(out, "wb").write(data)
 
 
 def make_patches(source, out, icc=None, nclx=None, no_colr=False):
@@ -332,7 +341,8 @@ def main(argv):
     elif command == "reference":
         reference(argv[2], int(argv[3]), int(argv[4]), argv[5])
     elif command == "dated":
-        make_dated(argv[2], *argv[3:5])
+        dated = [argument for argument in argv[3:] if argument != "--bad-offset"]
+        make_dated(argv[2], *dated[:2], bad_offset="--bad-offset" in argv)
     elif command == "patches":
         options = argv[4:]
         icc = options[options.index("--icc") + 1] if "--icc" in options else None
