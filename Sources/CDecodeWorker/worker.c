@@ -69,7 +69,7 @@ static int read_header(int fd, int format, const badecode_request *request, baph
 
 /* What the captions need from the photo, read in the decode's own pass. */
 typedef struct {
-    baphoto_metadata photo; /* JPEG, WebP: EXIF (and ICC) */
+    baphoto_metadata photo; /* JPEG, WebP, HEIF: EXIF (and ICC, or HEIF's nclx) */
     uint8_t png_exif[64 * 1024]; /* PNG: the eXIf chunk's first bytes */
     uint32_t png_exif_size;
     char png_time[20]; /* PNG: tIME as "YYYY:MM:DD HH:MM:SS", or empty */
@@ -106,7 +106,7 @@ static int decode(int fd, int format, const badecode_request *request, baphoto_t
     }
     if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, &metadata->photo, message);
     if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_decode(fd, &limits, target, header, &metadata->photo, message);
-    return baphoto_heif_decode(fd, &limits, target, header, message);
+    return baphoto_heif_decode(fd, &limits, target, header, &metadata->photo, message);
 }
 
 /* AUTO: fill when it crops at most `auto_crop_limit` of the photo, else fit upright. */
@@ -170,8 +170,14 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     copy_header(reply, &header);
     if (reply->status == BAPHOTO_OK && format != BADECODE_FORMAT_PNG) {
         /* Colour management in the sandbox too: lcms2 parses the photo's own (untrusted) profile. */
-        metadata->colour = bacolour_to_srgb(metadata->photo.icc, metadata->photo.icc_length, pixels, target.width,
-                                            target.height, target.width);
+        const baphoto_metadata *photo = &metadata->photo;
+        if (photo->has_nclx) {
+            metadata->colour = bacolour_nclx_to_srgb(photo->nclx_primaries, photo->nclx_transfer, pixels, target.width,
+                                                     target.height, target.width);
+        } else {
+            metadata->colour =
+                bacolour_to_srgb(photo->icc, photo->icc_length, pixels, target.width, target.height, target.width);
+        }
     }
     munmap(pixels, bytes);
     if (reply->status != BAPHOTO_OK) return -1;

@@ -167,10 +167,69 @@ static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canva
     return BAPHOTO_OK;
 }
 
+/* The most EXIF bytes kept: the dates sit in the first few hundred (as the worker's reply keeps). */
+#define EXIF_KEPT (64u << 10)
+
+/*
+ * The primary image's first Exif item as TIFF bytes: the item starts with a 4-byte big-endian
+ * offset to the TIFF header (6 on iPhones and from libheif: past an "Exif\0\0"); an "Exif\0\0"
+ * left in front of the header is skipped too.
+ */
+static void copy_exif(heif_job *job, const baphoto_limits *limits, baphoto_header *header, baphoto_metadata *metadata) {
+    heif_item_id id;
+    if (heif_image_handle_get_list_of_metadata_block_IDs(job->handle, "Exif", &id, 1) != 1) return;
+    size_t size = heif_image_handle_get_metadata_size(job->handle, id);
+    if (size < 4 + 8 || header->whole_image_bytes + size > limits->budget_bytes) return;
+    uint8_t *block = malloc(size);
+    if (!block || heif_image_handle_get_metadata(job->handle, id, block).code != heif_error_Ok) {
+        free(block);
+        return;
+    }
+    size_t start = 4 + (((size_t)block[0] << 24) | ((size_t)block[1] << 16) | ((size_t)block[2] << 8) | block[3]);
+    if (start + 6 <= size && memcmp(block + start, "Exif\0\0", 6) == 0) start += 6;
+    if (start < size && size - start >= 8) {
+        size_t length = size - start < EXIF_KEPT ? size - start : EXIF_KEPT;
+        metadata->exif = malloc(length);
+        if (metadata->exif) {
+            memcpy(metadata->exif, block + start, length);
+            metadata->exif_length = length;
+            header->whole_image_bytes += length;
+        }
+    }
+    free(block);
+}
+
+/* The colour description: an ICC profile (`prof`, `rICC`; at most 4 MB) before an nclx. */
+static void copy_colour(heif_job *job, const baphoto_limits *limits, baphoto_header *header,
+                        baphoto_metadata *metadata) {
+    size_t size = heif_image_handle_get_raw_color_profile_size(job->handle);
+    if (size > 0) {
+        if (size > (4u << 20) || header->whole_image_bytes + size > limits->budget_bytes) return;
+        metadata->icc = malloc(size);
+        struct heif_error error = {.code = heif_error_Memory_allocation_error};
+        if (metadata->icc) error = heif_image_handle_get_raw_color_profile(job->handle, metadata->icc);
+        if (error.code == heif_error_Ok) {
+            metadata->icc_length = size;
+            header->whole_image_bytes += size;
+        } else {
+            free(metadata->icc);
+            metadata->icc = NULL;
+        }
+        return;
+    }
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_handle_get_nclx_color_profile(job->handle, &nclx).code != heif_error_Ok || !nclx) return;
+    metadata->has_nclx = 1;
+    metadata->nclx_primaries = (uint16_t)nclx->color_primaries;
+    metadata->nclx_transfer = (uint16_t)nclx->transfer_characteristics;
+    heif_nclx_color_profile_free(nclx);
+}
+
 int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
-                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+                        baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     heif_job job = {.message = error};
     error[0] = 0;
+    if (metadata) memset(metadata, 0, sizeof *metadata);
     int status = open_primary(&job, fd, limits, header);
     baphoto_canvas canvas = {0};
     if (status == BAPHOTO_OK && baphoto_canvas_init(&canvas, target, ba_orientation_on_panel(1, target->quarter_turns))) {
@@ -188,6 +247,10 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     }
     if (status == BAPHOTO_OK) status = scale_rows(&job, target, &canvas, alpha);
     if (status == BAPHOTO_OK) baphoto_canvas_finish(&canvas, target);
+    if (status == BAPHOTO_OK && metadata) {
+        copy_exif(&job, limits, header, metadata);
+        copy_colour(&job, limits, header, metadata);
+    }
     baphoto_canvas_free(&canvas);
     job_free(&job);
     return status;

@@ -47,7 +47,7 @@ public struct DecodedPhoto: Sendable {
     public let frame: Frame
     /// The photo's header.
     public let header: PhotoHeader
-    /// The photo's metadata: EXIF and ICC profile (JPEG, WebP), eXIf and tIME (PNG), read in the
+    /// The photo's metadata: EXIF and ICC profile (JPEG, WebP, HEIF), eXIf and tIME (PNG), read in the
     /// same pass as the pixels.
     public let metadata: PhotoMetadata
 
@@ -101,7 +101,7 @@ public enum PhotoDecoder {
             switch format {
             case .jpeg: return baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
             case .webp: return baphoto_webp_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
-            default: return baphoto_heif_decode(descriptor, &cLimits, &target, &header, &message)
+            default: return baphoto_heif_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
             }
         }
         try check(status, message: message, path: path)
@@ -112,15 +112,20 @@ public enum PhotoDecoder {
             metadata: photoMetadata)
     }
 
-    /// Converts the screen-size `pixels` from the photo's embedded ICC profile to sRGB, with the
-    /// same C function as the decode worker (untouched when untagged, sRGB or unusable).
+    /// Converts the screen-size `pixels` from the photo's embedded ICC profile (or a HEIF's nclx
+    /// description) to sRGB, with the same C functions as the decode worker (untouched when
+    /// untagged, sRGB or unusable).
     static func convertToSRGB(
         _ pixels: inout [UInt32], size: FrameSize, icc metadata: baphoto_metadata
     ) -> bacolour_outcome {
-        pixels.withUnsafeMutableBufferPointer { buffer in
-            bacolour_to_srgb(
-                metadata.icc, metadata.icc_length, buffer.baseAddress, UInt32(size.width), UInt32(size.height),
-                UInt32(size.width))
+        let width = UInt32(size.width)
+        let height = UInt32(size.height)
+        return pixels.withUnsafeMutableBufferPointer { buffer in
+            if metadata.has_nclx != 0 {
+                return bacolour_nclx_to_srgb(
+                    metadata.nclx_primaries, metadata.nclx_transfer, buffer.baseAddress, width, height, width)
+            }
+            return bacolour_to_srgb(metadata.icc, metadata.icc_length, buffer.baseAddress, width, height, width)
         }
     }
 

@@ -8,6 +8,16 @@
       optional `irot` (Q quarter turns anticlockwise) and `imir` (0: top-bottom, 1: left-right)
   heif_fixtures.py reference IN.heic W H OUT.rgb              Pillow's decode (pillow-heif),
       resized to W x H with Image.BOX, as raw RGB bytes
+  heif_fixtures.py dated OUT.heic [DATE [OFFSET]] [--bad-offset]
+      a small HEIC (pillow-heif) with an EXIF DateTimeOriginal (and OffsetTimeOriginal) and EXIF
+      Orientation 6 (pillow-heif adds `irot`); --bad-offset: the Exif item's offset to its TIFF
+      header points far past its end
+  heif_fixtures.py patches IN.ppm OUT.heic [--icc FILE] [--nclx P T] [--no-colr]
+      the colour patches (pillow-heif, quality 95), tagged with an ICC profile, or with its nclx
+      `colr` box's primaries and transfer set to P and T, or with the `colr` box renamed away
+  heif_fixtures.py srgb-reference IN.heic PROFILE.icc W H OUT.rgb
+      Pillow's decode converted from PROFILE to sRGB by ImageCms (lcms2: perceptual, black-point
+      compensation), resized to W x H with Image.BOX, as raw RGB bytes
 
 heif-enc (libheif 1.15) writes no grids: this writes the grid item, its `dimg` references, its
 descriptor (in `idat`) and its properties into the meta box heif-enc wrote for the tiles.
@@ -268,6 +278,55 @@ def reference(source, width, height, out):
     open(out, "wb").write(image.resize((width, height), Image.BOX).tobytes())
 
 
+def heif_opener():
+    import pillow_heif
+    pillow_heif.register_heif_opener()
+
+
+def make_dated(out, date=None, offset=None, bad_offset=False):
+    heif_opener()
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    if date:
+        exif[0x8769] = {0x9003: date, **({0x9011: offset} if offset else {})}
+    Image.new("RGB", (64, 48), (200, 120, 40)).save(out, exif=exif.tobytes(), quality=90)
+    if bad_offset:
+        data = bytearray(open(out, "rb").read())
+        at = data.find(b"\0\0\0\x06Exif\0\0")
+        if at < 0:
+            sys.exit("no Exif item")
+        data[at:at + 4] = struct.pack(">I", 0xFFFFFFF0)
+        open(out, "wb").write(data)
+
+
+def make_patches(source, out, icc=None, nclx=None, no_colr=False):
+    heif_opener()
+    image = Image.open(source).convert("RGB")
+    options = {"icc_profile": open(icc, "rb").read()} if icc else {}
+    image.save(out, quality=95, **options)
+    data = bytearray(open(out, "rb").read())
+    if nclx or no_colr:
+        at = data.find(b"colrnclx")
+        if at < 0:
+            sys.exit("no nclx colr box")
+        if no_colr:
+            data[at:at + 4] = b"xolr"  # an unknown property: libheif passes over it
+        else:
+            data[at + 8:at + 12] = struct.pack(">HH", *nclx)
+    open(out, "wb").write(data)
+
+
+def srgb_reference(source, profile, width, height, out):
+    from PIL import ImageCms
+    heif_opener()
+    image = Image.open(source).convert("RGB")
+    transform = ImageCms.buildTransform(
+        ImageCms.ImageCmsProfile(profile), ImageCms.createProfile("sRGB"), "RGB", "RGB",
+        renderingIntent=ImageCms.Intent.PERCEPTUAL, flags=ImageCms.Flags.BLACKPOINTCOMPENSATION)
+    image = ImageCms.applyTransform(image, transform)
+    open(out, "wb").write(image.resize((width, height), Image.BOX).tobytes())
+
+
 def main(argv):
     command = argv[1]
     if command == "photo":
@@ -281,6 +340,17 @@ def main(argv):
         make_grid(argv[2], argv[3], int(options.get("--tile", 512)), irot, imir)
     elif command == "reference":
         reference(argv[2], int(argv[3]), int(argv[4]), argv[5])
+    elif command == "dated":
+        dated = [argument for argument in argv[3:] if argument != "--bad-offset"]
+        make_dated(argv[2], *dated[:2], bad_offset="--bad-offset" in argv)
+    elif command == "patches":
+        options = argv[4:]
+        icc = options[options.index("--icc") + 1] if "--icc" in options else None
+        at = options.index("--nclx") if "--nclx" in options else None
+        nclx = (int(options[at + 1]), int(options[at + 2])) if at is not None else None
+        make_patches(argv[2], argv[3], icc, nclx, "--no-colr" in options)
+    elif command == "srgb-reference":
+        srgb_reference(argv[2], argv[3], int(argv[4]), int(argv[5]), argv[6])
     else:
         sys.exit(__doc__)
 

@@ -17,9 +17,14 @@
 int baphoto_heif_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
                              char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
-/** Decodes the HEIF's primary image at `fd` and scales it into `target`. */
+/**
+ * Decodes the HEIF's primary image at `fd` and scales it into `target`. `metadata`, when not
+ * NULL, is filled on success from the same read of the file: the first Exif item (as TIFF bytes,
+ * at most 64 KB), and the `colr` description, an ICC profile (at most 4 MB) or else an nclx's code
+ * points. The caller frees it with `baphoto_metadata_free`.
+ */
 int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
-                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+                        baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 /** The libheif version in use ("1.15.1"). */
 const char *baphoto_heif_version(void);

@@ -105,16 +105,25 @@ typedef struct {
 typedef struct {
     /**
      * The EXIF data as TIFF bytes (starting "II*\0" or "MM\0*"): a JPEG's first APP1 "Exif"
-     * segment, or a WebP's EXIF chunk, without the "Exif\0\0" name. NULL when there is none.
+     * segment, a WebP's EXIF chunk, or a HEIF's Exif item (after its offset to the TIFF header),
+     * without the "Exif\0\0" name. NULL when there is none.
      */
     uint8_t *exif;
     size_t exif_length;
     /**
      * The ICC profile: a JPEG's ICC_PROFILE APP2 chunks joined in order (NULL when a chunk is
-     * missing, repeated or numbered inconsistently), or a WebP's ICCP chunk. NULL when none.
+     * missing, repeated or numbered inconsistently), a WebP's ICCP chunk, or a HEIF's `colr` box
+     * of type `prof` or `rICC`. NULL when none.
      */
     uint8_t *icc;
     size_t icc_length;
+    /**
+     * HEIF: 1 when the image has an nclx colour description and no ICC profile, with its
+     * ISO/IEC 23091-2 colour primaries and transfer characteristics; 0 otherwise.
+     */
+    int has_nclx;
+    uint16_t nclx_primaries;
+    uint16_t nclx_transfer;
 } baphoto_metadata;
 
 /** Frees the metadata's bytes and empties it (safe on an empty or zeroed one). */
