@@ -10,12 +10,12 @@
 /// `babyalbum doctor`'s look at the frame's Syncthing (`deploy/install.sh --sync`, issue 17): the
 /// device ID a parent needs to pair the frame, read through Syncthing's REST API on 127.0.0.1
 /// with the API key from its `config.xml`. Nothing when Syncthing is not installed.
-enum DoctorSyncProbe {
+public enum DoctorSyncProbe {
     /// Where `install.sh --sync` puts Syncthing's keys and configuration.
-    static let defaultHome = "/var/lib/babyalbum-sync"
+    public static let defaultHome = "/var/lib/babyalbum-sync"
 
     /// One line for the doctor's report, or `nil` when there is no `HOME/config.xml`.
-    static func line(home: String) -> String? {
+    public static func line(home: String) -> String? {
         let path = home + "/config.xml"
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let config = try? String(contentsOfFile: path, encoding: .utf8) else {
