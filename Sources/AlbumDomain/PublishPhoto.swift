@@ -282,19 +282,20 @@ struct Reduction {
         album.reportedEmptiness = content
         album.state.content = content
         album.state.fade = nil
-        if album.nextTick != nil {
-            album.nextTick = nil
-            effects.append(.cancelTick)
-        }
+        cancelPendingTick()
     }
 
     private mutating func end(_ reason: AlbumEnd) {
         album.state.end = reason
-        if album.nextTick != nil {
-            album.nextTick = nil
-            effects.append(.cancelTick)
-        }
+        cancelPendingTick()
         effects.append(.report(.ended(reason)))
         effects.append(.end)
+    }
+
+    /// Cancels the interval's pending tick, if one is set: the one place a tick is cancelled.
+    mutating func cancelPendingTick() {
+        guard album.nextTick != nil else { return }
+        album.nextTick = nil
+        effects.append(.cancelTick)
     }
 }

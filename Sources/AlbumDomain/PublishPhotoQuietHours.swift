@@ -10,10 +10,7 @@ extension Reduction {
         guard !wasQuiet else { return }
         effects.append(.report(.quietHoursBegan(display)))
         album.tickIsDue = false
-        if album.nextTick != nil {
-            album.nextTick = nil
-            effects.append(.cancelTick)
-        }
+        cancelPendingTick()
     }
 
     mutating func quietHoursEnded(now: AlbumTime) {
