@@ -42,7 +42,7 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
-            name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP"],
+            name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP", "CColour"],
             cSettings: [.headerSearchPath("../CPNGCodec")], linkerSettings: [.linkedLibrary("webp")]),
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
