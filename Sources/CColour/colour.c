@@ -49,13 +49,14 @@ static cmsHPROFILE srgb(void) {
     return srgb_profile;
 }
 
-/* The profile's description, printable ASCII only. */
+/* The profile's description, printable ASCII only, without trailing spaces. */
 static void describe(cmsHPROFILE profile, char name[BACOLOUR_NAME_SIZE]) {
     name[0] = 0;
     cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", name, BACOLOUR_NAME_SIZE);
     name[BACOLOUR_NAME_SIZE - 1] = 0;
     for (char *c = name; *c; c++)
         if (*c < 0x20 || *c > 0x7e) *c = '?';
+    for (size_t n = strlen(name); n > 0 && name[n - 1] == ' '; n--) name[n - 1] = 0;
 }
 
 static int same_xyz(cmsHPROFILE a, cmsHPROFILE b, cmsTagSignature tag) {

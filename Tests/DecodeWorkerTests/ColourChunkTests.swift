@@ -36,6 +36,14 @@ import Testing
         #expect(worker.frame.pixels == local.pixels)
         #expect(worker.metadata.colourProfile == "PNG cHRM, gamma 2.20")
         #expect(worker.metadata.colourIgnored == nil)
+        // One line in the log names the profile, through the slideshow's preparer.
+        let notes = LockedLines()
+        let warnings = LockedLines()
+        let preparer = SandboxedFramePreparer(
+            scale: .fill, workers: pool, colourWarning: { warnings.append($0) }, colourNote: { notes.append($0) })
+        _ = try preparer.prepareFrame(for: Photo(id: PhotoID(png)), size: size)
+        #expect(notes.all == ["\(png): colour profile \"PNG cHRM, gamma 2.20\""])
+        #expect(warnings.all.isEmpty)
     }
 
     /// sRGB's values (within libpng's tolerance), gAMA alone, and chunks libpng refuses: as stored.
