@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "LinuxInterfacesTests", dependencies: ["LinuxInterfaces"]),
         .testTarget(
             name: "DecodeWorkerTests",
-            dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox", "CColourFixtures", "TestSupport"]
+            dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox", "CColour", "CColourFixtures", "TestSupport"]
         ),
         // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).
         .target(name: "CColourFixtures", dependencies: ["CLCMS2"], path: "Tests/CColourFixtures"),

@@ -192,6 +192,19 @@ void bacolour_prepare(void) {
     pthread_mutex_unlock(&cache_lock);
 }
 
+/* Converts the frame with the entry's fast path or transform (neither: untouched). */
+static void apply(const cache_entry *entry, uint32_t *pixels, uint32_t width, uint32_t height, uint32_t stride) {
+    if (entry->fast && pixels) {
+        bacolour_matshaper_apply(entry->fast, pixels, width, height, stride);
+    } else if (entry->transform && pixels && width && height) {
+        if (stride == width) {
+            cmsDoTransform(entry->transform, pixels, pixels, width * height);
+        } else {
+            cmsDoTransformLineStride(entry->transform, pixels, pixels, width, height, stride * 4, stride * 4, 0, 0);
+        }
+    }
+}
+
 bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *pixels, uint32_t width,
                                   uint32_t height, uint32_t stride) {
     bacolour_outcome outcome = {.result = BACOLOUR_UNTAGGED};
@@ -202,17 +215,16 @@ bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *p
         return outcome;
     }
     pthread_mutex_lock(&cache_lock);
-    const cache_entry *entry = lookup(icc, length, KIND_FRAME); /* never NULL: frame entries are never held */
-    outcome = entry->outcome;
-    if (entry->fast && pixels) {
-        bacolour_matshaper_apply(entry->fast, pixels, width, height, stride);
-    } else if (entry->transform && pixels && width && height) {
-        if (stride == width) {
-            cmsDoTransform(entry->transform, pixels, pixels, width * height);
-        } else {
-            cmsDoTransformLineStride(entry->transform, pixels, pixels, width, height, stride * 4, stride * 4, 0, 0);
-        }
+    cache_entry *entry = lookup(icc, length, KIND_FRAME);
+    cache_entry own = {0};
+    if (!entry) {
+        /* Every entry is held by a CMYK decode: this frame's transform is made for it alone. */
+        entry_make(&own, icc, length, KIND_FRAME, 0);
+        entry = &own;
     }
+    outcome = entry->outcome;
+    apply(entry, pixels, width, height, stride);
+    if (entry == &own) entry_clear(&own);
     pthread_mutex_unlock(&cache_lock);
     return outcome;
 }
@@ -228,22 +240,24 @@ bacolour_cmyk *bacolour_cmyk_open(const uint8_t *icc, size_t length, int inverte
     transform_kind kind = inverted ? KIND_CMYK_INVERTED : KIND_CMYK;
     pthread_mutex_lock(&cache_lock);
     cache_entry *entry = lookup(icc, length, kind);
-    if (entry && entry->transform) entry->users++;
+    bacolour_cmyk *handle = NULL;
+    if (entry) {
+        *outcome = entry->outcome;
+        if (entry->transform) entry->users++;
+        if (entry->transform) handle = (bacolour_cmyk *)entry;
+    }
     pthread_mutex_unlock(&cache_lock);
-    if (!entry) {
-        /* Every entry is held by a CMYK decode: this one gets a transform of its own. */
-        entry = calloc(1, sizeof *entry);
-        if (!entry) return NULL;
-        entry_make(entry, icc, length, kind, 0);
-        entry->detached = 1;
-        entry->users = 1;
-    }
+    if (entry) return handle;
+    /* Every entry is held by a CMYK decode: this one gets a transform of its own. */
+    entry = calloc(1, sizeof *entry);
+    if (!entry) return NULL;
+    pthread_mutex_lock(&cache_lock); /* lcms2's sRGB profile is shared */
+    entry_make(entry, icc, length, kind, 0);
+    pthread_mutex_unlock(&cache_lock);
     *outcome = entry->outcome;
+    entry->detached = 1;
     if (entry->transform) return (bacolour_cmyk *)entry;
-    if (entry->detached) {
-        entry_clear(entry);
-        free(entry);
-    }
+    free(entry);
     return NULL;
 }
 
