@@ -34,7 +34,8 @@ typedef struct {
     int binner_ready;
     /* The first warning about the image data itself; empty while there is none. */
     char data_warning[BAPNG_ERROR_MESSAGE_SIZE];
-    uint8_t *icc; /* the profile: iCCP's (decompressed), or one made from cICP or cHRM and gAMA; NULL for none */
+    /* The profile: iCCP's (decompressed), or one made from cICP or cHRM and gAMA; NULL for none. */
+    uint8_t *icc;
     size_t icc_length;
     uint8_t cicp[4]; /* the cICP chunk (before the image data), when has_cicp */
     int has_cicp;
@@ -205,9 +206,10 @@ static int note_exif(FILE *file, uint32_t length, uint32_t max_chunk_bytes, bapn
 
 /*
  * Walks the chunks before the image data: returns the eXIf orientation (1 when there is none),
- * copies the eXIf chunk and notes a tIME chunk in `header`, and a cICP chunk in `context`. BabyAlbum walks the chunks itself:
- * Debian 12's libpng 1.6.39 does not hand eXIf to the push reader, and its pull reader reports
- * the chunk with a length of zero. Leaves the file anywhere.
+ * copies the eXIf chunk and notes a tIME chunk in `header`, and a cICP chunk in `context`.
+ * BabyAlbum walks the chunks itself: Debian 12's libpng 1.6.39 does not hand eXIf to the push
+ * reader, and its pull reader reports the chunk with a length of zero; it predates cICP. Leaves
+ * the file anywhere.
  */
 static int file_orientation(decode_context *context, uint32_t max_chunk_bytes, bapng_header *header) {
     FILE *file = context->file;
@@ -227,7 +229,6 @@ static int file_orientation(decode_context *context, uint32_t max_chunk_bytes, b
         } else if (memcmp(head + 4, "tIME", 4) == 0) {
             note_time(file, length, header);
         } else if (memcmp(head + 4, "cICP", 4) == 0 && length == 4 && !context->has_cicp) {
-            /* libpng 1.6.39 predates cICP: read here, like eXIf. */
             context->has_cicp = fread(context->cicp, 1, 4, file) == 4;
         }
         if (next < 0 || fseek(file, next, SEEK_SET) != 0) break;
@@ -245,7 +246,8 @@ static int orientation_transposes(int orientation) { return orientation >= 5; }
  * inflating when the image is complete.
  *
  * BabyAlbum walks the chunks itself and hands libpng only those that decide the pixels (IHDR,
- * PLTE, tRNS, IDAT, IEND) and their colours (iCCP, sRGB, cHRM, gAMA; at most max_chunk_bytes like the rest). Every other chunk is skipped with a seek: never read, never buffered
+ * PLTE, tRNS, IDAT, IEND) and their colours (iCCP, sRGB, cHRM, gAMA; at most max_chunk_bytes
+ * like the rest). Every other chunk is skipped with a seek: never read, never buffered
  * (libpng's push reader holds a whole chunk in memory before it looks at it, growing its buffer
  * block by block, which costs time in the square of the chunk's size).
  */
