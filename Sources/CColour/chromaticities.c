@@ -63,29 +63,3 @@ size_t bacolour_profile_from_chromaticities(const bacolour_chromaticities *c, co
     cmsCloseProfile(built);
     return length;
 }
-
-/* Display P3: DCI-P3's primaries with D65 white (cICP colour primaries 12). */
-static const bacolour_chromaticities display_p3 = {
-    .white_x = 0.3127, .white_y = 0.3290, .red_x = 0.680, .red_y = 0.320, .green_x = 0.265, .green_y = 0.690,
-    .blue_x = 0.150, .blue_y = 0.060, .gamma = 0};
-
-bacolour_cicp bacolour_cicp_chromaticities(const uint8_t cicp[4], bacolour_chromaticities *c,
-                                           char name[BACOLOUR_NAME_SIZE], char reason[BACOLOUR_REASON_SIZE]) {
-    name[0] = reason[0] = 0;
-    int primaries = cicp[0], transfer = cicp[1], matrix = cicp[2], full_range = cicp[3];
-    if (matrix != 0 || full_range != 1 || transfer != 13 || (primaries != 1 && primaries != 12)) {
-        snprintf(reason, BACOLOUR_REASON_SIZE,
-                 "cICP primaries %d, transfer %d, matrix %d, full range %d: only BT.709 or Display P3 (1 or 12) "
-                 "with the sRGB transfer (13) are converted",
-                 primaries, transfer, matrix, full_range);
-        return BACOLOUR_CICP_UNSUPPORTED;
-    }
-    if (primaries == 1) {
-        snprintf(name, BACOLOUR_NAME_SIZE, "cICP sRGB");
-        *c = bacolour_srgb_chromaticities;
-        return BACOLOUR_CICP_SRGB;
-    }
-    snprintf(name, BACOLOUR_NAME_SIZE, "cICP Display P3");
-    *c = display_p3;
-    return BACOLOUR_CICP_CONVERTIBLE;
-}

@@ -39,6 +39,7 @@ typedef struct {
     size_t icc_length;
     uint8_t cicp[4]; /* the cICP chunk (before the image data), when has_cicp */
     int has_cicp;
+    int use_cicp; /* cICP decides: converted as a HEIF's nclx (bacolour_nclx_to_srgb) */
     char colour_note[BACOLOUR_REASON_SIZE]; /* why a profile was skipped before libpng saw it */
 } decode_context;
 
@@ -356,17 +357,25 @@ static void make_profile(decode_context *context, const bacolour_chromaticities 
     }
 }
 
-/* cICP: 1 when it decides (sRGB, or Display P3 made into a profile); 0 when unsupported (noted). */
+/*
+ * cICP (the code points of a HEIF's nclx): 1 when it decides, as sRGB or converted; 0 when it is
+ * not full-range RGB, is unspecified, or is not converted (noted): the next chunk decides. The
+ * probe (no pixels) makes the profile and its transform that the conversion then uses.
+ */
 static int use_cicp(decode_context *context) {
-    bacolour_chromaticities c;
-    char name[BACOLOUR_NAME_SIZE], reason[BACOLOUR_REASON_SIZE];
-    bacolour_cicp kind = bacolour_cicp_chromaticities(context->cicp, &c, name, reason);
-    if (kind == BACOLOUR_CICP_UNSUPPORTED) {
-        snprintf(context->colour_note, sizeof context->colour_note, "%s", reason);
+    const uint8_t *c = context->cicp;
+    if (c[2] != 0 || c[3] != 1) {
+        snprintf(context->colour_note, sizeof context->colour_note,
+                 "cICP %u/%u/%u/%u: only full-range RGB (matrix 0, full range 1) is converted", c[0], c[1], c[2], c[3]);
         return 0;
     }
-    if (kind == BACOLOUR_CICP_CONVERTIBLE) make_profile(context, &c, name);
-    return 1;
+    bacolour_outcome probe = bacolour_nclx_to_srgb(c[0], c[1], NULL, 0, 0, 0);
+    if (probe.result == BACOLOUR_IGNORED) {
+        snprintf(context->colour_note, sizeof context->colour_note, "cICP %u/%u/%u/%u: %s", c[0], c[1], c[2], c[3],
+                 probe.reason);
+    }
+    context->use_cicp = probe.result == BACOLOUR_SRGB || probe.result == BACOLOUR_CONVERTED;
+    return context->use_cicp;
 }
 
 /*
@@ -590,8 +599,13 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
         }
         /* The same conversion as JPEG and WebP, on the screen-size frame. */
         choose_profile(context);
-        header->colour =
-            bacolour_to_srgb(context->icc, context->icc_length, target->pixels, target->width, target->height, target->width);
+        if (context->use_cicp) {
+            header->colour = bacolour_nclx_to_srgb(context->cicp[0], context->cicp[1], target->pixels, target->width,
+                                                   target->height, target->width);
+        } else {
+            header->colour = bacolour_to_srgb(context->icc, context->icc_length, target->pixels, target->width,
+                                              target->height, target->width);
+        }
         if (!context->icc && context->colour_note[0]) {
             header->colour.result = BACOLOUR_IGNORED;
             snprintf(header->colour.reason, sizeof header->colour.reason, "%s", context->colour_note);

@@ -5,9 +5,9 @@ import PhotoCodec
 import TestSupport
 import Testing
 
-/// PNG's other colour chunks: `cHRM` with `gAMA` and `cICP` become a profile converted like an
-/// `iCCP` one, in the PNG specification's order (cICP, iCCP, sRGB, cHRM and gAMA); sRGB's own
-/// values, `gAMA` alone and damaged chunks leave the photo as stored.
+/// PNG's other colour chunks: `cHRM` with `gAMA` becomes a profile converted like an `iCCP` one,
+/// `cICP` is converted as a HEIF's nclx, in the PNG specification's order (cICP, iCCP, sRGB, cHRM
+/// and gAMA); sRGB's own values, `gAMA` alone and damaged chunks leave the photo as stored.
 @Suite struct ColourChunkTests {
     let pool = DecodeWorkerPool(command: WorkerSupport.command, deadline: .seconds(20))
     let size = FrameSize(width: ColourTests.patch * 4, height: ColourTests.patch * 2)
@@ -80,7 +80,7 @@ import Testing
         #expect(accuracy.allSatisfy { $0 <= 0.5 }, "against the Display P3 iCCP: \(accuracy)")
         let worker = try WorkerSupport.decode(cicp, pool: pool, request: DecodeRequest(size: size, scale: .fill))
         #expect(worker.frame.pixels == local.pixels)
-        #expect(worker.metadata.colourProfile == "cICP Display P3")
+        #expect(worker.metadata.colourProfile == "Display P3 (nclx)")
     }
 
     /// cICP comes first: an sRGB cICP overrules an iCCP; one BabyAlbum cannot convert is named in
@@ -103,7 +103,12 @@ import Testing
         let alone = try Self.png(in: folder, "alone", Self.cICP(9, 16))
         let worker = try WorkerSupport.decode(alone, pool: pool, request: DecodeRequest(size: size, scale: .fill))
         #expect(worker.frame.pixels == plain.pixels)
-        #expect(worker.metadata.colourIgnored?.hasPrefix("cICP primaries 9, transfer 16") == true, "\(worker.metadata)")
+        let reason = "cICP 9/16/0/1: nclx transfer characteristics 16 (HDR PQ) are not converted"
+        #expect(worker.metadata.colourIgnored == reason, "\(worker.metadata)")
+        let narrow = try Self.png(in: folder, "narrow", ColourPNGTests.chunk("cICP", [12, 13, 0, 0]))
+        let limited = try WorkerSupport.decode(narrow, pool: pool, request: DecodeRequest(size: size, scale: .fill))
+        #expect(limited.frame.pixels == plain.pixels)
+        #expect(limited.metadata.colourIgnored?.hasPrefix("cICP 12/13/0/0: only full-range RGB") == true)
     }
 
     /// The patches as a PNG with `chunks` after IHDR.

@@ -65,7 +65,7 @@ bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *p
 bacolour_outcome bacolour_nclx_to_srgb(uint16_t primaries, uint16_t transfer, uint32_t *pixels, uint32_t width,
                                        uint32_t height, uint32_t stride);
 
-/** Chromaticities (x, y) and a tone curve: a PNG's cHRM and gAMA chunks, or cICP's primaries. */
+/** Chromaticities (x, y) and a tone curve: a PNG's cHRM and gAMA chunks. */
 typedef struct {
     double white_x, white_y, red_x, red_y, green_x, green_y, blue_x, blue_y;
     /** gAMA's value, the encoding exponent (0.45455 for 1/2.2); 0 for the sRGB tone curve. */
@@ -88,24 +88,6 @@ int bacolour_chromaticities_are_srgb(const bacolour_chromaticities *c);
  */
 size_t bacolour_profile_from_chromaticities(const bacolour_chromaticities *c, const char *description,
                                             uint8_t **profile);
-
-/** What a PNG cICP chunk (or an nclx box) describes. */
-typedef enum {
-    /** BT.709 primaries with the sRGB transfer: shown untouched. */
-    BACOLOUR_CICP_SRGB = 0,
-    /** Primaries and transfer that `bacolour_cicp_chromaticities` filled in. */
-    BACOLOUR_CICP_CONVERTIBLE = 1,
-    /** Not supported (`reason` says what): the next colour chunk decides, else sRGB. */
-    BACOLOUR_CICP_UNSUPPORTED = 2,
-} bacolour_cicp;
-
-/**
- * Reads cICP's four bytes (colour primaries, transfer function, matrix coefficients, full range).
- * Supported: full-range RGB with the sRGB transfer (13) and the primaries BT.709 (1) or Display
- * P3 (12); `name` gets a description ("cICP Display P3").
- */
-bacolour_cicp bacolour_cicp_chromaticities(const uint8_t cicp[4], bacolour_chromaticities *c,
-                                           char name[BACOLOUR_NAME_SIZE], char reason[BACOLOUR_REASON_SIZE]);
 
 /** A CMYK profile's transform to sRGB, for rows (see `bacolour_cmyk_open`). */
 typedef struct bacolour_cmyk bacolour_cmyk;
