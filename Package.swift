@@ -42,7 +42,7 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
-            name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP"],
+            name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP", "CColour"],
             cSettings: [.headerSearchPath("../CPNGCodec")], linkerSettings: [.linkedLibrary("webp")]),
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
@@ -169,7 +169,7 @@ let package = Package(
         .testTarget(name: "LinuxInterfacesTests", dependencies: ["LinuxInterfaces"]),
         .testTarget(
             name: "DecodeWorkerTests",
-            dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox", "CColourFixtures", "TestSupport"]
+            dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox", "CColour", "CColourFixtures", "TestSupport"]
         ),
         // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).
         .target(name: "CColourFixtures", dependencies: ["CLCMS2"], path: "Tests/CColourFixtures"),

@@ -87,7 +87,8 @@ public enum Slideshow {
             // the DRM master and the grabbed input devices).
             preparer: SandboxedFramePreparer(
                 scale: configuration.scale, limits: configuration.limits, rotation: rotation,
-                caption: captionPainter(configuration, logger: logger), colourWarning: { logger.warning("\($0)") }),
+                caption: captionPainter(configuration, logger: logger), colourWarning: { logger.warning("\($0)") },
+                colourNote: { logger.info("\($0)") }),
             memory: memory,
             events: { event in
                 if event == .intervalElapsed {

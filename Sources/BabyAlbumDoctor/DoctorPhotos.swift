@@ -47,6 +47,7 @@ extension DoctorProbes {
             failure: nil, notDecoded: found.notDecoded, mismatched: found.mismatched, folders: walk.folders)
         section.warnings += found.limitsReached.sorted().map { "the photo folder has \($0)" }
         section.dated = found.dated
+        section.colourProfiles = found.colourProfiles
         return (section, nil)
     }
 }
@@ -67,6 +68,8 @@ struct DoctorPhotoFindings {
     var valid = 0
     /// Valid photos with a usable capture date (EXIF or PNG tIME), for captions.
     var dated = 0
+    /// Valid photos by the description of their colour profile.
+    var colourProfiles: [String: Int] = [:]
     var skipped: [DoctorSkippedFile] = []
     var notDecoded: [DoctorSkippedFile] = []
     var mismatched: [DoctorSkippedFile] = []
@@ -100,6 +103,10 @@ struct DoctorPhotoFindings {
             ).metadata
             valid += 1
             if case .found = metadata.captureDate { dated += 1 }
+            if let profile = metadata.colourProfile {
+                colourProfiles[DoctorPhotoSection.profileName(profile, ignored: metadata.colourIgnored), default: 0] +=
+                    1
+            }
         } catch {
             let entry = DoctorSkippedFile(path: path, reason: error.reason)
             if case .unsupportedFormat = error.kind { notDecoded.append(entry) } else { skipped.append(entry) }
@@ -121,6 +128,7 @@ extension DoctorPhotoSection {
             notDecoded: sections.flatMap(\.notDecoded), mismatched: sections.flatMap(\.mismatched),
             folders: sections.reduce(0) { $0 + $1.folders })
         dated = sections.reduce(0) { $0 + $1.dated }
+        colourProfiles = sections.reduce(into: [:]) { all, part in all.merge(part.colourProfiles, uniquingKeysWith: +) }
         if readable { warnings += failures }
         warnings += sections.flatMap { $0.warnings.filter { $0.hasPrefix("the photo folder has") } }
     }

@@ -205,6 +205,10 @@ public struct DoctorPhotoSection: Codable, Sendable, Equatable {
     /// How many of them have a usable capture date for captions (EXIF `DateTimeOriginal`, or PNG
     /// `tIME`); counted when photos are decoded (not with `--quick`).
     public var dated = 0
+    /// How many of them carry each colour profile, by its description (ICC, or made from a PNG's
+    /// cICP or cHRM and gAMA; "(ignored)" after one that is not used); counted when photos are
+    /// decoded (not with `--quick`).
+    public var colourProfiles: [String: Int] = [:]
     /// Every file that is not shown (broken, not a photo, hidden…), with the reason.
     public var skipped: [DoctorSkippedFile]
     /// HEIC, HEIF and AVIF files: recognised, not decoded, counted apart from broken files; the

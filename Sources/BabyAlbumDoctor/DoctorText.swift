@@ -94,6 +94,20 @@ extension DoctorInputSection {
 }
 
 extension DoctorPhotoSection {
+    /// A photo's colour profile as counted: its description, "(no description)" when it has none,
+    /// and " (ignored)" when it is not used.
+    static func profileName(_ description: String, ignored: String?) -> String {
+        let name = description.isEmpty ? "(no description)" : description
+        return ignored == nil ? name : name + " (ignored)"
+    }
+
+    /// "3 Display P3, 1 sRGB IEC61966-2.1": the most common first, then by name.
+    var colourProfileCounts: String {
+        let sorted = colourProfiles.sorted { a, b in a.value != b.value ? a.value > b.value : a.key < b.key }
+        let parts: [String] = sorted.map { entry in "\(entry.value) \(entry.key)" }
+        return parts.joined(separator: ", ")
+    }
+
     var textLines: [String] {
         var lines = ["Photos in \(folder)" + (headersOnly ? " (headers only)" : "")]
         if problem == nil || valid > 0 {
@@ -105,6 +119,7 @@ extension DoctorPhotoSection {
             if valid > 0, !headersOnly {
                 lines.append("  \(dated) of them with a date for captions (EXIF or PNG tIME)")
             }
+            if !colourProfiles.isEmpty { lines.append("  colour profiles: " + colourProfileCounts) }
         }
         lines += notDecoded.map { "  not shown \($0.path): \($0.reason)" }
         lines += mismatched.map { "  mismatch \($0.path): \($0.reason)" }

@@ -12,15 +12,25 @@
 #define CACHE_ENTRIES 4
 #define TRC_SAMPLES 33
 
+/* What a transform takes: frames of 0x00RRGGBB pixels (RGB and gray profiles), or CMYK rows. */
+typedef enum { KIND_FRAME = 0, KIND_CMYK = 1, KIND_CMYK_INVERTED = 2 } transform_kind;
+
 /* One remembered profile: its transform (NULL for sRGB and ignored ones) and its outcome. */
 typedef struct {
     uint64_t checksum;
     size_t length;
+    transform_kind kind;
     cmsHTRANSFORM transform;
     bacolour_matshaper *fast; /* the matrix-shaper fast path, used instead of `transform` */
     bacolour_outcome outcome;
     int used;
+    int users; /* open CMYK handles: the entry is not reused while they last */
+    int detached; /* made outside the cache (every entry was in use): freed when closed */
 } cache_entry;
+
+struct bacolour_cmyk {
+    cache_entry entry;
+};
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 static cache_entry cache[CACHE_ENTRIES];
@@ -39,13 +49,14 @@ static cmsHPROFILE srgb(void) {
     return srgb_profile;
 }
 
-/* The profile's description, printable ASCII only. */
+/* The profile's description, printable ASCII only, without trailing spaces. */
 static void describe(cmsHPROFILE profile, char name[BACOLOUR_NAME_SIZE]) {
     name[0] = 0;
     cmsGetProfileInfoASCII(profile, cmsInfoDescription, "en", "US", name, BACOLOUR_NAME_SIZE);
     name[BACOLOUR_NAME_SIZE - 1] = 0;
     for (char *c = name; *c; c++)
         if (*c < 0x20 || *c > 0x7e) *c = '?';
+    for (size_t n = strlen(name); n > 0 && name[n - 1] == ' '; n--) name[n - 1] = 0;
 }
 
 static int same_xyz(cmsHPROFILE a, cmsHPROFILE b, cmsTagSignature tag) {
@@ -76,6 +87,8 @@ static int is_srgb(cmsHPROFILE profile) {
 static const char *space_name(cmsColorSpaceSignature space) {
     switch (space) {
     case cmsSigCmykData: return "a CMYK";
+    case cmsSigRgbData: return "an RGB";
+    case cmsSigGrayData: return "a gray";
     case cmsSigLabData: return "a Lab";
     case cmsSigYCbCrData: return "a YCbCr";
     default: return "a non-RGB";
@@ -86,7 +99,22 @@ static const char *space_name(cmsColorSpaceSignature space) {
 #define TYPE_GRAY_8_SKIP3 (COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(3))
 
 /* Opens the profile and makes its transform (or the fast path's tables), or says why not. */
-static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, bacolour_outcome *outcome,
+static cmsHTRANSFORM make_cmyk_transform(cmsHPROFILE profile, transform_kind kind, bacolour_outcome *outcome) {
+    cmsColorSpaceSignature space = cmsGetColorSpace(profile);
+    outcome->result = BACOLOUR_IGNORED;
+    if (space != cmsSigCmykData) {
+        snprintf(outcome->reason, sizeof outcome->reason, "%s profile on a CMYK photo", space_name(space));
+        return NULL;
+    }
+    cmsUInt32Number input = kind == KIND_CMYK_INVERTED ? TYPE_CMYK_8_REV : TYPE_CMYK_8;
+    cmsHTRANSFORM transform = cmsCreateTransform(profile, input, srgb(), TYPE_RGB_8, INTENT_PERCEPTUAL,
+                                                 cmsFLAGS_BLACKPOINTCOMPENSATION | cmsFLAGS_NOCACHE);
+    if (transform) outcome->result = BACOLOUR_CONVERTED;
+    else snprintf(outcome->reason, sizeof outcome->reason, "lcms2 cannot make a transform to sRGB from it");
+    return transform;
+}
+
+static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, transform_kind kind, bacolour_outcome *outcome,
                                     bacolour_matshaper **fast) {
     cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
     if (!profile) {
@@ -95,6 +123,11 @@ static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, bacolour_
         return NULL;
     }
     describe(profile, outcome->name);
+    if (kind != KIND_FRAME) {
+        cmsHTRANSFORM cmyk = make_cmyk_transform(profile, kind, outcome);
+        cmsCloseProfile(profile);
+        return cmyk;
+    }
     cmsColorSpaceSignature space = cmsGetColorSpace(profile);
     cmsHTRANSFORM transform = NULL;
     outcome->result = BACOLOUR_IGNORED;
@@ -116,19 +149,39 @@ static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, bacolour_
     return transform;
 }
 
-/* The cached entry for the profile, made on first use. Called with the lock held. */
-static const cache_entry *lookup(const uint8_t *icc, size_t length) {
-    uint64_t sum = checksum(icc, length);
-    for (int i = 0; i < CACHE_ENTRIES; i++)
-        if (cache[i].used && cache[i].checksum == sum && cache[i].length == length) return &cache[i];
-    cache_entry *entry = &cache[next_victim++ % CACHE_ENTRIES];
+static void entry_clear(cache_entry *entry) {
     if (entry->transform) cmsDeleteTransform(entry->transform);
     free(entry->fast);
     memset(entry, 0, sizeof *entry);
-    entry->transform = make_transform(icc, length, &entry->outcome, &entry->fast);
+}
+
+static void entry_make(cache_entry *entry, const uint8_t *icc, size_t length, transform_kind kind, uint64_t sum) {
+    entry->transform = make_transform(icc, length, kind, &entry->outcome, &entry->fast);
     entry->checksum = sum;
     entry->length = length;
+    entry->kind = kind;
     entry->used = 1;
+}
+
+/* The next entry to reuse: one no CMYK handle holds; NULL when all are held. */
+static cache_entry *victim(void) {
+    for (int tries = 0; tries < CACHE_ENTRIES; tries++) {
+        cache_entry *entry = &cache[next_victim++ % CACHE_ENTRIES];
+        if (entry->users == 0) return entry;
+    }
+    return NULL;
+}
+
+/* The cached entry for the profile, made on first use (NULL when every entry is held). Called with the lock held. */
+static cache_entry *lookup(const uint8_t *icc, size_t length, transform_kind kind) {
+    uint64_t sum = checksum(icc, length);
+    for (int i = 0; i < CACHE_ENTRIES; i++)
+        if (cache[i].used && cache[i].checksum == sum && cache[i].length == length && cache[i].kind == kind)
+            return &cache[i];
+    cache_entry *entry = victim();
+    if (!entry) return NULL;
+    entry_clear(entry);
+    entry_make(entry, icc, length, kind, sum);
     return entry;
 }
 
@@ -137,6 +190,19 @@ void bacolour_prepare(void) {
     pthread_mutex_lock(&cache_lock);
     srgb();
     pthread_mutex_unlock(&cache_lock);
+}
+
+/* Converts the frame with the entry's fast path or transform (neither: untouched). */
+static void apply(const cache_entry *entry, uint32_t *pixels, uint32_t width, uint32_t height, uint32_t stride) {
+    if (entry->fast && pixels) {
+        bacolour_matshaper_apply(entry->fast, pixels, width, height, stride);
+    } else if (entry->transform && pixels && width && height) {
+        if (stride == width) {
+            cmsDoTransform(entry->transform, pixels, pixels, width * height);
+        } else {
+            cmsDoTransformLineStride(entry->transform, pixels, pixels, width, height, stride * 4, stride * 4, 0, 0);
+        }
+    }
 }
 
 bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *pixels, uint32_t width,
@@ -149,17 +215,65 @@ bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *p
         return outcome;
     }
     pthread_mutex_lock(&cache_lock);
-    const cache_entry *entry = lookup(icc, length);
-    outcome = entry->outcome;
-    if (entry->fast && pixels) {
-        bacolour_matshaper_apply(entry->fast, pixels, width, height, stride);
-    } else if (entry->transform && pixels && width && height) {
-        if (stride == width) {
-            cmsDoTransform(entry->transform, pixels, pixels, width * height);
-        } else {
-            cmsDoTransformLineStride(entry->transform, pixels, pixels, width, height, stride * 4, stride * 4, 0, 0);
-        }
+    cache_entry *entry = lookup(icc, length, KIND_FRAME);
+    cache_entry own = {0};
+    if (!entry) {
+        /* Every entry is held by a CMYK decode: this frame's transform is made for it alone. */
+        entry_make(&own, icc, length, KIND_FRAME, 0);
+        entry = &own;
     }
+    outcome = entry->outcome;
+    apply(entry, pixels, width, height, stride);
+    if (entry == &own) entry_clear(&own);
     pthread_mutex_unlock(&cache_lock);
     return outcome;
+}
+
+bacolour_cmyk *bacolour_cmyk_open(const uint8_t *icc, size_t length, int inverted, bacolour_outcome *outcome) {
+    memset(outcome, 0, sizeof *outcome);
+    if (!icc || length == 0) return NULL;
+    if (length > BACOLOUR_MAX_PROFILE_BYTES) {
+        outcome->result = BACOLOUR_IGNORED;
+        snprintf(outcome->reason, sizeof outcome->reason, "the profile is larger than 4 MB (%zu bytes)", length);
+        return NULL;
+    }
+    transform_kind kind = inverted ? KIND_CMYK_INVERTED : KIND_CMYK;
+    pthread_mutex_lock(&cache_lock);
+    cache_entry *entry = lookup(icc, length, kind);
+    bacolour_cmyk *handle = NULL;
+    if (entry) {
+        *outcome = entry->outcome;
+        if (entry->transform) entry->users++;
+        if (entry->transform) handle = (bacolour_cmyk *)entry;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    if (entry) return handle;
+    /* Every entry is held by a CMYK decode: this one gets a transform of its own. */
+    entry = calloc(1, sizeof *entry);
+    if (!entry) return NULL;
+    pthread_mutex_lock(&cache_lock); /* lcms2's sRGB profile is shared */
+    entry_make(entry, icc, length, kind, 0);
+    pthread_mutex_unlock(&cache_lock);
+    *outcome = entry->outcome;
+    entry->detached = 1;
+    if (entry->transform) return (bacolour_cmyk *)entry;
+    free(entry);
+    return NULL;
+}
+
+void bacolour_cmyk_row(const bacolour_cmyk *transform, const uint8_t *cmyk, uint8_t *rgb, uint32_t width) {
+    cmsDoTransform(((const cache_entry *)transform)->transform, cmyk, rgb, width);
+}
+
+void bacolour_cmyk_close(bacolour_cmyk *transform) {
+    if (!transform) return;
+    cache_entry *entry = (cache_entry *)transform;
+    if (entry->detached) {
+        entry_clear(entry);
+        free(entry);
+        return;
+    }
+    pthread_mutex_lock(&cache_lock);
+    entry->users--;
+    pthread_mutex_unlock(&cache_lock);
 }

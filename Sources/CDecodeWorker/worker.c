@@ -168,7 +168,9 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     baphoto_header header;
     reply->status = decode(photo_fd, format, request, &target, &header, metadata, reply->message);
     copy_header(reply, &header);
-    if (reply->status == BAPHOTO_OK && format != BADECODE_FORMAT_PNG) {
+    if (reply->status == BAPHOTO_OK && metadata->photo.colour_done) {
+        metadata->colour = metadata->photo.colour; /* a CMYK JPEG's profile, converted by the codec */
+    } else if (reply->status == BAPHOTO_OK && format != BADECODE_FORMAT_PNG) {
         /* Colour management in the sandbox too: lcms2 parses the photo's own (untrusted) profile. */
         const baphoto_metadata *photo = &metadata->photo;
         if (photo->has_nclx) {

@@ -34,8 +34,12 @@ typedef struct {
     int binner_ready;
     /* The first warning about the image data itself; empty while there is none. */
     char data_warning[BAPNG_ERROR_MESSAGE_SIZE];
-    uint8_t *icc; /* a copy of the iCCP profile, decompressed; NULL when there is none */
+    /* The profile: iCCP's (decompressed), or one made from cICP or cHRM and gAMA; NULL for none. */
+    uint8_t *icc;
     size_t icc_length;
+    uint8_t cicp[4]; /* the cICP chunk (before the image data), when has_cicp */
+    int has_cicp;
+    int use_cicp; /* cICP decides: converted as a HEIF's nclx (bacolour_nclx_to_srgb) */
     char colour_note[BACOLOUR_REASON_SIZE]; /* why a profile was skipped before libpng saw it */
 } decode_context;
 
@@ -203,11 +207,13 @@ static int note_exif(FILE *file, uint32_t length, uint32_t max_chunk_bytes, bapn
 
 /*
  * Walks the chunks before the image data: returns the eXIf orientation (1 when there is none),
- * copies the eXIf chunk and notes a tIME chunk in `header`. BabyAlbum walks the chunks itself:
- * Debian 12's libpng 1.6.39 does not hand eXIf to the push reader, and its pull reader reports
- * the chunk with a length of zero. Leaves the file anywhere.
+ * copies the eXIf chunk and notes a tIME chunk in `header`, and a cICP chunk in `context`.
+ * BabyAlbum walks the chunks itself: Debian 12's libpng 1.6.39 does not hand eXIf to the push
+ * reader, and its pull reader reports the chunk with a length of zero; it predates cICP. Leaves
+ * the file anywhere.
  */
-static int file_orientation(FILE *file, uint32_t max_chunk_bytes, bapng_header *header) {
+static int file_orientation(decode_context *context, uint32_t max_chunk_bytes, bapng_header *header) {
+    FILE *file = context->file;
     int orientation = 1, seen_exif = 0;
     header->exif_size = 0;
     header->has_time = 0;
@@ -223,6 +229,8 @@ static int file_orientation(FILE *file, uint32_t max_chunk_bytes, bapng_header *
             seen_exif = 1;
         } else if (memcmp(head + 4, "tIME", 4) == 0) {
             note_time(file, length, header);
+        } else if (memcmp(head + 4, "cICP", 4) == 0 && length == 4 && !context->has_cicp) {
+            context->has_cicp = fread(context->cicp, 1, 4, file) == 4;
         }
         if (next < 0 || fseek(file, next, SEEK_SET) != 0) break;
     }
@@ -239,7 +247,8 @@ static int orientation_transposes(int orientation) { return orientation >= 5; }
  * inflating when the image is complete.
  *
  * BabyAlbum walks the chunks itself and hands libpng only those that decide the pixels (IHDR,
- * PLTE, tRNS, IDAT, IEND) and their colours (iCCP, sRGB; at most max_chunk_bytes like the rest). Every other chunk is skipped with a seek: never read, never buffered
+ * PLTE, tRNS, IDAT, IEND) and their colours (iCCP, sRGB, cHRM, gAMA; at most max_chunk_bytes
+ * like the rest). Every other chunk is skipped with a seek: never read, never buffered
  * (libpng's push reader holds a whole chunk in memory before it looks at it, growing its buffer
  * block by block, which costs time in the square of the chunk's size).
  */
@@ -323,19 +332,75 @@ static void prepare_drawing(png_structp png, push_state *state) {
     }
 }
 
-/* Keeps a copy of the iCCP profile (libpng has checked and inflated it), unless an sRGB chunk says sRGB. */
-static void keep_profile(decode_context *context, png_infop info) {
+/* Keeps a copy of the iCCP profile (libpng has checked and inflated it); 0 when there is none. */
+static int keep_iccp(decode_context *context) {
     png_charp name = NULL;
     png_bytep profile = NULL;
     png_uint_32 length = 0;
     int compression = 0;
-    if (png_get_valid(context->png, info, PNG_INFO_sRGB)) return;
-    if (!png_get_iCCP(context->png, info, &name, &compression, &profile, &length) || !profile || !length) return;
-    if (length > BACOLOUR_MAX_PROFILE_BYTES) return;
+    if (!png_get_iCCP(context->png, context->info, &name, &compression, &profile, &length) || !profile || !length)
+        return 0;
+    if (length > BACOLOUR_MAX_PROFILE_BYTES) return 0;
     context->icc = malloc(length);
-    if (!context->icc) return;
+    if (!context->icc) return 0;
     memcpy(context->icc, profile, length);
     context->icc_length = length;
+    return 1;
+}
+
+/* A profile made from chromaticities, unless they are sRGB's (the photo is then shown as stored). */
+static void make_profile(decode_context *context, const bacolour_chromaticities *c, const char *name) {
+    if (bacolour_chromaticities_are_srgb(c)) return;
+    context->icc_length = bacolour_profile_from_chromaticities(c, name, &context->icc);
+    if (!context->icc_length) {
+        snprintf(context->colour_note, sizeof context->colour_note, "lcms2 cannot make a profile from %s", name);
+    }
+}
+
+/*
+ * cICP (the code points of a HEIF's nclx): 1 when it decides, as sRGB or converted; 0 when it is
+ * not full-range RGB, is unspecified, or is not converted (noted): the next chunk decides. The
+ * probe (no pixels) makes the profile and its transform that the conversion then uses.
+ */
+static int use_cicp(decode_context *context) {
+    const uint8_t *c = context->cicp;
+    if (c[2] != 0 || c[3] != 1) {
+        snprintf(context->colour_note, sizeof context->colour_note,
+                 "cICP %u/%u/%u/%u: only full-range RGB (matrix 0, full range 1) is converted", c[0], c[1], c[2], c[3]);
+        return 0;
+    }
+    bacolour_outcome probe = bacolour_nclx_to_srgb(c[0], c[1], NULL, 0, 0, 0);
+    if (probe.result == BACOLOUR_IGNORED) {
+        snprintf(context->colour_note, sizeof context->colour_note, "cICP %u/%u/%u/%u: %s", c[0], c[1], c[2], c[3],
+                 probe.reason);
+    }
+    context->use_cicp = probe.result == BACOLOUR_SRGB || probe.result == BACOLOUR_CONVERTED;
+    return context->use_cicp;
+}
+
+/*
+ * cHRM, with gAMA (else the sRGB curve). gAMA alone is left as stored: without cHRM it names no
+ * primaries, and old encoders wrote it for samples meant as sRGB (PngSuite's gAMA 1.0 images).
+ */
+static void use_chromaticities(decode_context *context) {
+    png_fixed_point v[8], gamma = 0;
+    if (!png_get_cHRM_fixed(context->png, context->info, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]))
+        return;
+    int has_gamma = png_get_gAMA_fixed(context->png, context->info, &gamma) && gamma > 0;
+    bacolour_chromaticities c = {v[0] / 1e5, v[1] / 1e5, v[2] / 1e5, v[3] / 1e5,
+                                 v[4] / 1e5, v[5] / 1e5, v[6] / 1e5, v[7] / 1e5, has_gamma ? gamma / 1e5 : 0};
+    char name[BACOLOUR_NAME_SIZE];
+    if (has_gamma) snprintf(name, sizeof name, "PNG cHRM, gamma %.2f", 1e5 / gamma);
+    else snprintf(name, sizeof name, "PNG cHRM, sRGB curve");
+    make_profile(context, &c, name);
+}
+
+/* The photo's colour, in the PNG specification's order: cICP, iCCP, sRGB, then cHRM and gAMA. */
+static void choose_profile(decode_context *context) {
+    if (context->has_cicp && use_cicp(context)) return;
+    if (keep_iccp(context)) return;
+    if (png_get_valid(context->png, context->info, PNG_INFO_sRGB)) return;
+    use_chromaticities(context);
 }
 
 static void on_info(png_structp png, png_infop info) {
@@ -351,7 +416,6 @@ static void on_info(png_structp png, png_infop info) {
     }
     /* No png_set_interlace_handling: Adam7 passes arrive as they are stored, and the binner
      * places each pixel, so an interlaced photo never exists at full size. */
-    keep_profile(state->context, info);
     state->channels = set_transforms(png, info);
     if (state->channels != 3 && state->channels != 4) push_fail(png, state, BAPNG_ERROR_CORRUPT, "unexpected channel count");
     state->binned = state->header->interlaced || state->target->whole_image;
@@ -401,11 +465,12 @@ static int feed_bytes(decode_context *context, push_state *state, uint64_t lengt
 }
 
 static int is_colour_chunk(const uint8_t *type) {
-    return memcmp(type, "iCCP", 4) == 0 || memcmp(type, "sRGB", 4) == 0;
+    return memcmp(type, "iCCP", 4) == 0 || memcmp(type, "sRGB", 4) == 0 || memcmp(type, "cHRM", 4) == 0 ||
+           memcmp(type, "gAMA", 4) == 0;
 }
 
 static int is_pixel_chunk(const uint8_t *type) {
-    static const char *const kept[] = {"IHDR", "PLTE", "tRNS", "IDAT", "IEND", "iCCP", "sRGB"};
+    static const char *const kept[] = {"IHDR", "PLTE", "tRNS", "IDAT", "IEND", "iCCP", "sRGB", "cHRM", "gAMA"};
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         if (memcmp(type, kept[i], 4) == 0) return 1;
     }
@@ -518,7 +583,7 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
     *state = (push_state){.context = context, .limits = limits, .target = target, .header = header, .orientation = 1};
     int status = context_open(context, path, fd, limits);
     if (status == BAPNG_OK) {
-        int exif = file_orientation(context->file, limits->max_chunk_bytes, header);
+        int exif = file_orientation(context, limits->max_chunk_bytes, header);
         header->orientation = exif;
         if (target) {
             memset(target->pixels, 0, sizeof(uint32_t) * target->width * target->height);
@@ -533,8 +598,14 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
                                     target->width, target->height, state->orientation);
         }
         /* The same conversion as JPEG and WebP, on the screen-size frame. */
-        header->colour =
-            bacolour_to_srgb(context->icc, context->icc_length, target->pixels, target->width, target->height, target->width);
+        choose_profile(context);
+        if (context->use_cicp) {
+            header->colour = bacolour_nclx_to_srgb(context->cicp[0], context->cicp[1], target->pixels, target->width,
+                                                   target->height, target->width);
+        } else {
+            header->colour = bacolour_to_srgb(context->icc, context->icc_length, target->pixels, target->width,
+                                              target->height, target->width);
+        }
         if (!context->icc && context->colour_note[0]) {
             header->colour.result = BACOLOUR_IGNORED;
             snprintf(header->colour.reason, sizeof header->colour.reason, "%s", context->colour_note);

@@ -43,6 +43,7 @@ typedef struct {
     size_t input_handed; /* bytes of `input` handed to libjpeg so far */
     uint8_t *rows;       /* rec_outbuf_height decoded rows (RGB or CMYK) */
     uint8_t *rgb;        /* one CMYK row converted to RGB */
+    bacolour_cmyk *cmyk; /* the embedded CMYK profile's transform to sRGB; NULL: the plain conversion */
     bapng_scaler scaler;
     int scaler_ready;
     baphoto_canvas canvas;
@@ -252,6 +253,7 @@ static void context_free(jpeg_context *context) {
     if (context->created) jpeg_destroy_decompress(&context->cinfo);
     if (context->scaler_ready) bapng_scaler_free(&context->scaler);
     bajpeg_markers_free(&context->markers);
+    bacolour_cmyk_close(context->cmyk);
     baphoto_canvas_free(&context->canvas);
     free(context->rgb);
     free(context->rows);
@@ -356,6 +358,18 @@ static void cmyk_to_rgb(const uint8_t *in, uint8_t *out, uint32_t width, int inv
     }
 }
 
+/*
+ * A CMYK photo with a profile: lcms2 converts its rows to sRGB (Adobe's inverted samples as
+ * jpgicc reads them), and the outcome is the photo's colour. Without a usable one, cmyk_to_rgb.
+ */
+static void open_cmyk_profile(jpeg_context *context) {
+    baphoto_metadata *metadata = context->metadata;
+    if (!metadata || !metadata->icc) return;
+    context->cmyk = bacolour_cmyk_open(metadata->icc, metadata->icc_length, context->cinfo.saw_Adobe_marker,
+                                       &metadata->colour);
+    metadata->colour_done = 1;
+}
+
 /* Sets the scale and colour space, then the scaler from the scaled size onto the canvas. */
 static void prepare_output(jpeg_context *context, const baphoto_target *target) {
     struct jpeg_decompress_struct *cinfo = &context->cinfo;
@@ -369,6 +383,7 @@ static void prepare_output(jpeg_context *context, const baphoto_target *target) 
     cinfo->scale_denom = 8;
     int four = cinfo->jpeg_color_space == JCS_CMYK || cinfo->jpeg_color_space == JCS_YCCK;
     cinfo->out_color_space = four ? JCS_CMYK : JCS_EXT_RGB;
+    if (four) open_cmyk_profile(context);
     jpeg_calc_output_dimensions(cinfo);
     size_t row_bytes = (size_t)cinfo->output_width * (size_t)cinfo->output_components;
     context->rows = malloc(row_bytes * (size_t)cinfo->rec_outbuf_height);
@@ -394,7 +409,10 @@ static void read_rows(jpeg_context *context, JSAMPROW *rows, int batch) {
         uint32_t y = first + i;
         if (y < context->first_row || y >= context->end_row) continue;
         const uint8_t *rgb = rows[i];
-        if (cinfo->output_components == 4) {
+        if (cinfo->output_components == 4 && context->cmyk) {
+            bacolour_cmyk_row(context->cmyk, rows[i], context->rgb, cinfo->output_width);
+            rgb = context->rgb;
+        } else if (cinfo->output_components == 4) {
             cmyk_to_rgb(rows[i], context->rgb, cinfo->output_width, cinfo->saw_Adobe_marker);
             rgb = context->rgb;
         }

@@ -118,6 +118,8 @@ public enum PhotoDecoder {
     static func convertToSRGB(
         _ pixels: inout [UInt32], size: FrameSize, icc metadata: baphoto_metadata
     ) -> bacolour_outcome {
+        // A CMYK JPEG's profile was applied by the codec, row by row.
+        if metadata.colour_done != 0 { return metadata.colour }
         let width = UInt32(size.width)
         let height = UInt32(size.height)
         return pixels.withUnsafeMutableBufferPointer { buffer in

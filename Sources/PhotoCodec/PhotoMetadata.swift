@@ -34,6 +34,13 @@ public struct PhotoMetadata: Equatable, Sendable {
         return "\(name): colour profile\(profile) ignored (\(colourIgnored)); shown as sRGB"
     }
 
+    /// The line naming the colour profile a photo named `name` carries and that is used
+    /// (`NAME: colour profile "Display P3"`); nil for an untagged photo or an ignored profile.
+    public func colourNote(name: String) -> String? {
+        guard let colourProfile, colourIgnored == nil else { return nil }
+        return "\(name): colour profile \"\(colourProfile)\""
+    }
+
     /// The most EXIF bytes kept: the dates sit in the first few hundred bytes (IFD0 and the Exif
     /// IFD come before maker notes and the thumbnail).
     public static let exifCapacity = 64 * 1024

@@ -20,12 +20,15 @@ public struct SandboxedFramePreparer: FramePreparing {
     public let caption: CaptionPainter?
     /// Where the one line about a photo whose colour profile was ignored goes.
     public let colourWarning: @Sendable (String) -> Void
+    /// Where the line naming the colour profile a photo carries (and that is used) goes.
+    public let colourNote: @Sendable (String) -> Void
 
     /// Creates a preparer.
     public init(
         scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default,
         rotation: ScreenRotation = .none, workers: DecodeWorkerPool = DecodeWorkerPool(),
-        caption: CaptionPainter? = nil, colourWarning: @escaping @Sendable (String) -> Void = { _ in }
+        caption: CaptionPainter? = nil, colourWarning: @escaping @Sendable (String) -> Void = { _ in },
+        colourNote: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.scale = scale
         self.limits = limits
@@ -34,12 +37,14 @@ public struct SandboxedFramePreparer: FramePreparing {
         self.workers = workers
         self.caption = caption
         self.colourWarning = colourWarning
+        self.colourNote = colourNote
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
         let name = photo.id.description
         let (frame, metadata) = try decodeFrame(photo, name: name, size: size)
         if let line = metadata.colourWarning(name: name) { colourWarning(line) }
+        if let line = metadata.colourNote(name: name) { colourNote(line) }
         guard let caption else { return frame }
         return caption.paint(consume frame, metadata: metadata, rotation: rotation, name: name)
     }

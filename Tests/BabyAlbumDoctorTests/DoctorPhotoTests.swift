@@ -192,3 +192,55 @@ struct DoctorDatedPhotoTests {
         #expect(section.textLines.contains(line) == !headersOnly, "\(section.textLines)")
     }
 }
+
+/// `doctor` counts the photos by their colour profile's description, when it decodes them.
+@Suite("Doctor: colour profiles")
+struct DoctorColourProfileTests {
+    /// Ghostscript's Adobe RGB-compatible profile (Debian's `libgs-common`) in two JPEGs, lcms2's
+    /// sRGB in a PNG, cHRM and gAMA in another, a broken profile, and no profile.
+    static let script = """
+        import io
+        import struct
+        import sys
+        from PIL import Image, ImageCms, PngImagePlugin
+        folder = sys.argv[1]
+        image = Image.new("RGB", (40, 30), (200, 40, 40))
+        a98 = open("/usr/share/color/icc/ghostscript/a98.icc", "rb").read()
+        image.save(folder + "/a.jpg", icc_profile=a98)
+        image.save(folder + "/b.jpg", icc_profile=a98)
+        srgb = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+        image.save(folder + "/srgb.png", icc_profile=srgb)
+        info = PngImagePlugin.PngInfo()
+        info.add(b"cHRM", struct.pack(">8I", 31270, 32900, 64000, 33000, 21000, 71000, 15000, 6000))
+        info.add(b"gAMA", struct.pack(">I", 45471))
+        image.save(folder + "/chrm.png", pnginfo=info)
+        image.save(folder + "/broken.jpg", icc_profile=b"\\x5a" * 600)
+        image.save(folder + "/plain.jpg")
+        """
+
+    @Test(arguments: [false, true])
+    func countsPhotosByProfile(headersOnly: Bool) throws {
+        let temp = try TemporaryFolder()
+        defer { temp.remove() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", Self.script, temp.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let options = DoctorOptions(
+            photos: temp.path, output: .memory, exitButton: .default, limits: PNGLimits(), headersOnly: headersOnly)
+        let section = DoctorProbes.photos(options)
+        #expect(section.valid == 6, "\(section)")
+        let expected = [
+            "Artifex Software A98 ICC Profile": 2, "sRGB built-in": 1, "PNG cHRM, gamma 2.20": 1,
+            "(no description) (ignored)": 1,
+        ]
+        // Profiles are read when photos are decoded; --quick reads headers only.
+        #expect(section.colourProfiles == (headersOnly ? [:] : expected), "\(section)")
+        let line =
+            "  colour profiles: 2 Artifex Software A98 ICC Profile, 1 (no description) (ignored), "
+            + "1 PNG cHRM, gamma 2.20, 1 sRGB built-in"
+        #expect(section.textLines.contains(line) == !headersOnly, "\(section.textLines)")
+    }
+}

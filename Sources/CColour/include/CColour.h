@@ -65,4 +65,45 @@ bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *p
 bacolour_outcome bacolour_nclx_to_srgb(uint16_t primaries, uint16_t transfer, uint32_t *pixels, uint32_t width,
                                        uint32_t height, uint32_t stride);
 
+/** Chromaticities (x, y) and a tone curve: a PNG's cHRM and gAMA chunks. */
+typedef struct {
+    double white_x, white_y, red_x, red_y, green_x, green_y, blue_x, blue_y;
+    /** gAMA's value, the encoding exponent (0.45455 for 1/2.2); 0 for the sRGB tone curve. */
+    double gamma;
+} bacolour_chromaticities;
+
+/** sRGB's chromaticities (BT.709 primaries, D65 white) and tone curve. */
+extern const bacolour_chromaticities bacolour_srgb_chromaticities;
+
+/**
+ * Whether `c` is sRGB within libpng's own tolerances (each x and y within 0.001, the gamma within
+ * 5% of 1/2.2 or the sRGB curve): such a photo is shown untouched, as today.
+ */
+int bacolour_chromaticities_are_srgb(const bacolour_chromaticities *c);
+
+/**
+ * Makes an ICC profile (a matrix-shaper, D50-adapted with Bradford as lcms2 does) from `c`,
+ * described as `description`, into a new buffer `*profile` (free it); returns its length, or 0
+ * (and `*profile` NULL) when lcms2 cannot make one (degenerate chromaticities).
+ */
+size_t bacolour_profile_from_chromaticities(const bacolour_chromaticities *c, const char *description,
+                                            uint8_t **profile);
+
+/** A CMYK profile's transform to sRGB, for rows (see `bacolour_cmyk_open`). */
+typedef struct bacolour_cmyk bacolour_cmyk;
+
+/**
+ * Opens the transform from the CMYK profile `icc` to sRGB for 8-bit CMYK samples, `inverted` for
+ * Adobe's (APP14) files, which store 255 minus the ink. Returns NULL when there is no profile, or
+ * (with `outcome` saying why) when it is not a usable CMYK profile: the caller keeps its own
+ * conversion. Cached like the RGB transforms; close it with `bacolour_cmyk_close`.
+ */
+bacolour_cmyk *bacolour_cmyk_open(const uint8_t *icc, size_t length, int inverted, bacolour_outcome *outcome);
+
+/** Converts `width` CMYK pixels to RGB (3 bytes each, sRGB). Thread-safe. */
+void bacolour_cmyk_row(const bacolour_cmyk *transform, const uint8_t *cmyk, uint8_t *rgb, uint32_t width);
+
+/** Releases the transform (NULL is fine). */
+void bacolour_cmyk_close(bacolour_cmyk *transform);
+
 #endif

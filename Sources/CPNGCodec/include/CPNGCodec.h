@@ -9,7 +9,8 @@
  * BAPNG_ERROR_* code, with libpng's own message in `error` (never an abort, never a crash).
  *
  * Pixels are uint32_t 0x00RRGGBB (DRM_FORMAT_XRGB8888), transparency composited over black,
- * 16-bit samples reduced by rounding (png_set_scale_16), gAMA ignored (samples as stored).
+ * 16-bit samples reduced by rounding (png_set_scale_16). Colour (cICP, iCCP, sRGB, cHRM with gAMA)
+ * is converted to sRGB by CColour after scaling; gAMA alone is ignored (samples as stored).
  */
 /* By its path from here: Swift 6.2's SwiftPM does not pass a C dependency's include folder to every
  * importer of this module (Swift 6.3's does). */
@@ -62,7 +63,7 @@ typedef struct {
     /** Non-zero when a tIME chunk of 7 bytes was seen: its year, month, day, hour, minute, second, as stored. */
     int has_time;
     int time_fields[6];
-    /** Out (decodes only): what the iCCP profile's conversion to sRGB did (untagged without one). */
+    /** Out (decodes only): what the conversion to sRGB did (cICP, iCCP or cHRM; untagged without one). */
     bacolour_outcome colour;
 } bapng_header;
 

@@ -14,6 +14,9 @@
  * Photos are scaled with the PNG codec's area-average scaler (JPEG) or libwebp's own rescaler
  * (WebP), after turning them upright by their EXIF orientation.
  */
+/* By its path from here, as CPNGCodec.h includes it (Swift 6.2's SwiftPM). */
+#include "../../CColour/include/CColour.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -124,6 +127,12 @@ typedef struct {
     int has_nclx;
     uint16_t nclx_primaries;
     uint16_t nclx_transfer;
+    /**
+     * Set when the codec did the colour management itself (a CMYK JPEG with a profile, converted
+     * row by row before scaling): `colour` says what it did, and the caller converts no further.
+     */
+    int colour_done;
+    bacolour_outcome colour;
 } baphoto_metadata;
 
 /** Frees the metadata's bytes and empties it (safe on an empty or zeroed one). */
