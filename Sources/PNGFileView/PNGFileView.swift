@@ -47,7 +47,7 @@ public actor PNGFileView: FrameView {
             try PNGEncoder.write(frame, to: temporary)
         } catch {
             unlink(temporary)
-            throw PNGFileViewError(path: path, reason: error.message)
+            throw PNGFileViewError(path: path, reason: error.reason)
         }
         guard rename(temporary, path) == 0 else {
             let reason = lastErrnoDescription()

@@ -64,7 +64,7 @@ public struct PNGHeader: Equatable, Sendable {
 /// the target, so the full-size photo never exists in memory.
 public enum PNGDecoder {
     /// Reads the header of `path`, checking it against `limits`.
-    public static func header(of path: String, limits: PNGLimits = PNGLimits()) throws(PNGError) -> PNGHeader {
+    public static func header(of path: String, limits: PNGLimits = PNGLimits()) throws(PhotoError) -> PNGHeader {
         var exif = [UInt8](repeating: 0, count: PhotoMetadata.exifCapacity)
         var limitsC = limits.c
         var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
@@ -75,7 +75,7 @@ public enum PNGDecoder {
             return (bapng_read_header(path, &limitsC, &header, &message), header)
         }
         guard status == Int32(BAPNG_OK) else {
-            throw PNGError(status: status, message: String(cString: message), path: path)
+            throw PhotoError(pngStatus: status, message: String(cString: message), path: path)
         }
         return PNGHeader(header, exif: exif)
     }
@@ -89,7 +89,7 @@ public enum PNGDecoder {
     public static func decode(
         _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false,
         rotation: ScreenRotation = .none
-    ) throws(PNGError) -> Frame {
+    ) throws(PhotoError) -> Frame {
         try decodeWithHeader(
             path, to: size, scale: scale, limits: limits, wholeImage: wholeImage, rotation: rotation
         ).frame
@@ -100,7 +100,7 @@ public enum PNGDecoder {
     public static func decodeWithHeader(
         _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false,
         rotation: ScreenRotation = .none
-    ) throws(PNGError) -> (frame: Frame, header: PNGHeader) {
+    ) throws(PhotoError) -> (frame: Frame, header: PNGHeader) {
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         var exif = [UInt8](repeating: 0, count: PhotoMetadata.exifCapacity)
         var header = bapng_header()
@@ -118,13 +118,13 @@ public enum PNGDecoder {
             }
         }
         guard status == Int32(BAPNG_OK) else {
-            throw PNGError(status: status, message: String(cString: message), path: path)
+            throw PhotoError(pngStatus: status, message: String(cString: message), path: path)
         }
         return (Frame(size: size, pixels: pixels), PNGHeader(header, exif: exif))
     }
 
     /// Decodes `path` at its own size.
-    public static func decode(_ path: String, limits: PNGLimits = PNGLimits()) throws(PNGError) -> Frame {
+    public static func decode(_ path: String, limits: PNGLimits = PNGLimits()) throws(PhotoError) -> Frame {
         let header = try header(of: path, limits: limits)
         return try decode(path, to: FrameSize(width: header.width, height: header.height), scale: .fit, limits: limits)
     }

@@ -7,7 +7,7 @@ public enum PNGEncoder {
     /// `interlaced` writes Adam7.
     public static func write(
         _ frame: Frame, to path: String, compressionLevel: Int = 1, interlaced: Bool = false
-    ) throws(PNGError) {
+    ) throws(PhotoError) {
         var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
         let status = frame.pixels.withUnsafeBufferPointer { pixels in
             bapng_write_xrgb(
@@ -15,7 +15,7 @@ public enum PNGEncoder {
                 Int32(compressionLevel), interlaced ? 1 : 0, &message)
         }
         guard status == Int32(BAPNG_OK) else {
-            throw PNGError(status: status, message: String(cString: message), path: path)
+            throw PhotoError(pngStatus: status, message: String(cString: message), path: path)
         }
     }
 }

@@ -147,7 +147,7 @@ public enum PhotoDecoder {
         if format == .png {
             do {
                 return PhotoHeader(png: try PNGDecoder.header(of: procPath(file), limits: limits))
-            } catch { throw PhotoError(png: error, path: path) }
+            } catch { throw error.about(path) }
         }
         var header = baphoto_header()
         var cLimits = photoLimits(limits, budget)
@@ -191,7 +191,7 @@ public enum PhotoDecoder {
             let (frame, header) = try PNGDecoder.decodeWithHeader(
                 procPath(file), to: size, scale: scale, limits: limits, rotation: rotation)
             return DecodedPhoto(frame: frame, header: PhotoHeader(png: header), metadata: header.metadata)
-        } catch { throw PhotoError(png: error, path: path) }
+        } catch { throw error.about(path) }
     }
 
     private static func photoLimits(_ limits: PNGLimits, _ budget: DecodeMemoryBudget) -> baphoto_limits {
@@ -215,21 +215,6 @@ public enum PhotoDecoder {
             default: .corrupt
             }
         throw PhotoError(kind: kind, reason: reason.isEmpty ? "unknown decoder error" : reason, path: path)
-    }
-}
-
-extension PhotoError {
-    /// The PNG codec's error, with the photo's own path.
-    init(png error: PNGError, path: String) {
-        let kind: Kind =
-            switch error.kind {
-            case .io: .io
-            case .notPNG: .unrecognized
-            case .corrupt: .corrupt
-            case .tooLarge: .tooLarge
-            case .outOfMemory: .outOfMemory
-            }
-        self.init(kind: kind, reason: error.description, path: path)
     }
 }
 

@@ -20,9 +20,11 @@ import Testing
         chunks[last].data[chunks[last].data.count - 1] ^= 0x01
         let damaged = try scratch.write(pngFile(chunks), to: "adler.png")
         _ = try PNGDecoder.decode(photo, to: Self.size, scale: .fill)  // the undamaged photo decodes
-        let error = try #require(throws: PNGError.self) { try PNGDecoder.decode(damaged, to: Self.size, scale: .fill) }
+        let error = try #require(throws: PhotoError.self) {
+            try PNGDecoder.decode(damaged, to: Self.size, scale: .fill)
+        }
         #expect(error.kind == .corrupt)
-        #expect(error.message.contains("damaged image data"), "\(error.message)")
+        #expect(error.reason.contains("damaged image data"), "\(error.reason)")
     }
 
     @Test(arguments: [false, true])
@@ -39,9 +41,9 @@ import Testing
         let frame = try PNGDecoder.decode(whole, to: Self.size, scale: .fill)
         #expect(frame.pixels.allSatisfy { $0 == 0 }, "the complete stream decodes (to black)")
         let short = try scratch.write(file(inflating: full / 2), to: "short.png")
-        let error = try #require(throws: PNGError.self) { try PNGDecoder.decode(short, to: Self.size, scale: .fill) }
+        let error = try #require(throws: PhotoError.self) { try PNGDecoder.decode(short, to: Self.size, scale: .fill) }
         #expect(error.kind == .corrupt)
-        #expect(error.message.contains("rows arrived"), "\(error.message)")
+        #expect(error.reason.contains("rows arrived"), "\(error.reason)")
     }
 
     @Test func aFileCutAfterTheLastRowButBeforeIENDIsAnError() throws {
@@ -52,8 +54,8 @@ import Testing
         let chunks = try pngChunks(of: photo)
         let cut = try scratch.write(pngFile(chunks.filter { $0.type != "IEND" }), to: "cut.png")
         _ = try PNGDecoder.decode(photo, to: Self.size, scale: .fill)
-        let error = try #require(throws: PNGError.self) { try PNGDecoder.decode(cut, to: Self.size, scale: .fill) }
-        #expect(error.message.contains("truncated"), "\(error.message)")
+        let error = try #require(throws: PhotoError.self) { try PNGDecoder.decode(cut, to: Self.size, scale: .fill) }
+        #expect(error.reason.contains("truncated"), "\(error.reason)")
     }
 }
 

@@ -16,14 +16,16 @@ import Testing
         let truncated = try scratch.write(Array(bytes.prefix(bytes.count / 2)), to: "truncated.png")
         let missing = scratch.path("missing.png")
 
-        #expect(throws: PNGError(kind: .notPNG, message: "empty file", path: empty)) { try PNGDecoder.decode(empty) }
-        #expect(throws: PNGError(kind: .notPNG, message: "not a PNG file (bad signature)", path: text)) {
+        #expect(throws: PhotoError(kind: .unrecognized, reason: "empty file", path: empty)) {
+            try PNGDecoder.decode(empty)
+        }
+        #expect(throws: PhotoError(kind: .unrecognized, reason: "not a PNG file (bad signature)", path: text)) {
             try PNGDecoder.decode(text)
         }
-        let cut = try #require(throws: PNGError.self) { try PNGDecoder.decode(truncated) }
-        #expect(cut.kind == .corrupt && !cut.message.isEmpty, "\(cut)")
-        let absent = try #require(throws: PNGError.self) { try PNGDecoder.decode(missing) }
-        #expect(absent.kind == .io && absent.message.contains("No such file"), "\(absent)")
+        let cut = try #require(throws: PhotoError.self) { try PNGDecoder.decode(truncated) }
+        #expect(cut.kind == .corrupt && !cut.reason.isEmpty, "\(cut)")
+        let absent = try #require(throws: PhotoError.self) { try PNGDecoder.decode(missing) }
+        #expect(absent.kind == .io && absent.reason.contains("No such file"), "\(absent)")
     }
 
     @Test func writtenFramesReadBackExactly() throws {
@@ -38,12 +40,12 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let huge = try scratch.write(claimedSizePNG(width: 100_000, height: 100_000), to: "huge.png")
-        let error = try #require(throws: PNGError.self) {
+        let error = try #require(throws: PhotoError.self) {
             try PNGDecoder.decode(huge, to: FrameSize(width: 64, height: 36), scale: .fill)
         }
         #expect(error.kind == .tooLarge)
-        #expect(error.message.contains("10000.0 megapixels"), "\(error.message)")
-        let limited = try #require(throws: PNGError.self) {
+        #expect(error.reason.contains("10000.0 megapixels"), "\(error.reason)")
+        let limited = try #require(throws: PhotoError.self) {
             try PNGDecoder.header(
                 of: claimedSizePNG(width: 4000, height: 3000).withFile(in: scratch),
                 limits: PNGLimits(maxMegapixels: 10))

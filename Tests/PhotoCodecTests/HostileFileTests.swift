@@ -9,7 +9,7 @@ import Testing
         let scratch = try Scratch()
         defer { scratch.remove() }
         let path = try scratch.write(claimedSizePNG(width: 100_000, height: 100_000), to: "wide.png")
-        let error = try #require(throws: PNGError.self) {
+        let error = try #require(throws: PhotoError.self) {
             try PNGDecoder.decode(path, to: FrameSize(width: 32, height: 18), scale: .fill)
         }
         #expect(error.kind == .tooLarge)

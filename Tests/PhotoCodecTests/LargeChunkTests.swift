@@ -42,8 +42,8 @@ import Testing
         var chunks = try pngChunks(of: photo)
         chunks.insert(PNGChunk(type: "CRIT", data: [1, 2, 3]), at: 1)
         let hostile = try scratch.write(pngFile(chunks), to: "critical.png")
-        let error = try #require(throws: PNGError.self) { try PNGDecoder.decode(hostile) }
-        #expect(error.kind == .corrupt && error.message.contains("CRIT"), "\(error.message)")
+        let error = try #require(throws: PhotoError.self) { try PNGDecoder.decode(hostile) }
+        #expect(error.kind == .corrupt && error.reason.contains("CRIT"), "\(error.reason)")
     }
 }
 

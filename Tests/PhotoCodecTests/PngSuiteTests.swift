@@ -39,15 +39,15 @@ import Testing
 
     @Test(arguments: PngSuite.corruptNames)
     func everyCorruptImageIsAnError(name: String) {
-        #expect(throws: PNGError.self) { try PNGDecoder.decode(PngSuite.path(name)) }
+        #expect(throws: PhotoError.self) { try PNGDecoder.decode(PngSuite.path(name)) }
     }
 
     @Test func corruptImagesCarryLibpngsMessage() throws {
-        let error = try #require(throws: PNGError.self) { try PNGDecoder.decode(PngSuite.path("xcsn0g01")) }
+        let error = try #require(throws: PhotoError.self) { try PNGDecoder.decode(PngSuite.path("xcsn0g01")) }
         #expect(error.kind == .corrupt)
-        #expect(error.message.contains("CRC"), "\(error.message)")
-        let signature = try #require(throws: PNGError.self) { try PNGDecoder.decode(PngSuite.path("xs1n0g01")) }
-        #expect(signature.kind == .notPNG)
+        #expect(error.reason.contains("CRC"), "\(error.reason)")
+        let signature = try #require(throws: PhotoError.self) { try PNGDecoder.decode(PngSuite.path("xs1n0g01")) }
+        #expect(signature.kind == .unrecognized)
     }
 
     @Test func interlacedAndPlainImagesDecodeAlike() throws {
