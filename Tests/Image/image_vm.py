@@ -411,7 +411,9 @@ def step_power_cuts(card, work, boot_files, cuts, seed):
               f"fsck {'clean' if not repaired else 'repaired by -a/-p: ' + '; '.join(repaired)}; "
               f"{len(before)} photos unchanged; {len(copied)} copies completed; state "
               f"{'absent' if not state else 'valid'}")
-        before = {k: v for k, v in after.items() if copy_content(k) is None}
+        # What must survive the next cut: the photos, not the copier's own files (its completed
+        # copies are rewritten by the next boot's copier, a .part is a copy still under way).
+        before = {k: v for k, v in after.items() if copy_content(k) is None and not k.endswith(".part")}
     card.detach()
     guest = boot(card, work, boot_files)
     wait_showing(guest)
