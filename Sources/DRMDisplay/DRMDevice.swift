@@ -16,9 +16,9 @@ final class DRMDevice {
 
     /// The KMS object ids of the card (`drmModeGetResources`).
     struct Resources {
-        var crtcs: [UInt32]
-        var connectors: [UInt32]
-        var encoders: [UInt32]
+        var crtcs: [CRTCID]
+        var connectors: [ConnectorID]
+        var encoders: [EncoderID]
 
         /// Has display outputs (weston's `drm_device_is_kms`): render-only nodes have none.
         var isKMS: Bool { !crtcs.isEmpty && !connectors.isEmpty && !encoders.isEmpty }
@@ -26,15 +26,15 @@ final class DRMDevice {
 
     /// One connector as last probed (`drmModeGetConnector`).
     struct Connector {
-        var id: UInt32
+        var id: ConnectorID
         /// Like `HDMI-A-1` or `Virtual-1`.
         var name: String
         var isConnected: Bool
         /// The raw modes, in the driver's order.
         var modeInfos: [drmModeModeInfo]
-        /// The encoder currently driving it (0 if none) and all that can.
-        var encoder: UInt32
-        var encoders: [UInt32]
+        /// The encoder currently driving it (`nil` if none) and all that can.
+        var encoder: EncoderID?
+        var encoders: [EncoderID]
 
         var modes: [DisplayMode] { modeInfos.map(DisplayMode.init(info:)) }
     }
@@ -95,35 +95,35 @@ final class DRMDevice {
         defer { drmModeFreeResources(res) }
         let r = res.pointee
         return Resources(
-            crtcs: Array(UnsafeBufferPointer(start: r.crtcs, count: Int(r.count_crtcs))),
-            connectors: Array(UnsafeBufferPointer(start: r.connectors, count: Int(r.count_connectors))),
-            encoders: Array(UnsafeBufferPointer(start: r.encoders, count: Int(r.count_encoders))))
+            crtcs: UnsafeBufferPointer(start: r.crtcs, count: Int(r.count_crtcs)).map(CRTCID.init),
+            connectors: UnsafeBufferPointer(start: r.connectors, count: Int(r.count_connectors)).map(ConnectorID.init),
+            encoders: UnsafeBufferPointer(start: r.encoders, count: Int(r.count_encoders)).map(EncoderID.init))
     }
 
     /// Probes connector `id` (this asks the driver to re-detect the display).
-    func connector(_ id: UInt32) -> Connector? {
-        guard let pointer = drmModeGetConnector(fd, id) else { return nil }
+    func connector(_ id: ConnectorID) -> Connector? {
+        guard let pointer = drmModeGetConnector(fd, id.rawValue) else { return nil }
         defer { drmModeFreeConnector(pointer) }
         let c = pointer.pointee
         let typeName = drmModeGetConnectorTypeName(c.connector_type).map { String(cString: $0) } ?? "Unknown"
         return Connector(
-            id: c.connector_id,
+            id: ConnectorID(c.connector_id),
             name: "\(typeName)-\(c.connector_type_id)",
             isConnected: c.connection == DRM_MODE_CONNECTED,
             modeInfos: Array(UnsafeBufferPointer(start: c.modes, count: Int(c.count_modes))),
-            encoder: c.encoder_id,
-            encoders: Array(UnsafeBufferPointer(start: c.encoders, count: Int(c.count_encoders))))
+            encoder: c.encoder_id == 0 ? nil : EncoderID(c.encoder_id),
+            encoders: UnsafeBufferPointer(start: c.encoders, count: Int(c.count_encoders)).map(EncoderID.init))
     }
 
     /// A CRTC that can drive `connector`: the one it is on now, else the first its encoders allow.
-    func crtc(for connector: Connector, in resources: Resources) -> UInt32? {
-        if connector.encoder != 0, let encoder = drmModeGetEncoder(fd, connector.encoder) {
+    func crtc(for connector: Connector, in resources: Resources) -> CRTCID? {
+        if let current = connector.encoder, let encoder = drmModeGetEncoder(fd, current.rawValue) {
             let crtc = encoder.pointee.crtc_id
             drmModeFreeEncoder(encoder)
-            if crtc != 0 { return crtc }
+            if crtc != 0 { return CRTCID(crtc) }
         }
         for id in connector.encoders {
-            guard let encoder = drmModeGetEncoder(fd, id) else { continue }
+            guard let encoder = drmModeGetEncoder(fd, id.rawValue) else { continue }
             let possible = encoder.pointee.possible_crtcs
             drmModeFreeEncoder(encoder)
             for (index, crtc) in resources.crtcs.enumerated() where index < 32 && possible & (1 << UInt32(index)) != 0 {
@@ -134,13 +134,13 @@ final class DRMDevice {
     }
 
     /// The id of the connector property named `name` (e.g. `DPMS`), if it has one.
-    func connectorProperty(_ connector: UInt32, named name: String) -> UInt32? {
-        withConnectorProperty(connector, named: name) { property, _ in property.pointee.prop_id }
+    func connectorProperty(_ connector: ConnectorID, named name: String) -> PropertyID? {
+        withConnectorProperty(connector, named: name) { property, _ in PropertyID(property.pointee.prop_id) }
     }
 
     /// The name of the current value of the enum property `name` of `connector` (for example
     /// `panel orientation` → `Left Side Up`), or `nil` when the connector has no such property.
-    func connectorEnumValue(_ connector: UInt32, named name: String) -> String? {
+    func connectorEnumValue(_ connector: ConnectorID, named name: String) -> String? {
         withConnectorProperty(connector, named: name) { property, value in
             let enums = UnsafeBufferPointer(start: property.pointee.enums, count: Int(property.pointee.count_enums))
             return enums.first { $0.value == value }.map { cString($0.name) }
@@ -150,9 +150,9 @@ final class DRMDevice {
     /// Finds `connector`'s property named `name` and passes it, with its current value, to `body`
     /// (the libdrm objects are freed after).
     private func withConnectorProperty<T>(
-        _ connector: UInt32, named name: String, _ body: (drmModePropertyPtr, UInt64) -> T?
+        _ connector: ConnectorID, named name: String, _ body: (drmModePropertyPtr, UInt64) -> T?
     ) -> T? {
-        guard let props = drmModeObjectGetProperties(fd, connector, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
+        guard let props = drmModeObjectGetProperties(fd, connector.rawValue, UInt32(DRM_MODE_OBJECT_CONNECTOR)) else {
             return nil
         }
         defer { drmModeFreeObjectProperties(props) }

@@ -118,7 +118,7 @@ public enum DRMProbe {
             let modes = connector.modes
             report.connectors.append(
                 DRMConnectorReport(
-                    id: id, name: connector.name, isConnected: connector.isConnected, modes: modes,
+                    id: id.rawValue, name: connector.name, isConnected: connector.isConnected, modes: modes,
                     chosenMode: ModeChoice.choose(from: modes, requested: nil).map { modes[$0] },
                     hasCRTC: device.crtc(for: connector, in: resources) != nil,
                     panelOrientation: device.connectorEnumValue(id, named: "panel orientation")))

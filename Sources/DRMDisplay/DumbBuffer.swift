@@ -15,8 +15,8 @@ final class DumbBuffer {
     let size: FrameSize
     /// Bytes between rows, as the driver returned it (never assume `width * 4`).
     let pitch: Int
-    /// The framebuffer id for `drmModeSetCrtc` / `drmModePageFlip`.
-    private(set) var framebuffer: UInt32 = 0
+    /// The framebuffer id for `drmModeSetCrtc` / `drmModePageFlip` (the kernel's 0 once removed).
+    private(set) var framebuffer = FramebufferID(0)
     private var handle: UInt32 = 0
     private var mapping: UnsafeMutableRawPointer?
     private var mappedBytes = 0
@@ -55,7 +55,7 @@ final class DumbBuffer {
             drmModeAddFB2(
                 fd, create.width, create.height, CDisplayShims_DRM_FORMAT_XRGB8888, handles, pitches, offsets, &id, 0)
         }
-        framebuffer = id
+        framebuffer = FramebufferID(id)
     }
 
     private func map(bytes: Int) throws(SystemCallFailure) {
@@ -82,9 +82,9 @@ final class DumbBuffer {
             munmap(mapping, mappedBytes)
             self.mapping = nil
         }
-        if framebuffer != 0 {
-            drmModeRmFB(device.fd, framebuffer)
-            framebuffer = 0
+        if framebuffer.rawValue != 0 {
+            drmModeRmFB(device.fd, framebuffer.rawValue)
+            framebuffer = FramebufferID(0)
         }
         if handle != 0 {
             var destroy = drm_mode_destroy_dumb()

@@ -3,13 +3,13 @@ import CDRM
 
 /// The connector, CRTC and mode a display draws on.
 struct Output {
-    var connector: UInt32
+    var connector: ConnectorID
     /// Like `HDMI-A-1`.
     var name: String
-    var crtc: UInt32
+    var crtc: CRTCID
     var mode: drmModeModeInfo
     /// The connector's "DPMS" property, if it has one.
-    var dpmsProperty: UInt32?
+    var dpmsProperty: PropertyID?
 
     /// The mode's size: frames are prepared at this size.
     var size: FrameSize { FrameSize(width: Int(mode.hdisplay), height: Int(mode.vdisplay)) }
@@ -52,7 +52,8 @@ enum OutputChoice {
         on device: DRMDevice, connector: DRMConnectorReport, mode: FrameSize?
     ) throws(DRMError) -> Output {
         try device.becomeMaster()
-        guard let resources = device.resources(), let state = device.connector(connector.id), state.isConnected,
+        guard let resources = device.resources(), let state = device.connector(ConnectorID(connector.id)),
+            state.isConnected,
             let crtc = device.crtc(for: state, in: resources)
         else {
             throw DRMError.noConnectedDisplay("\(connector.name) on \(device.path) went away while starting")

@@ -16,10 +16,11 @@ struct PowerControl {
         let fd = device.fd
         if let property = output.dpmsProperty {
             try device.call("drmModeConnectorSetProperty(DPMS off)") {
-                drmModeConnectorSetProperty(fd, output.connector, property, CDisplayShims_DRM_MODE_DPMS_OFF)
+                drmModeConnectorSetProperty(
+                    fd, output.connector.rawValue, property.rawValue, CDisplayShims_DRM_MODE_DPMS_OFF)
             }
         } else {
-            try device.call("drmModeSetCrtc(off)") { drmModeSetCrtc(fd, output.crtc, 0, 0, 0, nil, 0, nil) }
+            try device.call("drmModeSetCrtc(off)") { drmModeSetCrtc(fd, output.crtc.rawValue, 0, 0, 0, nil, 0, nil) }
         }
         isOff = true
         logger.info("display \(output.name) powered off")
@@ -31,7 +32,8 @@ struct PowerControl {
         let fd = device.fd
         if let property = output.dpmsProperty {
             try device.call("drmModeConnectorSetProperty(DPMS on)") {
-                drmModeConnectorSetProperty(fd, output.connector, property, CDisplayShims_DRM_MODE_DPMS_ON)
+                drmModeConnectorSetProperty(
+                    fd, output.connector.rawValue, property.rawValue, CDisplayShims_DRM_MODE_DPMS_ON)
             }
         }
         isOff = false

@@ -103,17 +103,19 @@ final class Presentation {
         return [first, second]
     }
 
-    private func setCrtc(_ framebuffer: UInt32) throws(SystemCallFailure) {
-        var connector = output.connector
+    private func setCrtc(_ framebuffer: FramebufferID) throws(SystemCallFailure) {
+        var connector = output.connector.rawValue
         var mode = output.mode
-        let (fd, crtc) = (device.fd, output.crtc)
-        try device.call("drmModeSetCrtc") { drmModeSetCrtc(fd, crtc, framebuffer, 0, 0, &connector, 1, &mode) }
+        let (fd, crtc) = (device.fd, output.crtc.rawValue)
+        try device.call("drmModeSetCrtc") {
+            drmModeSetCrtc(fd, crtc, framebuffer.rawValue, 0, 0, &connector, 1, &mode)
+        }
     }
 
-    private func pageFlip(to framebuffer: UInt32) throws(SystemCallFailure) {
-        let (fd, crtc, events) = (device.fd, output.crtc, UnsafeMutableRawPointer(flipEvents))
+    private func pageFlip(to framebuffer: FramebufferID) throws(SystemCallFailure) {
+        let (fd, crtc, events) = (device.fd, output.crtc.rawValue, UnsafeMutableRawPointer(flipEvents))
         try device.call("drmModePageFlip") {
-            drmModePageFlip(fd, crtc, framebuffer, CDisplayShims_DRM_MODE_PAGE_FLIP_EVENT, events)
+            drmModePageFlip(fd, crtc, framebuffer.rawValue, CDisplayShims_DRM_MODE_PAGE_FLIP_EVENT, events)
         }
         flipPending = true
     }
@@ -151,11 +153,11 @@ final class Presentation {
 /// The CRTC as the console left it (drm-howto's `saved_crtc`), put back when the display closes.
 final class SavedCRTC {
     private var saved: drmModeCrtcPtr?
-    private let connector: UInt32
+    private let connector: ConnectorID
 
     /// Saves the state of `output`'s CRTC.
     init(device: DRMDevice, output: Output) {
-        saved = drmModeGetCrtc(device.fd, output.crtc)
+        saved = drmModeGetCrtc(device.fd, output.crtc.rawValue)
         connector = output.connector
     }
 
@@ -165,7 +167,7 @@ final class SavedCRTC {
     func restore(on device: DRMDevice, logger: Logger) {
         guard let saved, device.fd >= 0 else { return }
         defer { discard() }
-        var connector = connector
+        var connector = connector.rawValue
         var mode = saved.pointee.mode
         let result: Int32
         if saved.pointee.buffer_id != 0 && saved.pointee.mode_valid != 0 {
