@@ -94,7 +94,7 @@ public enum DoctorProbes {
         let devices = InputProbe.devices(policy: policy).map { report in
             DoctorInputDevice(
                 path: report.path, name: report.name, opened: report.opened, grabbable: report.grabbed,
-                exitKeys: report.exitKeys.map { KeyName.name(for: $0) }, exitReason: report.exitReason,
+                exitKeys: report.exitKeys.map { KeyName.name(for: KeyCode($0)) }, exitReason: report.exitReason,
                 error: report.error)
         }
         let required: Bool

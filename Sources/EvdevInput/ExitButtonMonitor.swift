@@ -12,7 +12,7 @@ public final class ExitButtonMonitor<C: Clock>: Sendable where C.Duration == Dur
     }
 
     private let clock: C
-    private let keyCodes: [UInt16]
+    private let keyCodes: [KeyCode]
     private let hold: Duration
     private let inputs: AsyncStream<Input>
     private let continuation: AsyncStream<Input>.Continuation

@@ -1,7 +1,7 @@
 /// Which button ends the slideshow, and how long it must be held.
 public struct ExitButtonPolicy: Sendable, Equatable {
     /// Accepted key codes (Linux `KEY_*` values).
-    public var keyCodes: [UInt16]
+    public var keyCodes: [KeyCode]
     /// `--exit-device`: only the devices it names may carry the button (a keyboard too), by part of
     /// their name or `phys`, or by a `/dev/input/...` path. `nil`: any button that is not a keyboard
     /// (see ``ExitDeviceChoice``).
@@ -10,7 +10,7 @@ public struct ExitButtonPolicy: Sendable, Equatable {
     public var hold: Duration
 
     /// Creates a policy.
-    public init(keyCodes: [UInt16], device: String?, hold: Duration) {
+    public init(keyCodes: [KeyCode], device: String?, hold: Duration) {
         self.keyCodes = keyCodes
         self.device = device
         self.hold = hold

@@ -5,12 +5,12 @@ public struct ButtonEvent: Sendable, Equatable {
     /// The device, as shown in the log and the ``ExitRequest`` (`gpio-keys (/dev/input/event0)`).
     public var device: String
     /// The key code (`KEY_POWER` = 116).
-    public var key: UInt16
+    public var key: KeyCode
     /// `true` when pressed, `false` when released (key repeats are not button events).
     public var isPressed: Bool
 
     /// Creates a button event.
-    public init(device: String, key: UInt16, isPressed: Bool) {
+    public init(device: String, key: KeyCode, isPressed: Bool) {
         self.device = device
         self.key = key
         self.isPressed = isPressed
@@ -36,11 +36,11 @@ public struct ExitButtonTracker<Instant: InstantProtocol>: Sendable where Instan
 
     private struct Button: Hashable {
         var device: String
-        var key: UInt16
+        var key: KeyCode
     }
 
     /// Keys that count as the exit button.
-    public let keyCodes: Set<UInt16>
+    public let keyCodes: Set<KeyCode>
     /// How long the button must be held; zero exits on press.
     public let hold: Duration
     private var pressedAt: [Button: Instant] = [:]
@@ -48,7 +48,7 @@ public struct ExitButtonTracker<Instant: InstantProtocol>: Sendable where Instan
     public private(set) var isFinished = false
 
     /// Creates a tracker for these keys and hold time.
-    public init(keyCodes: some Sequence<UInt16>, hold: Duration) {
+    public init(keyCodes: some Sequence<KeyCode>, hold: Duration) {
         self.keyCodes = Set(keyCodes)
         self.hold = max(hold, .zero)
     }

@@ -1,7 +1,7 @@
 /// Whether one input device may end the slideshow, which exit keys count from it, and why.
 public struct ExitDeviceChoice: Sendable, Equatable, CustomStringConvertible {
     /// The exit keys that count from this device; empty if it may not end the slideshow.
-    public var exitKeys: [UInt16]
+    public var exitKeys: [KeyCode]
     /// Why, for the start-up log and `doctor` (`a button, not a keyboard`).
     public var reason: String
 
@@ -24,7 +24,7 @@ public struct ExitDeviceChoice: Sendable, Equatable, CustomStringConvertible {
         for device: InputDeviceIdentity, among all: [InputDeviceIdentity], policy: ExitButtonPolicy,
         resolve: (String) -> String? = ExitDeviceFilter.resolvedPath
     ) -> ExitDeviceChoice {
-        let keys = policy.keyCodes.filter(device.keys.contains)
+        let keys = policy.keyCodes.filter { device.keys.contains($0.rawValue) }
         guard !keys.isEmpty else { return ExitDeviceChoice(exitKeys: [], reason: "it cannot send \(policy.keyNames)") }
         let filter = ExitDeviceFilter(policy.device)
         if filter.criterion != .buttonsOnly {

@@ -20,7 +20,7 @@ final class InputLoop: @unchecked Sendable {
     private struct Grabbed {
         var device: InputDevice
         var choice: ExitDeviceChoice
-        var exitKeys: [UInt16] { choice.exitKeys }
+        var exitKeys: [KeyCode] { choice.exitKeys }
     }
 
     /// How long a new node may refuse to open (udev still setting its permissions) before we give up.
@@ -211,10 +211,10 @@ final class InputLoop: @unchecked Sendable {
     private func readDevice(at index: Int) {
         let grabbed = devices[index]
         let (outcome, resyncs) = grabbed.device.readEvents { event in
-            guard event.type == UInt16(EV_KEY), event.value != 2, grabbed.exitKeys.contains(event.code) else {
+            guard event.type == UInt16(EV_KEY), event.value != 2, grabbed.exitKeys.contains(KeyCode(event.code)) else {
                 return
             }
-            onButton(ButtonEvent(device: grabbed.device.label, key: event.code, isPressed: event.value != 0))
+            onButton(ButtonEvent(device: grabbed.device.label, key: KeyCode(event.code), isPressed: event.value != 0))
         }
         if resyncs > 0 {
             logger.info("input: \(grabbed.device.label) overflowed (SYN_DROPPED): resynced its state \(resyncs)x")

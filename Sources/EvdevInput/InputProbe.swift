@@ -22,7 +22,9 @@ public struct InputDeviceReport: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         var text = "\(path): \(name.map { "'\($0)'" } ?? "?")"
         text += grabbed ? ", grabbable" : opened ? ", NOT grabbable" : ", cannot open"
-        if carriesExitKey { text += ", exit button " + exitKeys.map { KeyName.name(for: $0) }.joined(separator: ", ") }
+        if carriesExitKey {
+            text += ", exit button " + exitKeys.map { KeyName.name(for: KeyCode($0)) }.joined(separator: ", ")
+        }
         if let exitReason { text += " (\(exitReason))" }
         if let error { text += ": \(error)" }
         return text
@@ -61,7 +63,7 @@ public enum InputProbe {
         for (index, identity) in identities.enumerated() {
             guard let identity else { continue }
             let choice = ExitDeviceChoice.decide(for: identity, among: present, policy: policy)
-            reports[index].exitKeys = choice.exitKeys
+            reports[index].exitKeys = choice.exitKeys.map(\.rawValue)
             reports[index].exitReason = choice.reason
         }
         return reports

@@ -8,7 +8,11 @@ public enum KeyName {
     /// Names are case-insensitive; without a prefix, `KEY_` is tried first, then `BTN_`. Every
     /// `KEY_*` and `BTN_*` name of the kernel's `linux/input-event-codes.h` is accepted, also the
     /// aliases libevdev does not look up (``aliases``, ``newerNames``).
-    public static func code(for text: String) -> UInt16? {
+    public static func code(for text: String) -> KeyCode? {
+        rawCode(for: text).map { KeyCode($0) }
+    }
+
+    private static func rawCode(for text: String) -> UInt16? {
         let trimmed = text.trimmingSpaces
         guard !trimmed.isEmpty else { return nil }
         if let value = UInt16(trimmed) { return value <= maxCode ? value : nil }
@@ -21,7 +25,8 @@ public enum KeyName {
     }
 
     /// The kernel's name for a key code (`KEY_POWER` for 116), or the number if it has none.
-    public static func name(for code: UInt16) -> String {
+    public static func name(for key: KeyCode) -> String {
+        let code = key.rawValue
         if code < maxCode, let name = libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code)) {
             return String(cString: name)
         }

@@ -23,7 +23,7 @@ import Testing
         return (ExitButtonMonitor(policy: policy, clock: clock), clock)
     }
 
-    func event(_ pressed: Bool, key: UInt16 = 116) -> ButtonEvent {
+    func event(_ pressed: Bool, key: KeyCode = 116) -> ButtonEvent {
         ButtonEvent(device: button, key: key, isPressed: pressed)
     }
 
@@ -107,7 +107,7 @@ import Testing
         let (monitor, clock) = makeMonitor(hold: .seconds(1))
         let finished = Finished()
         let result = start(monitor, finished)
-        for key: UInt16 in [1, 62, 29, 56, 60, 99, 111, 172] {  // Esc, F4, Ctrl, Alt, F2, SysRq, Del, Home
+        for key: KeyCode in [1, 62, 29, 56, 60, 99, 111, 172] {  // Esc, F4, Ctrl, Alt, F2, SysRq, Del, Home
             monitor.send(event(true, key: key))
         }
         await clock.advance(by: .seconds(10))

@@ -7,15 +7,15 @@ import Testing
 @Suite struct ExitButtonTrackerTests {
     typealias Instant = TestClock<Duration>.Instant
     typealias Tracker = ExitButtonTracker<Instant>
-    let power = UInt16(116)
+    let power: KeyCode = 116
 
     let origin = TestClock<Duration>().now
 
     func at(_ milliseconds: Int) -> Instant { origin.advanced(by: .milliseconds(milliseconds)) }
-    func press(_ key: UInt16 = 116, on device: String = "button") -> ButtonEvent {
+    func press(_ key: KeyCode = 116, on device: String = "button") -> ButtonEvent {
         ButtonEvent(device: device, key: key, isPressed: true)
     }
-    func release(_ key: UInt16 = 116, on device: String = "button") -> ButtonEvent {
+    func release(_ key: KeyCode = 116, on device: String = "button") -> ButtonEvent {
         ButtonEvent(device: device, key: key, isPressed: false)
     }
 

@@ -54,7 +54,7 @@ import Testing
         return keys
     }
 
-    func decide(_ device: InputDeviceIdentity, device spec: String? = nil, keys: [UInt16] = [116])
+    func decide(_ device: InputDeviceIdentity, device spec: String? = nil, keys: [KeyCode] = [116])
         -> ExitDeviceChoice
     {
         let policy = ExitButtonPolicy(keyCodes: keys, device: spec, hold: .seconds(1))

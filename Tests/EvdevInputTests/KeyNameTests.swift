@@ -12,7 +12,7 @@ import Testing
         ("KEY_HANGUEL", 122), ("BTN_A", 304), ("767", 767),
     ])
     func parsesNamesAndCodes(text: String, code: Int) {
-        #expect(KeyName.code(for: text) == UInt16(code))
+        #expect(KeyName.code(for: text) == KeyCode(UInt16(code)))
     }
 
     @Test(arguments: ["", "  ", "KEY_NOPE", "KEY_MAX", "KEY_CNT", "768", "70000", "-1", "0x", "power!"])
@@ -34,8 +34,8 @@ import Testing
         var compared = 0
         for code in 0..<KeyName.maxCode {  // libevdev also names 0x2ff KEY_MAX, a limit, not a key
             guard let name = libevdev_event_code_get_name(UInt32(EV_KEY), UInt32(code)) else { continue }
-            #expect(KeyName.name(for: code) == String(cString: name))
-            #expect(KeyName.code(for: String(cString: name)) == code)
+            #expect(KeyName.name(for: KeyCode(code)) == String(cString: name))
+            #expect(KeyName.code(for: String(cString: name)) == KeyCode(code))
             compared += 1
         }
         #expect(compared > 500)
@@ -61,7 +61,7 @@ import Testing
                 continue
             }
             values[String(fields[1])] = code
-            #expect(KeyName.code(for: String(fields[1])) == UInt16(code), "\(fields[1])")
+            #expect(KeyName.code(for: String(fields[1])) == KeyCode(UInt16(code)), "\(fields[1])")
         }
         #expect(values.count > 600)
         for (name, code) in KeyName.aliases {
@@ -69,7 +69,7 @@ import Testing
         }
         for (code, name) in KeyName.newerNames {
             #expect(values[name] == Int(code), "\(name) is not \(code) in the header")
-            #expect(KeyName.name(for: code) == name)
+            #expect(KeyName.name(for: KeyCode(code)) == name)
         }
     }
 }
