@@ -18,8 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Room for libraries' own mappings and thread stacks above the process's size and the budget. */
-#define ADDRESS_SPACE_MARGIN (64ull << 20)
 #define MAX_SIDE 16384u
 
 /* The format by the leading bytes: PNG, JPEG, WebP, or an ISO-BMFF `ftyp` (HEIF, HEIC, AVIF). */
@@ -266,6 +264,7 @@ static int receive_request(int socket_fd, badecode_request *request) {
     do {
         got = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC);
     } while (got < 0 && errno == EINTR);
+    if (got <= 0) return -1; /* the slideshow closed the socket: it no longer needs this worker */
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     if (!header || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
     int fd;
@@ -280,19 +279,15 @@ static int receive_request(int socket_fd, badecode_request *request) {
     return fd;
 }
 
-static int confine(const int *keep, int count, const badecode_request *request, char *message) {
+/* What must happen before the sandbox closes (it opens files); returns the process's size. */
+static uint64_t prepare(void) {
     /*
      * One malloc arena for every thread: glibc reserves 64 MB of address space for each extra
      * arena, which RLIMIT_AS would count against the budget.
      */
     mallopt(M_ARENA_MAX, 1);
     bacolour_prepare();
-    uint64_t frame = (uint64_t)request->width * request->height * 4;
-    basandbox_limits limits = {
-        .address_space_bytes = basandbox_current_address_space() + request->budget_bytes + 2 * frame +
-                               ADDRESS_SPACE_MARGIN,
-        .cpu_seconds = request->cpu_seconds};
-    return basandbox_confine(keep, count, &limits, message);
+    return basandbox_current_address_space();
 }
 
 /*
@@ -304,21 +299,38 @@ static void default_crash_signals(void) {
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], SIG_DFL);
 }
 
+/* Says that this worker is confined and waits, with its size (the base of its RLIMIT_AS). */
+static int send_ready(int socket_fd, uint64_t address_space) {
+    badecode_ready ready = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION,
+                            .address_space_bytes = address_space};
+    struct iovec part = {.iov_base = &ready, .iov_len = sizeof ready};
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    return sendmsg(socket_fd, &message, MSG_NOSIGNAL) == (ssize_t)sizeof ready ? 0 : -1;
+}
+
 int badecode_worker_main(int socket_fd) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     default_crash_signals();
-    badecode_request request;
-    int photo_fd = receive_request(socket_fd, &request);
-    if (photo_fd < 0) return 2;
+    /*
+     * Confined before it waits for its photo (it may wait a whole interval, started ahead of
+     * need): the photo's descriptor arrives inside the sandbox, so not a byte of it is read outside.
+     */
     int memfd = memfd_create("babyalbum-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     badecode_reply reply = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION, .fixed_size = sizeof reply};
-    int keep[3] = {socket_fd, photo_fd, memfd};
-    if (memfd < 0 || confine(keep, 3, &request, reply.message) != 0) {
+    int keep[2] = {socket_fd, memfd};
+    uint64_t address_space = prepare();
+    /* No RLIMIT_AS or RLIMIT_CPU here: the slideshow sets them (prlimit) before it sends the photo. */
+    basandbox_limits unset = {0};
+    if (memfd < 0 || basandbox_confine(keep, 2, &unset, reply.message) != 0) {
         reply.status = BAPHOTO_ERROR_IO;
         if (memfd < 0) snprintf(reply.message, sizeof reply.message, "memfd_create: %s", strerror(errno));
         send_reply(socket_fd, &reply, -1, NULL);
         return 3;
     }
+    if (send_ready(socket_fd, address_space) != 0) return 2;
+    badecode_request request;
+    int photo_fd = receive_request(socket_fd, &request);
+    if (photo_fd < 0) return 2;
     test_action(request.test_action);
     static decode_metadata metadata;
     int ready = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata) == 0;
@@ -341,7 +353,8 @@ int badecode_trace(const char *path, unsigned width, unsigned height) {
                                 .cpu_seconds = 30};
     badecode_reply reply = {0};
     int keep[3] = {photo_fd, memfd, 2};
-    if (confine(keep, 3, &request, reply.message) != 0) return 3;
+    basandbox_limits limits = basandbox_worker_limits(prepare(), &request);
+    if (basandbox_confine(keep, 3, &limits, reply.message) != 0) return 3;
     static decode_metadata metadata;
     int status = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata);
     baphoto_metadata_free(&metadata.photo);

@@ -97,7 +97,9 @@ public struct WorkerDecode: Sendable {
 /// of the photo (no new privileges, a seccomp allow-list, `RLIMIT_AS` from the decode budget,
 /// `RLIMIT_CPU`, no descriptors but its own), handing back the frame in a sealed memfd. A worker
 /// that crashes, is killed by its filter, runs out of memory or time is reaped and the photo is
-/// refused with the cause; the caller carries on. One started worker waits for the next photo.
+/// refused with the cause; the caller carries on. One worker, started and confined ahead of need,
+/// waits for the next photo (it is never reused after a photo, so a hostile file cannot reach the
+/// next one); it is killed with the pool, and with this process (`PR_SET_PDEATHSIG`).
 public final class DecodeWorkerPool: Sendable {
     /// The worker's program.
     public let command: DecodeWorkerCommand
@@ -118,40 +120,46 @@ public final class DecodeWorkerPool: Sendable {
 
     deinit { warm.withLock { $0?.stop() } }
 
+    /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
+    /// and `scripts/bench`).
+    public var waitingWorker: Int32? { warm.withLock { $0?.pid } }
+
     /// Decodes the opened `file` (named `path` in errors) in a worker.
     /// - Parameter started: called with the worker's pid once it has the request (for tests).
     public func decode(
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
     ) throws(PhotoError) -> WorkerDecode {
         let format = try PhotoDecoder.detectDecoded(file, path: path)
-        var worker = try takeWorker(path: path)
-        var cRequest = request.c
-        if basandbox_send_request(worker.socket, &cRequest, file.descriptor) != 0 {
-            // The waiting worker is gone (killed while idle): start another.
-            worker.stop()
-            worker = try DecodeWorkerProcess.start(command, path: path)
-            guard basandbox_send_request(worker.socket, &cRequest, file.descriptor) == 0 else {
-                worker.stop()
-                throw PhotoError(kind: .decoderFailed, reason: "cannot reach the decode worker", path: path)
-            }
-        }
+        let worker = try handOver(file.descriptor, request: request.c, path: path)
         started(worker.pid)
         defer { refill() }
         return try worker.finish(format: format, request: request, deadline: deadline, path: path)
     }
 
-    private func takeWorker(path: String) throws(PhotoError) -> DecodeWorkerProcess {
-        if let worker = warm.withLock({ held -> DecodeWorkerProcess? in
+    /// The waiting worker with the photo handed over, or a worker started for it.
+    private func handOver(
+        _ descriptor: Int32, request: badecode_request, path: String
+    ) throws(PhotoError) -> DecodeWorkerProcess {
+        let waiting = warm.withLock { held -> DecodeWorkerProcess? in
             let worker = held
             held = nil
             return worker
-        }) {
-            return worker
         }
-        return try DecodeWorkerProcess.start(command, path: path)
+        if let waiting {
+            do throws(PhotoError) {
+                try waiting.handOver(descriptor, request: request, deadline: deadline, path: path)
+                return waiting
+            } catch {
+                // The waiting worker is gone (killed while idle): start another.
+            }
+        }
+        let worker = try DecodeWorkerProcess.start(command, path: path)
+        try worker.handOver(descriptor, request: request, deadline: deadline, path: path)
+        return worker
     }
 
-    /// Starts the next photo's worker now, so that its start-up overlaps the slideshow's wait.
+    /// Starts the next photo's worker now, so that its start-up and confinement overlap the
+    /// slideshow's wait; it holds no photo until the next `decode`.
     private func refill() {
         guard keepsWarm, let worker = try? DecodeWorkerProcess.start(command, path: "") else { return }
         let previous = warm.withLock { held -> DecodeWorkerProcess? in

@@ -32,6 +32,37 @@ struct DecodeWorkerProcess: Sendable {
         return DecodeWorkerProcess(pid: pid, socket: ends[0])
     }
 
+    /// Hands the worker its photo: waits until it is confined (at once for a worker that was
+    /// started ahead of need), sets its `RLIMIT_AS` and `RLIMIT_CPU` for `request` from outside,
+    /// then sends the request and the photo's `descriptor`. The worker is reaped on failure.
+    func handOver(
+        _ descriptor: Int32, request: badecode_request, deadline: Duration, path: String
+    ) throws(PhotoError) {
+        var ready = badecode_ready()
+        var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
+        let waited = basandbox_await_ready(socket, Int32(clamping: deadline.components.seconds * 1000), &ready, &text)
+        guard waited == 0 else {
+            close(socket)
+            let status = basandbox_reap(pid, waited == -1 ? 0 : 1)
+            if waited == -1 { basandbox_describe_status(status, &text) }
+            let reason =
+                waited == -2
+                ? "the decode worker did not start within \(deadline.components.seconds) s" : String(cString: text)
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        var request = request
+        var limits = basandbox_worker_limits(ready.address_space_bytes, &request)
+        guard basandbox_limit_process(pid, &limits) == 0 else {
+            let reason = "cannot set the decode worker's limits: \(String(cString: strerror(errno)))"
+            stop()
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        guard basandbox_send_request(socket, &request, descriptor) == 0 else {
+            stop()
+            throw PhotoError(kind: .decoderFailed, reason: "cannot reach the decode worker", path: path)
+        }
+    }
+
     /// Kills and reaps the worker.
     func stop() {
         close(socket)

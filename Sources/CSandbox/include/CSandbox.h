@@ -32,6 +32,19 @@ typedef struct {
 int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *limits,
                       char error[BASANDBOX_ERROR_SIZE]);
 
+/**
+ * A worker's limits for `request`: RLIMIT_AS = `address_space` (its size once started) + the
+ * decode budget + two frames + BADECODE_ADDRESS_SPACE_MARGIN; RLIMIT_CPU = the request's seconds.
+ */
+basandbox_limits basandbox_worker_limits(uint64_t address_space, const badecode_request *request);
+
+/**
+ * Sets the live child `pid`'s RLIMIT_AS (soft = hard) and RLIMIT_CPU (SIGXCPU at the limit,
+ * SIGKILL a second later) from outside, with prlimit: only ever lowered below what it inherited.
+ * Returns 0, or -1 with errno set.
+ */
+int basandbox_limit_process(pid_t pid, const basandbox_limits *limits);
+
 /** The process's current address-space size (VmSize) in bytes, from /proc/self/statm, or 0. */
 uint64_t basandbox_current_address_space(void);
 
@@ -41,9 +54,18 @@ int basandbox_allowed_syscall_count(void);
 /**
  * Starts `path` with argv `argv` (NULL-terminated), an empty environment, default signal
  * handling, an empty signal mask and only `socket_fd` open, as descriptor 3. Returns the pid, or
- * -1 with errno set.
+ * -1 with errno set. The process is started from one thread that lives as long as this process
+ * (its PR_SET_PDEATHSIG fires when the thread that started it ends, and a dispatch queue's
+ * threads come and go).
  */
 pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd);
+
+/**
+ * Waits up to `timeout_ms` for a worker's first message. Returns 0 with `*ready` filled when it is
+ * confined and waits for its photo; -2 on timeout; -3 when it could not confine itself (the reason
+ * in `error`); -1 when it closed the socket (it died: reap it for the cause) or said nonsense.
+ */
+int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, char error[BASANDBOX_ERROR_SIZE]);
 
 /** Sends `request` and the photo's descriptor over `socket_fd`. Returns 0 or -1 with errno set. */
 int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd);
@@ -62,6 +84,9 @@ int basandbox_reap(pid_t pid, int kill_first);
 
 /** The peak resident memory (VmHWM) of the live process `pid`, KiB, or -1. */
 long basandbox_peak_rss_kb(pid_t pid);
+
+/** A KiB field of the live process `pid`'s /proc/PID/status (`"VmRSS:"`, `"RssAnon:"`), or -1. */
+long basandbox_status_kb(pid_t pid, const char *field);
 
 /**
  * Checks that `fd` is a memfd sealed against writing, growing and shrinking, of exactly `bytes`,
