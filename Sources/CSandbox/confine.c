@@ -137,6 +137,9 @@ int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *l
     if (limits->cpu_seconds && set_limit(RLIMIT_CPU, limits->cpu_seconds, limits->cpu_seconds + 1) != 0) {
         return fail(error, "setrlimit(RLIMIT_CPU)");
     }
+    if (limits->file_bytes && set_limit(RLIMIT_FSIZE, limits->file_bytes, limits->file_bytes) != 0) {
+        return fail(error, "setrlimit(RLIMIT_FSIZE)");
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return fail(error, "PR_SET_NO_NEW_PRIVS");
     struct sock_filter program[FILTER_MAX];
     struct sock_fprog filter = {.len = build_filter(program), .filter = program};
@@ -172,5 +175,5 @@ basandbox_limits basandbox_worker_limits(uint64_t address_space, const badecode_
     uint64_t frame = (uint64_t)request->width * request->height * 4;
     return (basandbox_limits){
         .address_space_bytes = address_space + request->budget_bytes + 2 * frame + BADECODE_ADDRESS_SPACE_MARGIN,
-        .cpu_seconds = request->cpu_seconds};
+        .cpu_seconds = request->cpu_seconds, .file_bytes = frame};
 }

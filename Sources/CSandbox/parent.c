@@ -16,10 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd) {
+int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd, int frame_fd) {
     struct iovec part = {.iov_base = (void *)request, .iov_len = sizeof *request};
+    int fds[2] = {photo_fd, frame_fd};
     union {
-        char buffer[CMSG_SPACE(sizeof(int))];
+        char buffer[CMSG_SPACE(sizeof fds)];
         struct cmsghdr align;
     } control;
     memset(&control, 0, sizeof control);
@@ -29,8 +30,8 @@ int basandbox_send_request(int socket_fd, const badecode_request *request, int p
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &photo_fd, sizeof(int));
+    header->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(header), fds, sizeof fds);
     ssize_t sent;
     do {
         sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
@@ -38,8 +39,7 @@ int basandbox_send_request(int socket_fd, const badecode_request *request, int p
     return sent == (ssize_t)sizeof *request ? 0 : -1;
 }
 
-long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms, int *frame_fd) {
-    *frame_fd = -1;
+long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms) {
     struct pollfd wait_for = {.fd = socket_fd, .events = POLLIN};
     int ready;
     do {
@@ -65,7 +65,7 @@ long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int t
         for (size_t i = 0; i < count; i++) {
             int fd;
             memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof fd);
-            if (*frame_fd < 0) *frame_fd = fd; else close(fd);
+            close(fd);
         }
     }
     if (got >= 0 && (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
@@ -130,6 +130,7 @@ int basandbox_limit_process(pid_t pid, const basandbox_limits *limits) {
     if (limits->cpu_seconds && lower_limit(pid, RLIMIT_CPU, limits->cpu_seconds, limits->cpu_seconds + 1) != 0) {
         return -1;
     }
+    if (limits->file_bytes && lower_limit(pid, RLIMIT_FSIZE, limits->file_bytes, limits->file_bytes) != 0) return -1;
     return 0;
 }
 
@@ -153,26 +154,25 @@ int basandbox_reap(pid_t pid, int kill_first) {
     return done == pid ? status : -1;
 }
 
+int basandbox_frame_memfd(void) { return memfd_create("babyalbum-frame", MFD_CLOEXEC); }
+
 int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]) {
-    int seals = fcntl(fd, F_GET_SEALS);
-    int needed = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
-    if (seals < 0 || (seals & needed) != needed) {
-        snprintf(error, BASANDBOX_ERROR_SIZE, "the frame's memfd is not sealed");
-        return -1;
-    }
     struct stat status;
     if (fstat(fd, &status) != 0 || (uint64_t)status.st_size != bytes) {
         snprintf(error, BASANDBOX_ERROR_SIZE, "the frame's memfd has the wrong size");
         return -1;
     }
-    if (bytes == 0) return 0;
-    void *mapped = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapped == MAP_FAILED) {
-        snprintf(error, BASANDBOX_ERROR_SIZE, "cannot map the frame: %s", strerror(errno));
-        return -1;
+    /* Read, not mapped: the kernel copies the pages straight into `pixels`, with no fault per page. */
+    uint64_t done = 0;
+    while (done < bytes) {
+        ssize_t got = pread(fd, (char *)pixels + done, bytes - done, (off_t)done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            snprintf(error, BASANDBOX_ERROR_SIZE, "cannot read the frame: %s", got < 0 ? strerror(errno) : "short");
+            return -1;
+        }
+        done += (uint64_t)got;
     }
-    memcpy(pixels, mapped, bytes);
-    munmap(mapped, bytes);
     return 0;
 }
 
@@ -187,6 +187,7 @@ void basandbox_describe_status(int status, char text[BASANDBOX_ERROR_SIZE]) {
         const char *why = "";
         if (signal_number == SIGSYS) why = " (a system call outside its sandbox)";
         if (signal_number == SIGXCPU) why = " (over its CPU time limit)";
+        if (signal_number == SIGXFSZ) why = " (it grew the frame's memfd past the frame)";
         if (signal_number == SIGSEGV || signal_number == SIGBUS) why = " (a memory fault)";
         if (signal_number == SIGABRT) why = " (it aborted, often out of memory under its limit)";
         const char *name = sigabbrev_np(signal_number);

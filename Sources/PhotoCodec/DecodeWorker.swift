@@ -108,6 +108,8 @@ public final class DecodeWorkerPool: Sendable {
     /// Whether the next photo's worker is started as soon as one finishes.
     public let keepsWarm: Bool
     private let warm = Mutex<DecodeWorkerProcess?>(nil)
+    /// Frame memfds between decodes (one, unless decodes overlap): their pages are reused.
+    private let frameBuffers = Mutex<[Int32]>([])
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
     public init(
@@ -118,7 +120,10 @@ public final class DecodeWorkerPool: Sendable {
         self.keepsWarm = keepsWarm
     }
 
-    deinit { warm.withLock { $0?.stop() } }
+    deinit {
+        warm.withLock { $0?.stop() }
+        frameBuffers.withLock { buffers in for buffer in buffers { close(buffer) } }
+    }
 
     /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
     /// and `scripts/bench`).
@@ -130,15 +135,29 @@ public final class DecodeWorkerPool: Sendable {
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
     ) throws(PhotoError) -> WorkerDecode {
         let format = try PhotoDecoder.detectDecoded(file, path: path)
-        let worker = try handOver(file.descriptor, request: request.c, path: path)
+        let frameBuffer = try takeFrameBuffer(path: path)
+        // Every path below reaps the worker before the memfd goes back for the next photo.
+        defer { frameBuffers.withLock { $0.append(frameBuffer) } }
+        let worker = try handOver(file.descriptor, frameBuffer: frameBuffer, request: request.c, path: path)
         started(worker.pid)
         defer { refill() }
-        return try worker.finish(format: format, request: request, deadline: deadline, path: path)
+        return try worker.finish(
+            format: format, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+    }
+
+    private func takeFrameBuffer(path: String) throws(PhotoError) -> Int32 {
+        if let buffer = frameBuffers.withLock({ $0.popLast() }) { return buffer }
+        let buffer = basandbox_frame_memfd()
+        guard buffer >= 0 else {
+            let reason = "cannot make the frame's memfd: \(String(cString: strerror(errno)))"
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        return buffer
     }
 
     /// The waiting worker with the photo handed over, or a worker started for it.
     private func handOver(
-        _ descriptor: Int32, request: badecode_request, path: String
+        _ descriptor: Int32, frameBuffer: Int32, request: badecode_request, path: String
     ) throws(PhotoError) -> DecodeWorkerProcess {
         let waiting = warm.withLock { held -> DecodeWorkerProcess? in
             let worker = held
@@ -147,14 +166,15 @@ public final class DecodeWorkerPool: Sendable {
         }
         if let waiting {
             do throws(PhotoError) {
-                try waiting.handOver(descriptor, request: request, deadline: deadline, path: path)
+                try waiting.handOver(
+                    descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
                 return waiting
             } catch {
                 // The waiting worker is gone (killed while idle): start another.
             }
         }
         let worker = try DecodeWorkerProcess.start(command, path: path)
-        try worker.handOver(descriptor, request: request, deadline: deadline, path: path)
+        try worker.handOver(descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
         return worker
     }
 

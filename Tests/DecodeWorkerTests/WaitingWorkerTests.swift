@@ -21,24 +21,26 @@ import Testing
         #expect(WorkerSupport.waitUntilConfined(waiting))
         #expect(Set(WorkerSupport.threadFields("Seccomp", pid: waiting)) == ["2"])
         #expect(Set(WorkerSupport.threadFields("NoNewPrivs", pid: waiting)) == ["1"])
-        // Its own socket and its (empty) frame memfd, nothing inherited.
+        // Its own socket, nothing inherited (the frame's memfd comes with the photo).
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(waiting)/fd")
-        #expect(descriptors.count == 2, "\(descriptors)")
+        #expect(descriptors.count == 1, "\(descriptors)")
         let anonymous = Int(WorkerSupport.statusField("RssAnon", pid: waiting)?.split(separator: " ").first ?? "")
         #expect(anonymous.map { $0 < 4096 } == true, "RssAnon \(anonymous ?? -1) kB")
         // No memory or CPU limit yet: the slideshow sets them with the photo's budget.
         #expect(WorkerSupport.limit("Max address space", pid: waiting) == "unlimited")
         var handedTo: Int32 = 0
-        var limits: (String?, String?) = (nil, nil)
+        var limits: (String?, String?, String?) = (nil, nil, nil)
         let next = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill)) {
             handedTo = $0
             limits = (
-                WorkerSupport.limit("Max address space", pid: $0), WorkerSupport.limit("Max cpu time", pid: $0)
+                WorkerSupport.limit("Max address space", pid: $0), WorkerSupport.limit("Max cpu time", pid: $0),
+                WorkerSupport.limit("Max file size", pid: $0)
             )
         }
         #expect(handedTo == waiting)
         #expect(limits.0 != nil && limits.0 != "unlimited")
         #expect(limits.1 == "10")
+        #expect(limits.2 == "\(size.pixelCount * 4)")  // the frame's memfd cannot grow past the frame
         #expect(next.frame.pixels == (try PhotoDecoder.decode(photo, to: size, scale: .fill)).pixels)
         // Used once: the next photo's worker is another process.
         #expect(pool.waitingWorker != nil && pool.waitingWorker != waiting)

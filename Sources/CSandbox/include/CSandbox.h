@@ -21,6 +21,8 @@ typedef struct {
     uint64_t address_space_bytes;
     /** RLIMIT_CPU: seconds of CPU time (SIGXCPU at this, SIGKILL a second later). */
     uint32_t cpu_seconds;
+    /** RLIMIT_FSIZE: how large a file it may make (the frame's memfd), bytes (0: unlimited). */
+    uint64_t file_bytes;
 } basandbox_limits;
 
 /**
@@ -34,13 +36,15 @@ int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *l
 
 /**
  * A worker's limits for `request`: RLIMIT_AS = `address_space` (its size once started) + the
- * decode budget + two frames + BADECODE_ADDRESS_SPACE_MARGIN; RLIMIT_CPU = the request's seconds.
+ * decode budget + two frames + BADECODE_ADDRESS_SPACE_MARGIN; RLIMIT_CPU = the request's seconds;
+ * RLIMIT_FSIZE = one frame (the memfd cannot be grown past it).
  */
 basandbox_limits basandbox_worker_limits(uint64_t address_space, const badecode_request *request);
 
 /**
- * Sets the live child `pid`'s RLIMIT_AS (soft = hard) and RLIMIT_CPU (SIGXCPU at the limit,
- * SIGKILL a second later) from outside, with prlimit: only ever lowered below what it inherited.
+ * Sets the live child `pid`'s RLIMIT_AS and RLIMIT_FSIZE (soft = hard) and RLIMIT_CPU (SIGXCPU at
+ * the limit, SIGKILL a second later) from outside, with prlimit: only ever lowered below what it
+ * inherited.
  * Returns 0, or -1 with errno set.
  */
 int basandbox_limit_process(pid_t pid, const basandbox_limits *limits);
@@ -67,14 +71,24 @@ pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd);
  */
 int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, char error[BASANDBOX_ERROR_SIZE]);
 
-/** Sends `request` and the photo's descriptor over `socket_fd`. Returns 0 or -1 with errno set. */
-int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd);
+/**
+ * Sends `request`, the photo's descriptor and the frame's memfd (`frame_fd`, sized for the frame)
+ * over `socket_fd`. Returns 0 or -1 with errno set.
+ */
+int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd, int frame_fd);
 
 /**
  * Waits up to `timeout_ms` for the reply. Returns its length (0: the worker closed the socket,
- * it died), -1 with errno set, or -2 on timeout. `*frame_fd` is the frame's memfd or -1.
+ * it died), -1 with errno set, or -2 on timeout. Descriptors sent with it are closed.
  */
-long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms, int *frame_fd);
+long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms);
+
+/**
+ * A memfd for frames, kept by the slideshow and handed to one worker after another: its pages
+ * stay allocated, so a fresh worker does not fault in (and zero) a new frame each photo. Read only
+ * once the worker that wrote it is reaped. Returns the descriptor or -1 with errno set.
+ */
+int basandbox_frame_memfd(void);
 
 /**
  * Reaps `pid`: at once after SIGKILL when `kill_first`, else after up to a second for it to exit
@@ -89,8 +103,8 @@ long basandbox_peak_rss_kb(pid_t pid);
 long basandbox_status_kb(pid_t pid, const char *field);
 
 /**
- * Checks that `fd` is a memfd sealed against writing, growing and shrinking, of exactly `bytes`,
- * and copies it to `pixels`. Returns 0, or -1 with the reason in `error`.
+ * Checks that the frame memfd `fd` (its worker reaped) holds exactly `bytes`, and copies it to
+ * `pixels`. Returns 0, or -1 with the reason in `error`.
  */
 int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]);
 
