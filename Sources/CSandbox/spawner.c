@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /*
@@ -43,21 +45,21 @@ static pid_t spawn_now(const char *path, char *const argv[], int socket_fd) {
     return pid;
 }
 
-/* One spawn handed to the keeper thread. */
-typedef struct {
-    const char *path;
-    char *const *argv;
+/* One spawn handed to the keeper thread, in a queue. */
+struct basandbox_spawn_job {
+    char *path;
+    char **argv;
     int socket_fd;
     pid_t pid;
     int error;
     int done;
-} spawn_job;
+    struct basandbox_spawn_job *next;
+};
 
-static pthread_mutex_t callers = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t posted = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
-static spawn_job *pending;
+static basandbox_spawn_job *first, *last;
 static pthread_once_t keeper_once = PTHREAD_ONCE_INIT;
 static int keeper_running;
 
@@ -65,14 +67,16 @@ static void *keeper(void *unused) {
     (void)unused;
     pthread_mutex_lock(&lock);
     for (;;) {
-        while (!pending) pthread_cond_wait(&posted, &lock);
-        spawn_job *job = pending;
+        while (!first) pthread_cond_wait(&posted, &lock);
+        basandbox_spawn_job *job = first;
+        first = job->next;
+        if (!first) last = NULL;
         pthread_mutex_unlock(&lock);
         job->pid = spawn_now(job->path, job->argv, job->socket_fd);
         job->error = errno;
+        close(job->socket_fd);
         pthread_mutex_lock(&lock);
         job->done = 1;
-        pending = NULL;
         pthread_cond_broadcast(&finished);
     }
     return NULL;
@@ -94,17 +98,62 @@ static void start_keeper(void) {
     if (keeper_running) pthread_setname_np(thread, "decode-spawner");
 }
 
-pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd) {
+static void free_job(basandbox_spawn_job *job) {
+    for (char **argument = job->argv; argument && *argument; argument++) free(*argument);
+    free(job->argv);
+    free(job->path);
+    free(job);
+}
+
+/* A job with its own copies of `path` and `argv`, and of `socket_fd` (closed once spawned). */
+static basandbox_spawn_job *make_job(const char *path, char *const argv[], int socket_fd) {
+    basandbox_spawn_job *job = calloc(1, sizeof *job);
+    size_t count = 0;
+    while (argv[count]) count++;
+    if (job) job->argv = calloc(count + 1, sizeof(char *));
+    if (job) job->path = strdup(path);
+    int ok = job && job->argv && job->path;
+    for (size_t i = 0; ok && i < count; i++) ok = (job->argv[i] = strdup(argv[i])) != NULL;
+    if (ok) ok = (job->socket_fd = fcntl(socket_fd, F_DUPFD_CLOEXEC, 10)) >= 0;
+    if (!ok && job) {
+        free_job(job);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return job;
+}
+
+basandbox_spawn_job *basandbox_spawn_later(const char *path, char *const argv[], int socket_fd) {
     pthread_once(&keeper_once, start_keeper);
-    if (!keeper_running) return spawn_now(path, argv, socket_fd);
-    spawn_job job = {.path = path, .argv = argv, .socket_fd = socket_fd};
-    pthread_mutex_lock(&callers);
+    basandbox_spawn_job *job = make_job(path, argv, socket_fd);
+    if (!job) return NULL;
+    if (!keeper_running) {
+        job->pid = spawn_now(job->path, job->argv, job->socket_fd);
+        job->error = errno;
+        close(job->socket_fd);
+        job->done = 1;
+        return job;
+    }
     pthread_mutex_lock(&lock);
-    pending = &job;
+    if (last) last->next = job; else first = job;
+    last = job;
     pthread_cond_signal(&posted);
-    while (!job.done) pthread_cond_wait(&finished, &lock);
     pthread_mutex_unlock(&lock);
-    pthread_mutex_unlock(&callers);
-    errno = job.error;
-    return job.pid;
+    return job;
+}
+
+pid_t basandbox_spawn_wait(basandbox_spawn_job *job) {
+    pthread_mutex_lock(&lock);
+    while (!job->done) pthread_cond_wait(&finished, &lock);
+    pthread_mutex_unlock(&lock);
+    pid_t pid = job->pid;
+    int error = job->error;
+    free_job(job);
+    errno = error;
+    return pid;
+}
+
+pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd) {
+    basandbox_spawn_job *job = basandbox_spawn_later(path, argv, socket_fd);
+    return job ? basandbox_spawn_wait(job) : -1;
 }

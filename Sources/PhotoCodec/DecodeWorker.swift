@@ -107,7 +107,7 @@ public final class DecodeWorkerPool: Sendable {
     public let deadline: Duration
     /// Whether the next photo's worker is started as soon as one finishes.
     public let keepsWarm: Bool
-    private let warm = Mutex<DecodeWorkerProcess?>(nil)
+    private let warm = Mutex<WaitingWorker?>(nil)
     /// Frame memfds between decodes (one, unless decodes overlap): their pages are reused.
     private let frameBuffers = Mutex<[Int32]>([])
 
@@ -121,13 +121,19 @@ public final class DecodeWorkerPool: Sendable {
     }
 
     deinit {
-        warm.withLock { $0?.stop() }
+        warm.withLock { $0?.process()?.stop() }
         frameBuffers.withLock { buffers in for buffer in buffers { close(buffer) } }
     }
 
     /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
     /// and `scripts/bench`).
-    public var waitingWorker: Int32? { warm.withLock { $0?.pid } }
+    public var waitingWorker: Int32? {
+        warm.withLock { held in
+            guard let worker = held?.process() else { return nil }
+            held = worker.waiting
+            return worker.pid
+        }
+    }
 
     /// Decodes the opened `file` (named `path` in errors) in a worker.
     /// - Parameter started: called with the worker's pid once it has the request (for tests).
@@ -159,12 +165,12 @@ public final class DecodeWorkerPool: Sendable {
     private func handOver(
         _ descriptor: Int32, frameBuffer: Int32, request: badecode_request, path: String
     ) throws(PhotoError) -> DecodeWorkerProcess {
-        let waiting = warm.withLock { held -> DecodeWorkerProcess? in
+        var held = warm.withLock { held -> WaitingWorker? in
             let worker = held
             held = nil
             return worker
         }
-        if let waiting {
+        if let waiting = held?.process() {
             do throws(PhotoError) {
                 try waiting.handOver(
                     descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
@@ -178,15 +184,16 @@ public final class DecodeWorkerPool: Sendable {
         return worker
     }
 
-    /// Starts the next photo's worker now, so that its start-up and confinement overlap the
-    /// slideshow's wait; it holds no photo until the next `decode`.
+    /// Starts the next photo's worker now, in the background (the spawning thread does the
+    /// `exec`), so that its start-up and confinement overlap the slideshow's wait; it holds no
+    /// photo until the next `decode`.
     private func refill() {
-        guard keepsWarm, let worker = try? DecodeWorkerProcess.start(command, path: "") else { return }
-        let previous = warm.withLock { held -> DecodeWorkerProcess? in
+        guard keepsWarm, let worker = WaitingWorker(command) else { return }
+        var previous = warm.withLock { held -> WaitingWorker? in
             let previous = held
             held = worker
             return previous
         }
-        previous?.stop()
+        previous?.process()?.stop()
     }
 }

@@ -67,6 +67,9 @@ struct DecodeWorkerProcess: Sendable {
         }
     }
 
+    /// The worker as a waiting one (started, not yet handed a photo).
+    var waiting: WaitingWorker { WaitingWorker(started: self) }
+
     /// Kills and reaps the worker.
     func stop() {
         close(socket)
@@ -88,14 +91,19 @@ struct DecodeWorkerProcess: Sendable {
             let status = basandbox_reap(pid, length == -2 ? 1 : 0)
             throw PhotoError(kind: .decoderFailed, reason: failure(length, status, deadline), path: path)
         }
-        // The worker waits after its reply: its memory figures are still there. Then it is done,
-        // and no process but this one holds the frame's memfd.
+        // The worker waits after its reply: its memory figures are still there. Then it is killed,
+        // and reaped once the frame is read (it dies meanwhile, so the reap rarely waits). What it
+        // could still write is pixels; the memfd's size is checked and the read bounded.
         let peakKilobytes = basandbox_peak_rss_kb(pid)
         close(socket)
+        kill(pid, SIGKILL)
+        let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
+            let reply = try Self.reply(buffer, length: length, path: path)
+            try Self.check(reply, path: path)
+            return (reply, try Self.frame(reply, frameBuffer: frameBuffer, request: request, path: path))
+        }
         _ = basandbox_reap(pid, 1)
-        let reply = try Self.reply(buffer, length: length, path: path)
-        try Self.check(reply, path: path)
-        let frame = try Self.frame(reply, frameBuffer: frameBuffer, request: request, path: path)
+        let (reply, frame) = try decoded.get()
         return WorkerDecode(
             frame: frame, header: PhotoHeader(format: format, reply: reply),
             scaleUsed: reply.scale_used == Int32(BADECODE_SCALE_FIT) ? .fit : .fill,

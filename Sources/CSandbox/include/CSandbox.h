@@ -64,6 +64,19 @@ int basandbox_allowed_syscall_count(void);
  */
 pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd);
 
+/** A start handed to that thread (`basandbox_spawn_later`), not yet waited for. */
+typedef struct basandbox_spawn_job basandbox_spawn_job;
+
+/**
+ * Starts `path` as `basandbox_spawn` does, on that thread, without waiting: the caller goes on
+ * while the program is started. `path`, `argv` and `socket_fd` are copied (the caller closes its
+ * own). Returns the job, for `basandbox_spawn_wait`, or NULL with errno set.
+ */
+basandbox_spawn_job *basandbox_spawn_later(const char *path, char *const argv[], int socket_fd);
+
+/** Waits for `job`'s start and frees it. Returns the pid, or -1 with errno set. */
+pid_t basandbox_spawn_wait(basandbox_spawn_job *job);
+
 /**
  * Waits up to `timeout_ms` for a worker's first message. Returns 0 with `*ready` filled when it is
  * confined and waits for its photo; -2 on timeout; -3 when it could not confine itself (the reason
