@@ -88,6 +88,18 @@ long basandbox_status_kb(pid_t pid, const char *field) {
     return line ? strtol(line + strlen(field), NULL, 10) : -1;
 }
 
+long long basandbox_cpu_ns(pid_t pid) {
+    char path[64], text[128];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return -1;
+    text[got] = 0;
+    return strtoll(text, NULL, 10);
+}
+
 long basandbox_peak_rss_kb(pid_t pid) { return basandbox_status_kb(pid, "VmHWM:"); }
 
 int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, char error[BASANDBOX_ERROR_SIZE]) {

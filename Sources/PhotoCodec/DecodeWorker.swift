@@ -91,6 +91,8 @@ public struct WorkerDecode: Sendable {
     public let extras: [UInt16: [UInt8]]
     /// The worker's peak resident memory, KiB (for `scripts/bench`).
     public let workerPeakKilobytes: Int
+    /// The CPU time its main thread had used when it answered, ns (for `scripts/bench`).
+    public let workerCPUNanoseconds: Int64
 }
 
 /// Decodes photos in worker processes: one process per photo, confined before it reads a byte
@@ -134,6 +136,23 @@ public final class DecodeWorkerPool: Sendable {
             return worker.pid
         }
     }
+
+    /// The waiting worker's resident memory, KiB (`VmRSS`, and `RssAnon`: what is its own, not
+    /// the program's pages shared with this process), once it is confined and waits (up to
+    /// `timeout`); `nil` without one (for `scripts/bench`).
+    public func waitingWorkerMemory(timeout: Duration = .seconds(5)) -> (resident: Int, anonymous: Int)? {
+        warm.withLock { held in
+            guard let worker = held?.process() else { return nil }
+            held = worker.waiting
+            // Its ready message has arrived (it is not read here): it is confined and idle.
+            var socket = pollfd(fd: worker.socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&socket, 1, Int32(clamping: timeout.components.seconds * 1000)) == 1 else { return nil }
+            return (basandbox_status_kb(worker.pid, "VmRSS:"), basandbox_status_kb(worker.pid, "RssAnon:"))
+        }
+    }
+
+    /// The CPU time the worker `pid` has used so far (its main thread), ns (for `scripts/bench`).
+    public static func cpuNanoseconds(of pid: Int32) -> Int64 { Int64(basandbox_cpu_ns(pid)) }
 
     /// Decodes the opened `file` (named `path` in errors) in a worker.
     /// - Parameter started: called with the worker's pid once it has the request (for tests).

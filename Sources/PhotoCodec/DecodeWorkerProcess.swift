@@ -95,6 +95,7 @@ struct DecodeWorkerProcess: Sendable {
         // and reaped once the frame is read (it dies meanwhile, so the reap rarely waits). What it
         // could still write is pixels; the memfd's size is checked and the read bounded.
         let peakKilobytes = basandbox_peak_rss_kb(pid)
+        let cpu = basandbox_cpu_ns(pid)
         close(socket)
         kill(pid, SIGKILL)
         let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
@@ -108,7 +109,7 @@ struct DecodeWorkerProcess: Sendable {
             frame: frame, header: PhotoHeader(format: format, reply: reply),
             scaleUsed: reply.scale_used == Int32(BADECODE_SCALE_FIT) ? .fit : .fill,
             extras: Self.extras(buffer, from: Int(reply.fixed_size), length: Int(reply.extras_length)),
-            workerPeakKilobytes: peakKilobytes)
+            workerPeakKilobytes: peakKilobytes, workerCPUNanoseconds: cpu)
     }
 
     private func failure(_ length: Int, _ status: Int32, _ deadline: Duration) -> String {

@@ -112,6 +112,9 @@ int basandbox_reap(pid_t pid, int kill_first);
 /** The peak resident memory (VmHWM) of the live process `pid`, KiB, or -1. */
 long basandbox_peak_rss_kb(pid_t pid);
 
+/** The CPU time of the live process `pid`'s main thread (/proc/PID/schedstat), ns, or -1. */
+long long basandbox_cpu_ns(pid_t pid);
+
 /** A KiB field of the live process `pid`'s /proc/PID/status (`"VmRSS:"`, `"RssAnon:"`), or -1. */
 long basandbox_status_kb(pid_t pid, const char *field);
 
