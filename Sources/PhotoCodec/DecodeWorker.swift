@@ -1,5 +1,6 @@
 import AlbumDomain
 import CSandbox
+import LinuxInterfaces
 import Synchronization
 
 #if canImport(Glibc)
@@ -174,7 +175,7 @@ public final class DecodeWorkerPool: Sendable {
         if let buffer = frameBuffers.withLock({ $0.popLast() }) { return buffer }
         let buffer = basandbox_frame_memfd()
         guard buffer >= 0 else {
-            let reason = "cannot make the frame's memfd: \(String(cString: strerror(errno)))"
+            let reason = "cannot make the frame's memfd: \(lastErrnoDescription())"
             throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
         }
         return buffer

@@ -54,7 +54,7 @@ struct DecodeWorkerProcess: Sendable {
         var request = request
         var limits = basandbox_worker_limits(ready.address_space_bytes, &request)
         guard basandbox_limit_process(pid, &limits) == 0 else {
-            let reason = "cannot set the decode worker's limits: \(String(cString: strerror(errno)))"
+            let reason = "cannot set the decode worker's limits: \(lastErrnoDescription())"
             stop()
             throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
         }
