@@ -98,7 +98,7 @@ public struct WorkerDecode: Sendable {
 
 /// Decodes photos in worker processes: one process per photo, confined before it reads a byte
 /// of the photo (no new privileges, a seccomp allow-list, `RLIMIT_AS` from the decode budget,
-/// `RLIMIT_CPU`, no descriptors but its own), handing back the frame in a sealed memfd. A worker
+/// `RLIMIT_CPU`, no descriptors but its own), writing the frame into a memfd this pool keeps. A worker
 /// that crashes, is killed by its filter, runs out of memory or time is reaped and the photo is
 /// refused with the cause; the caller carries on. One worker, started and confined ahead of need,
 /// waits for the next photo (it is never reused after a photo, so a hostile file cannot reach the

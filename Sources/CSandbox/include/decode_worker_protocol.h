@@ -3,9 +3,10 @@
 /*
  * The decode worker's protocol, over a SOCK_SEQPACKET socket: the worker confines itself as soon
  * as it starts and says so (`badecode_ready`, with its address-space size); the slideshow sets
- * its RLIMIT_AS and RLIMIT_CPU from outside (prlimit) and sends one request (this struct plus the
- * photo's descriptor, as SCM_RIGHTS); one reply (a fixed part, then typed records) comes back
- * with the frame's sealed memfd. The worker decodes one photo and exits.
+ * its RLIMIT_AS, RLIMIT_CPU and RLIMIT_FSIZE from outside (prlimit) and sends one request (this
+ * struct plus the photo's descriptor and the frame's memfd, as SCM_RIGHTS); the worker writes the
+ * frame into that memfd and sends one reply (a fixed part, then typed records). The worker
+ * decodes one photo and is killed.
  *
  * The reply is extensible: `fixed_size` says how long the fixed part is (a newer worker may
  * append fields; readers take what they know), and `extras_length` bytes of records follow it,
