@@ -18,8 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Room for libraries' own mappings and thread stacks above the process's size and the budget. */
-#define ADDRESS_SPACE_MARGIN (64ull << 20)
 #define MAX_SIDE 16384u
 
 /* The format by the leading bytes: PNG, JPEG, WebP, or an ISO-BMFF `ftyp` (HEIF, HEIC, AVIF). */
@@ -142,7 +140,7 @@ static void test_action(int action) {
     }
 }
 
-/* Decodes into the memfd, seals it; fills the reply. Returns 0 when the frame is ready. */
+/* Decodes into the memfd (the slideshow's, sized for the frame); fills the reply. Returns 0 when the frame is ready. */
 static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *request, badecode_reply *reply,
                            decode_metadata *metadata) {
     int format = detect(photo_fd);
@@ -158,12 +156,17 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     if (request->scale == BADECODE_SCALE_AUTO) resolve_auto(photo_fd, format, request, &target);
     size_t bytes = (size_t)target.width * target.height * 4;
     void *pixels = MAP_FAILED;
-    if (ftruncate(memfd, (off_t)bytes) == 0) pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+    /* Mapped in one call (MAP_POPULATE): the slideshow's memfd keeps its pages from one photo to the next. */
+    if (ftruncate(memfd, (off_t)bytes) == 0) {
+        pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, memfd, 0);
+    }
     if (pixels == MAP_FAILED) {
         reply->status = BAPHOTO_ERROR_NO_MEMORY;
         snprintf(reply->message, sizeof reply->message, "no memory for the frame: %s", strerror(errno));
         return -1;
     }
+    /* The decoders expect a zeroed frame (bars, the pad byte), and the memfd holds the last photo's. */
+    memset(pixels, 0, bytes);
     target.pixels = pixels;
     baphoto_header header;
     reply->status = decode(photo_fd, format, request, &target, &header, metadata, reply->message);
@@ -183,11 +186,6 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     }
     munmap(pixels, bytes);
     if (reply->status != BAPHOTO_OK) return -1;
-    if (fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) != 0) {
-        reply->status = BAPHOTO_ERROR_IO;
-        snprintf(reply->message, sizeof reply->message, "cannot seal the frame: %s", strerror(errno));
-        return -1;
-    }
     reply->frame_width = target.width;
     reply->frame_height = target.height;
     reply->scale_used = target.scale == BAPHOTO_SCALE_FIT ? BADECODE_SCALE_FIT : BADECODE_SCALE_FILL;
@@ -207,7 +205,7 @@ static size_t add_extra(uint8_t *buffer, size_t used, uint16_t type, const void 
     return used + 8 + padded;
 }
 
-static int send_reply(int socket_fd, badecode_reply *reply, int memfd, const decode_metadata *metadata) {
+static int send_reply(int socket_fd, badecode_reply *reply, const decode_metadata *metadata) {
     static uint8_t buffer[BADECODE_REPLY_MAX];
     size_t used = sizeof *reply;
     /* The captions' date: the EXIF bytes (at most 64 KB: the dates sit in the first few hundred), PNG tIME. */
@@ -237,29 +235,15 @@ static int send_reply(int socket_fd, badecode_reply *reply, int memfd, const dec
     reply->extras_length = (uint32_t)(used - sizeof *reply);
     memcpy(buffer, reply, sizeof *reply);
     struct iovec part = {.iov_base = buffer, .iov_len = used};
-    union {
-        char bytes[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
     struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
-    if (memfd >= 0) {
-        message.msg_control = control.bytes;
-        message.msg_controllen = sizeof control.bytes;
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-        header->cmsg_level = SOL_SOCKET;
-        header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(header), &memfd, sizeof(int));
-    }
     return sendmsg(socket_fd, &message, MSG_NOSIGNAL) == (ssize_t)used ? 0 : -1;
 }
 
-/* Receives the request and the photo's descriptor; returns the descriptor or -1. */
-static int receive_request(int socket_fd, badecode_request *request) {
+/* Receives the request, the photo's descriptor and the frame's memfd; returns the photo's descriptor or -1. */
+static int receive_request(int socket_fd, badecode_request *request, int *frame_fd) {
     struct iovec part = {.iov_base = request, .iov_len = sizeof *request};
     union {
-        char bytes[CMSG_SPACE(sizeof(int))];
+        char bytes[CMSG_SPACE(2 * sizeof(int))];
         struct cmsghdr align;
     } control;
     struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
@@ -268,33 +252,33 @@ static int receive_request(int socket_fd, badecode_request *request) {
     do {
         got = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC);
     } while (got < 0 && errno == EINTR);
+    if (got <= 0) return -1; /* the slideshow closed the socket: it no longer needs this worker */
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    if (!header || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(sizeof(int))) return -1;
-    int fd;
-    memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    if (!header || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(2 * sizeof(int))) return -1;
+    int fds[2];
+    memcpy(fds, CMSG_DATA(header), sizeof fds);
+    int fd = fds[0];
+    *frame_fd = fds[1];
     int valid = got == (ssize_t)sizeof *request && request->magic == BADECODE_MAGIC &&
                 request->version == BADECODE_VERSION && request->width && request->height &&
                 request->width <= MAX_SIDE && request->height <= MAX_SIDE;
     if (!valid) {
         close(fd);
+        close(*frame_fd);
         return -1;
     }
     return fd;
 }
 
-static int confine(const int *keep, int count, const badecode_request *request, char *message) {
+/* What must happen before the sandbox closes (it opens files); returns the process's size. */
+static uint64_t prepare(void) {
     /*
      * One malloc arena for every thread: glibc reserves 64 MB of address space for each extra
      * arena, which RLIMIT_AS would count against the budget.
      */
     mallopt(M_ARENA_MAX, 1);
     bacolour_prepare();
-    uint64_t frame = (uint64_t)request->width * request->height * 4;
-    basandbox_limits limits = {
-        .address_space_bytes = basandbox_current_address_space() + request->budget_bytes + 2 * frame +
-                               ADDRESS_SPACE_MARGIN,
-        .cpu_seconds = request->cpu_seconds};
-    return basandbox_confine(keep, count, &limits, message);
+    return basandbox_current_address_space();
 }
 
 /*
@@ -302,29 +286,45 @@ static int confine(const int *keep, int count, const badecode_request *request, 
  * sandbox: a crash ends the worker with its own signal instead.
  */
 static void default_crash_signals(void) {
-    const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU};
+    const int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
     for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], SIG_DFL);
+}
+
+/* Says that this worker is confined and waits, with its size (the base of its RLIMIT_AS). */
+static int send_ready(int socket_fd, uint64_t address_space) {
+    badecode_ready ready = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION,
+                            .address_space_bytes = address_space};
+    struct iovec part = {.iov_base = &ready, .iov_len = sizeof ready};
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    return sendmsg(socket_fd, &message, MSG_NOSIGNAL) == (ssize_t)sizeof ready ? 0 : -1;
 }
 
 int badecode_worker_main(int socket_fd) {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     default_crash_signals();
-    badecode_request request;
-    int photo_fd = receive_request(socket_fd, &request);
-    if (photo_fd < 0) return 2;
-    int memfd = memfd_create("babyalbum-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    /*
+     * Confined before it waits for its photo (it may wait a whole interval, started ahead of
+     * need): the photo's descriptor arrives inside the sandbox, so not a byte of it is read outside.
+     */
     badecode_reply reply = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION, .fixed_size = sizeof reply};
-    int keep[3] = {socket_fd, photo_fd, memfd};
-    if (memfd < 0 || confine(keep, 3, &request, reply.message) != 0) {
+    int keep[1] = {socket_fd};
+    uint64_t address_space = prepare();
+    /* No RLIMIT_AS or RLIMIT_CPU here: the slideshow sets them (prlimit) before it sends the photo. */
+    basandbox_limits unset = {0};
+    if (basandbox_confine(keep, 1, &unset, reply.message) != 0) {
         reply.status = BAPHOTO_ERROR_IO;
-        if (memfd < 0) snprintf(reply.message, sizeof reply.message, "memfd_create: %s", strerror(errno));
-        send_reply(socket_fd, &reply, -1, NULL);
+        send_reply(socket_fd, &reply, NULL);
         return 3;
     }
+    if (send_ready(socket_fd, address_space) != 0) return 2;
+    badecode_request request;
+    int memfd = -1;
+    int photo_fd = receive_request(socket_fd, &request, &memfd);
+    if (photo_fd < 0) return 2;
     test_action(request.test_action);
     static decode_metadata metadata;
     int ready = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata) == 0;
-    int sent = send_reply(socket_fd, &reply, ready ? memfd : -1, ready ? &metadata : NULL);
+    int sent = send_reply(socket_fd, &reply, ready ? &metadata : NULL);
     baphoto_metadata_free(&metadata.photo);
     if (sent != 0) return 4;
     /* Alive until the slideshow has read its memory figures and closes the socket (or kills it). */
@@ -335,7 +335,7 @@ int badecode_worker_main(int socket_fd) {
 
 int badecode_trace(const char *path, unsigned width, unsigned height) {
     int photo_fd = open(path, O_RDONLY | O_CLOEXEC);
-    int memfd = memfd_create("babyalbum-frame", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    int memfd = memfd_create("babyalbum-frame", MFD_CLOEXEC);
     if (photo_fd < 0 || memfd < 0) return 2;
     badecode_request request = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION, .width = width,
                                 .height = height, .scale = BADECODE_SCALE_FILL, .max_pixels = 100000000,
@@ -343,7 +343,8 @@ int badecode_trace(const char *path, unsigned width, unsigned height) {
                                 .cpu_seconds = 30};
     badecode_reply reply = {0};
     int keep[3] = {photo_fd, memfd, 2};
-    if (confine(keep, 3, &request, reply.message) != 0) return 3;
+    basandbox_limits limits = basandbox_worker_limits(prepare(), &request);
+    if (basandbox_confine(keep, 3, &limits, reply.message) != 0) return 3;
     static decode_metadata metadata;
     int status = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata);
     baphoto_metadata_free(&metadata.photo);

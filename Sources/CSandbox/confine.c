@@ -27,7 +27,7 @@ static const int allowed[] = {
     SYS_mmap, SYS_munmap, SYS_mremap, SYS_mprotect, SYS_brk, SYS_madvise,
     SYS_futex, SYS_set_robust_list, SYS_rseq, SYS_sched_yield, SYS_sched_getaffinity,
     SYS_exit, SYS_exit_group, SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_rt_sigaction, SYS_getpid, SYS_gettid, SYS_tgkill,
-    SYS_clock_gettime, SYS_clock_nanosleep, SYS_ftruncate, SYS_fcntl, SYS_sendmsg, SYS_dup,
+    SYS_clock_gettime, SYS_clock_nanosleep, SYS_ftruncate, SYS_fcntl, SYS_sendmsg, SYS_recvmsg, SYS_dup,
 };
 
 #if defined(__x86_64__)
@@ -137,6 +137,9 @@ int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *l
     if (limits->cpu_seconds && set_limit(RLIMIT_CPU, limits->cpu_seconds, limits->cpu_seconds + 1) != 0) {
         return fail(error, "setrlimit(RLIMIT_CPU)");
     }
+    if (limits->file_bytes && set_limit(RLIMIT_FSIZE, limits->file_bytes, limits->file_bytes) != 0) {
+        return fail(error, "setrlimit(RLIMIT_FSIZE)");
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return fail(error, "PR_SET_NO_NEW_PRIVS");
     struct sock_filter program[FILTER_MAX];
     struct sock_fprog filter = {.len = build_filter(program), .filter = program};
@@ -166,4 +169,11 @@ uint64_t basandbox_current_address_space(void) {
     unsigned long long pages = 0;
     if (sscanf(text, "%llu", &pages) != 1) return 0;
     return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+basandbox_limits basandbox_worker_limits(uint64_t address_space, const badecode_request *request) {
+    uint64_t frame = (uint64_t)request->width * request->height * 4;
+    return (basandbox_limits){
+        .address_space_bytes = address_space + request->budget_bytes + 2 * frame + BADECODE_ADDRESS_SPACE_MARGIN,
+        .cpu_seconds = request->cpu_seconds, .file_bytes = frame};
 }

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,39 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd) {
-    /* dup2 onto itself would keep close-on-exec: move the socket out of the way first. */
-    int moved = fcntl(socket_fd, F_DUPFD_CLOEXEC, 10);
-    if (moved < 0) return -1;
-    posix_spawn_file_actions_t actions;
-    posix_spawnattr_t attributes;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawnattr_init(&attributes);
-    posix_spawn_file_actions_adddup2(&actions, moved, 3);
-    posix_spawn_file_actions_addclosefrom_np(&actions, 4);
-    sigset_t all, none;
-    sigfillset(&all);
-    sigemptyset(&none);
-    posix_spawnattr_setsigdefault(&attributes, &all);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-    char *const environment[] = {NULL};
-    pid_t pid = -1;
-    int status = posix_spawn(&pid, path, &actions, &attributes, argv, environment);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    close(moved);
-    if (status != 0) {
-        errno = status;
-        return -1;
-    }
-    return pid;
-}
-
-int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd) {
+int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd, int frame_fd) {
     struct iovec part = {.iov_base = (void *)request, .iov_len = sizeof *request};
+    int fds[2] = {photo_fd, frame_fd};
     union {
-        char buffer[CMSG_SPACE(sizeof(int))];
+        char buffer[CMSG_SPACE(sizeof fds)];
         struct cmsghdr align;
     } control;
     memset(&control, 0, sizeof control);
@@ -59,8 +30,8 @@ int basandbox_send_request(int socket_fd, const badecode_request *request, int p
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &photo_fd, sizeof(int));
+    header->cmsg_len = CMSG_LEN(sizeof fds);
+    memcpy(CMSG_DATA(header), fds, sizeof fds);
     ssize_t sent;
     do {
         sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
@@ -68,8 +39,7 @@ int basandbox_send_request(int socket_fd, const badecode_request *request, int p
     return sent == (ssize_t)sizeof *request ? 0 : -1;
 }
 
-long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms, int *frame_fd) {
-    *frame_fd = -1;
+long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms) {
     struct pollfd wait_for = {.fd = socket_fd, .events = POLLIN};
     int ready;
     do {
@@ -95,7 +65,7 @@ long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int t
         for (size_t i = 0; i < count; i++) {
             int fd;
             memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof fd);
-            if (*frame_fd < 0) *frame_fd = fd; else close(fd);
+            close(fd);
         }
     }
     if (got >= 0 && (message.msg_flags & (MSG_TRUNC | MSG_CTRUNC))) {
@@ -105,7 +75,7 @@ long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int t
     return got;
 }
 
-long basandbox_peak_rss_kb(pid_t pid) {
+long basandbox_status_kb(pid_t pid, const char *field) {
     char path[64], text[4096];
     snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -114,8 +84,66 @@ long basandbox_peak_rss_kb(pid_t pid) {
     close(fd);
     if (got <= 0) return -1;
     text[got] = 0;
-    const char *line = strstr(text, "VmHWM:");
-    return line ? strtol(line + 6, NULL, 10) : -1;
+    const char *line = strstr(text, field);
+    return line ? strtol(line + strlen(field), NULL, 10) : -1;
+}
+
+long long basandbox_cpu_ns(pid_t pid) {
+    char path[64], text[128];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t got = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (got <= 0) return -1;
+    text[got] = 0;
+    return strtoll(text, NULL, 10);
+}
+
+long basandbox_peak_rss_kb(pid_t pid) { return basandbox_status_kb(pid, "VmHWM:"); }
+
+int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, char error[BASANDBOX_ERROR_SIZE]) {
+    struct pollfd wait_for = {.fd = socket_fd, .events = POLLIN};
+    int polled;
+    do {
+        polled = poll(&wait_for, 1, timeout_ms);
+    } while (polled < 0 && errno == EINTR);
+    if (polled == 0) return -2;
+    /* A ready message, or the reply of a worker that could not confine itself. */
+    badecode_reply reply;
+    ssize_t got = polled < 0 ? -1 : recv(socket_fd, &reply, sizeof reply, MSG_DONTWAIT);
+    if (got == (ssize_t)sizeof *ready && reply.magic == BADECODE_MAGIC && reply.version == BADECODE_VERSION) {
+        memcpy(ready, &reply, sizeof *ready);
+        return 0;
+    }
+    if (got == (ssize_t)sizeof reply && reply.magic == BADECODE_MAGIC && reply.status != 0) {
+        reply.message[sizeof reply.message - 1] = 0;
+        snprintf(error, BASANDBOX_ERROR_SIZE, "the decode worker cannot confine itself: %s", reply.message);
+        return -3;
+    }
+    return -1;
+}
+
+/* Lowers one limit of `pid` to `value` (soft) and `hard`, never above the hard limit it has. */
+static int lower_limit(pid_t pid, int resource, rlim_t value, rlim_t hard) {
+    struct rlimit old;
+    if (prlimit(pid, resource, NULL, &old) != 0) return -1;
+    if (old.rlim_max != RLIM_INFINITY && hard > old.rlim_max) hard = old.rlim_max;
+    if (value > hard) value = hard;
+    struct rlimit limit = {.rlim_cur = value, .rlim_max = hard};
+    return prlimit(pid, resource, &limit, NULL);
+}
+
+int basandbox_limit_process(pid_t pid, const basandbox_limits *limits) {
+    if (limits->address_space_bytes &&
+        lower_limit(pid, RLIMIT_AS, limits->address_space_bytes, limits->address_space_bytes) != 0) {
+        return -1;
+    }
+    if (limits->cpu_seconds && lower_limit(pid, RLIMIT_CPU, limits->cpu_seconds, limits->cpu_seconds + 1) != 0) {
+        return -1;
+    }
+    if (limits->file_bytes && lower_limit(pid, RLIMIT_FSIZE, limits->file_bytes, limits->file_bytes) != 0) return -1;
+    return 0;
 }
 
 int basandbox_reap(pid_t pid, int kill_first) {
@@ -138,26 +166,25 @@ int basandbox_reap(pid_t pid, int kill_first) {
     return done == pid ? status : -1;
 }
 
+int basandbox_frame_memfd(void) { return memfd_create("babyalbum-frame", MFD_CLOEXEC); }
+
 int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]) {
-    int seals = fcntl(fd, F_GET_SEALS);
-    int needed = F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE;
-    if (seals < 0 || (seals & needed) != needed) {
-        snprintf(error, BASANDBOX_ERROR_SIZE, "the frame's memfd is not sealed");
-        return -1;
-    }
     struct stat status;
     if (fstat(fd, &status) != 0 || (uint64_t)status.st_size != bytes) {
         snprintf(error, BASANDBOX_ERROR_SIZE, "the frame's memfd has the wrong size");
         return -1;
     }
-    if (bytes == 0) return 0;
-    void *mapped = mmap(NULL, bytes, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (mapped == MAP_FAILED) {
-        snprintf(error, BASANDBOX_ERROR_SIZE, "cannot map the frame: %s", strerror(errno));
-        return -1;
+    /* Read, not mapped: the kernel copies the pages straight into `pixels`, with no fault per page. */
+    uint64_t done = 0;
+    while (done < bytes) {
+        ssize_t got = pread(fd, (char *)pixels + done, bytes - done, (off_t)done);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) {
+            snprintf(error, BASANDBOX_ERROR_SIZE, "cannot read the frame: %s", got < 0 ? strerror(errno) : "short");
+            return -1;
+        }
+        done += (uint64_t)got;
     }
-    memcpy(pixels, mapped, bytes);
-    munmap(mapped, bytes);
     return 0;
 }
 
@@ -172,6 +199,7 @@ void basandbox_describe_status(int status, char text[BASANDBOX_ERROR_SIZE]) {
         const char *why = "";
         if (signal_number == SIGSYS) why = " (a system call outside its sandbox)";
         if (signal_number == SIGXCPU) why = " (over its CPU time limit)";
+        if (signal_number == SIGXFSZ) why = " (it grew the frame's memfd past the frame)";
         if (signal_number == SIGSEGV || signal_number == SIGBUS) why = " (a memory fault)";
         if (signal_number == SIGABRT) why = " (it aborted, often out of memory under its limit)";
         const char *name = sigabbrev_np(signal_number);

@@ -1,5 +1,6 @@
 import AlbumDomain
 import CSandbox
+import LinuxInterfaces
 import Synchronization
 
 #if canImport(Glibc)
@@ -91,13 +92,17 @@ public struct WorkerDecode: Sendable {
     public let extras: [UInt16: [UInt8]]
     /// The worker's peak resident memory, KiB (for `scripts/bench`).
     public let workerPeakKilobytes: Int
+    /// The CPU time its main thread had used when it answered, ns (for `scripts/bench`).
+    public let workerCPUNanoseconds: Int64
 }
 
 /// Decodes photos in worker processes: one process per photo, confined before it reads a byte
 /// of the photo (no new privileges, a seccomp allow-list, `RLIMIT_AS` from the decode budget,
-/// `RLIMIT_CPU`, no descriptors but its own), handing back the frame in a sealed memfd. A worker
+/// `RLIMIT_CPU`, no descriptors but its own), writing the frame into a memfd this pool keeps. A worker
 /// that crashes, is killed by its filter, runs out of memory or time is reaped and the photo is
-/// refused with the cause; the caller carries on. One started worker waits for the next photo.
+/// refused with the cause; the caller carries on. One worker, started and confined ahead of need,
+/// waits for the next photo (it is never reused after a photo, so a hostile file cannot reach the
+/// next one); it is killed with the pool, and with this process (`PR_SET_PDEATHSIG`).
 public final class DecodeWorkerPool: Sendable {
     /// The worker's program.
     public let command: DecodeWorkerCommand
@@ -105,7 +110,9 @@ public final class DecodeWorkerPool: Sendable {
     public let deadline: Duration
     /// Whether the next photo's worker is started as soon as one finishes.
     public let keepsWarm: Bool
-    private let warm = Mutex<DecodeWorkerProcess?>(nil)
+    private let warm = Mutex<WaitingWorker?>(nil)
+    /// Frame memfds between decodes (one, unless decodes overlap): their pages are reused.
+    private let frameBuffers = Mutex<[Int32]>([])
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
     public init(
@@ -116,7 +123,37 @@ public final class DecodeWorkerPool: Sendable {
         self.keepsWarm = keepsWarm
     }
 
-    deinit { warm.withLock { $0?.stop() } }
+    deinit {
+        warm.withLock { $0?.process()?.stop() }
+        frameBuffers.withLock { buffers in for buffer in buffers { close(buffer) } }
+    }
+
+    /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
+    /// and `scripts/bench`).
+    public var waitingWorker: Int32? {
+        warm.withLock { held in
+            guard let worker = held?.process() else { return nil }
+            held = worker.waiting
+            return worker.pid
+        }
+    }
+
+    /// The waiting worker's resident memory, KiB (`VmRSS`, and `RssAnon`: what is its own, not
+    /// the program's pages shared with this process), once it is confined and waits (up to
+    /// `timeout`); `nil` without one (for `scripts/bench`).
+    public func waitingWorkerMemory(timeout: Duration = .seconds(5)) -> (resident: Int, anonymous: Int)? {
+        warm.withLock { held in
+            guard let worker = held?.process() else { return nil }
+            held = worker.waiting
+            // Its ready message has arrived (it is not read here): it is confined and idle.
+            var socket = pollfd(fd: worker.socket, events: Int16(POLLIN), revents: 0)
+            guard poll(&socket, 1, Int32(clamping: timeout.components.seconds * 1000)) == 1 else { return nil }
+            return (basandbox_status_kb(worker.pid, "VmRSS:"), basandbox_status_kb(worker.pid, "RssAnon:"))
+        }
+    }
+
+    /// The CPU time the worker `pid` has used so far (its main thread), ns (for `scripts/bench`).
+    public static func cpuNanoseconds(of pid: Int32) -> Int64 { Int64(basandbox_cpu_ns(pid)) }
 
     /// Decodes the opened `file` (named `path` in errors) in a worker.
     /// - Parameter started: called with the worker's pid once it has the request (for tests).
@@ -124,41 +161,59 @@ public final class DecodeWorkerPool: Sendable {
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
     ) throws(PhotoError) -> WorkerDecode {
         let format = try PhotoDecoder.detectDecoded(file, path: path)
-        var worker = try takeWorker(path: path)
-        var cRequest = request.c
-        if basandbox_send_request(worker.socket, &cRequest, file.descriptor) != 0 {
-            // The waiting worker is gone (killed while idle): start another.
-            worker.stop()
-            worker = try DecodeWorkerProcess.start(command, path: path)
-            guard basandbox_send_request(worker.socket, &cRequest, file.descriptor) == 0 else {
-                worker.stop()
-                throw PhotoError(kind: .decoderFailed, reason: "cannot reach the decode worker", path: path)
-            }
-        }
+        let frameBuffer = try takeFrameBuffer(path: path)
+        // Every path below reaps the worker before the memfd goes back for the next photo.
+        defer { frameBuffers.withLock { $0.append(frameBuffer) } }
+        let worker = try handOver(file.descriptor, frameBuffer: frameBuffer, request: request.c, path: path)
         started(worker.pid)
         defer { refill() }
-        return try worker.finish(format: format, request: request, deadline: deadline, path: path)
+        return try worker.finish(
+            format: format, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
     }
 
-    private func takeWorker(path: String) throws(PhotoError) -> DecodeWorkerProcess {
-        if let worker = warm.withLock({ held -> DecodeWorkerProcess? in
+    private func takeFrameBuffer(path: String) throws(PhotoError) -> Int32 {
+        if let buffer = frameBuffers.withLock({ $0.popLast() }) { return buffer }
+        let buffer = basandbox_frame_memfd()
+        guard buffer >= 0 else {
+            let reason = "cannot make the frame's memfd: \(lastErrnoDescription())"
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        return buffer
+    }
+
+    /// The waiting worker with the photo handed over, or a worker started for it.
+    private func handOver(
+        _ descriptor: Int32, frameBuffer: Int32, request: badecode_request, path: String
+    ) throws(PhotoError) -> DecodeWorkerProcess {
+        var held = warm.withLock { held -> WaitingWorker? in
             let worker = held
             held = nil
             return worker
-        }) {
-            return worker
         }
-        return try DecodeWorkerProcess.start(command, path: path)
+        if let waiting = held?.process() {
+            do throws(PhotoError) {
+                try waiting.handOver(
+                    descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+                return waiting
+            } catch {
+                // The waiting worker is gone (killed while idle): start another.
+            }
+        }
+        let worker = try DecodeWorkerProcess.start(command, path: path)
+        try worker.handOver(descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+        return worker
     }
 
-    /// Starts the next photo's worker now, so that its start-up overlaps the slideshow's wait.
+    /// Starts the next photo's worker now, in the background (the spawning thread does the
+    /// `exec`), so that its start-up and confinement overlap the slideshow's wait; it holds no
+    /// photo until the next `decode`.
     private func refill() {
-        guard keepsWarm, let worker = try? DecodeWorkerProcess.start(command, path: "") else { return }
-        let previous = warm.withLock { held -> DecodeWorkerProcess? in
+        guard keepsWarm, let worker = WaitingWorker(command) else { return }
+        var previous = warm.withLock { held -> WaitingWorker? in
             let previous = held
             held = worker
             return previous
         }
-        previous?.stop()
+        previous?.process()?.stop()
     }
 }

@@ -32,40 +32,84 @@ struct DecodeWorkerProcess: Sendable {
         return DecodeWorkerProcess(pid: pid, socket: ends[0])
     }
 
+    /// Hands the worker its photo: waits until it is confined (at once for a worker that was
+    /// started ahead of need), sets its `RLIMIT_AS` and `RLIMIT_CPU` for `request` from outside,
+    /// then sends the request, the photo's `descriptor` and the frame memfd `frameBuffer` (sized here
+    /// for the frame). The worker is reaped on failure.
+    func handOver(
+        _ descriptor: Int32, frameBuffer: Int32, request: badecode_request, deadline: Duration, path: String
+    ) throws(PhotoError) {
+        var ready = badecode_ready()
+        var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
+        let waited = basandbox_await_ready(socket, Int32(clamping: deadline.components.seconds * 1000), &ready, &text)
+        guard waited == 0 else {
+            close(socket)
+            let status = basandbox_reap(pid, waited == -1 ? 0 : 1)
+            if waited == -1 { basandbox_describe_status(status, &text) }
+            let reason =
+                waited == -2
+                ? "the decode worker did not start within \(deadline.components.seconds) s" : String(cString: text)
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        var request = request
+        var limits = basandbox_worker_limits(ready.address_space_bytes, &request)
+        guard basandbox_limit_process(pid, &limits) == 0 else {
+            let reason = "cannot set the decode worker's limits: \(lastErrnoDescription())"
+            stop()
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        let bytes = Int(request.width) * Int(request.height) * 4
+        guard ftruncate(frameBuffer, off_t(bytes)) == 0,
+            basandbox_send_request(socket, &request, descriptor, frameBuffer) == 0
+        else {
+            stop()
+            throw PhotoError(kind: .decoderFailed, reason: "cannot reach the decode worker", path: path)
+        }
+    }
+
+    /// The worker as a waiting one (started, not yet handed a photo).
+    var waiting: WaitingWorker { WaitingWorker(started: self) }
+
     /// Kills and reaps the worker.
     func stop() {
         close(socket)
         _ = basandbox_reap(pid, 1)
     }
 
-    /// Waits for the reply to `request`, reaps the worker and returns the frame, or the reason.
+    /// Waits for the reply to `request`, reaps the worker and returns the frame (read from
+    /// `frameBuffer` once the worker is gone), or the reason.
     func finish(
-        format: PhotoFormat, request: DecodeRequest, deadline: Duration, path: String
+        format: PhotoFormat, frameBuffer: Int32, request: DecodeRequest, deadline: Duration, path: String
     ) throws(PhotoError) -> WorkerDecode {
         var buffer = [UInt8](repeating: 0, count: Int(BADECODE_REPLY_MAX))
-        var frameFD: Int32 = -1
         let milliseconds = Int32(clamping: deadline.components.seconds * 1000)
         let length = buffer.withUnsafeMutableBytes {
-            basandbox_receive_reply(socket, $0.baseAddress, $0.count, milliseconds, &frameFD)
+            basandbox_receive_reply(socket, $0.baseAddress, $0.count, milliseconds)
         }
-        defer { if frameFD >= 0 { close(frameFD) } }
         guard length > 0 else {
             close(socket)
             let status = basandbox_reap(pid, length == -2 ? 1 : 0)
             throw PhotoError(kind: .decoderFailed, reason: failure(length, status, deadline), path: path)
         }
-        // The worker waits after its reply: its memory figures are still there. Then it is done.
+        // The worker waits after its reply: its memory figures are still there. Then it is killed,
+        // and reaped once the frame is read (it dies meanwhile, so the reap rarely waits). What it
+        // could still write is pixels; the memfd's size is checked and the read bounded.
         let peakKilobytes = basandbox_peak_rss_kb(pid)
+        let cpu = basandbox_cpu_ns(pid)
         close(socket)
+        kill(pid, SIGKILL)
+        let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
+            let reply = try Self.reply(buffer, length: length, path: path)
+            try Self.check(reply, path: path)
+            return (reply, try Self.frame(reply, frameBuffer: frameBuffer, request: request, path: path))
+        }
         _ = basandbox_reap(pid, 1)
-        let reply = try Self.reply(buffer, length: length, path: path)
-        try Self.check(reply, path: path)
-        let frame = try Self.frame(reply, frameFD: frameFD, request: request, path: path)
+        let (reply, frame) = try decoded.get()
         return WorkerDecode(
             frame: frame, header: PhotoHeader(format: format, reply: reply),
             scaleUsed: reply.scale_used == Int32(BADECODE_SCALE_FIT) ? .fit : .fill,
             extras: Self.extras(buffer, from: Int(reply.fixed_size), length: Int(reply.extras_length)),
-            workerPeakKilobytes: peakKilobytes)
+            workerPeakKilobytes: peakKilobytes, workerCPUNanoseconds: cpu)
     }
 
     private func failure(_ length: Int, _ status: Int32, _ deadline: Duration) -> String {
@@ -99,13 +143,13 @@ struct DecodeWorkerProcess: Sendable {
     }
 
     private static func frame(
-        _ reply: badecode_reply, frameFD: Int32, request: DecodeRequest, path: String
+        _ reply: badecode_reply, frameBuffer: Int32, request: DecodeRequest, path: String
     ) throws(PhotoError) -> Frame {
         let upright =
             request.rotation.swapsAxes
             ? FrameSize(width: request.size.height, height: request.size.width) : request.size
         let expected = reply.scale_used == Int32(BADECODE_SCALE_FIT) && request.scale == .auto ? upright : request.size
-        guard frameFD >= 0, Int(reply.frame_width) == expected.width, Int(reply.frame_height) == expected.height else {
+        guard Int(reply.frame_width) == expected.width, Int(reply.frame_height) == expected.height else {
             throw PhotoError(
                 kind: .decoderFailed, reason: "the decode worker sent no frame of the screen's size", path: path)
         }
@@ -114,7 +158,7 @@ struct DecodeWorkerProcess: Sendable {
         // Every pixel is copied from the memfd (or the frame is refused): no zeroing first.
         let pixels = [UInt32](unsafeUninitializedCapacity: expected.pixelCount) { buffer, count in
             let bytes = UnsafeMutableRawBufferPointer(buffer)
-            status = basandbox_read_frame(frameFD, UInt64(bytes.count), bytes.baseAddress, &text)
+            status = basandbox_read_frame(frameBuffer, UInt64(bytes.count), bytes.baseAddress, &text)
             count = status == 0 ? buffer.count : 0
         }
         guard status == 0 else { throw PhotoError(kind: .decoderFailed, reason: String(cString: text), path: path) }

@@ -60,22 +60,31 @@ struct BenchmarkDecode: ParsableCommand {
         let command = worker.map { DecodeWorkerCommand(executable: $0, arguments: []) } ?? .thisProgram()
         let pool = DecodeWorkerPool(command: command, keepsWarm: !cold)
         var workerPeak = 0
+        var pathCPU: [Double] = []
         for _ in 0..<max(1, runs) {
             if pauseMs > 0 { usleep(UInt32(pauseMs) * 1000) }
+            var workerCPU = 0.0
+            let threadStart = Self.threadCPUMilliseconds()
             let elapsed = try clock.measure {
                 if sandboxed {
                     let file = try PhotoFile(path: path)
                     let request = DecodeRequest(size: size.value, scale: scale)
-                    workerPeak = max(
-                        workerPeak, try pool.decode(file, path: path, request: request).workerPeakKilobytes)
+                    var handedOver: Int64 = 0
+                    let decoded = try pool.decode(file, path: path, request: request) {
+                        handedOver = DecodeWorkerPool.cpuNanoseconds(of: $0)
+                    }
+                    workerPeak = max(workerPeak, decoded.workerPeakKilobytes)
+                    workerCPU = Double(decoded.workerCPUNanoseconds - handedOver) / 1e6
                 } else {
                     _ = try PhotoDecoder.decode(path, to: size.value, scale: scale)
                 }
             }
+            pathCPU.append(Self.threadCPUMilliseconds() - threadStart + workerCPU)
             times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         times.sort()
         print(Self.fixed(times[times.count / 2], decimals: 3))
+        reportPathCPU(pathCPU.sorted()[pathCPU.count / 2], pool: sandboxed ? pool : nil)
         var usage = rusage()
         getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
         var children = rusage()
@@ -88,6 +97,22 @@ struct BenchmarkDecode: ParsableCommand {
             + "\(Self.fixed(Double(workerPeak) / 1024, decimals: 1))\n"
             + "cpu ms per photo: \(Self.fixed(cpu, decimals: 2))\n"
         writeAll(line, to: STDERR_FILENO)
+    }
+
+    /// On standard error: the critical path's CPU (this thread's during the decode, plus the
+    /// worker's from its request to its answer), median ms; and the waiting worker's memory.
+    private func reportPathCPU(_ median: Double, pool: DecodeWorkerPool?) {
+        var line = "critical path cpu ms: \(Self.fixed(median, decimals: 3))\n"
+        if let memory = pool?.waitingWorkerMemory() {
+            line += "waiting worker kB: \(memory.resident) \(memory.anonymous)\n"
+        }
+        writeAll(line, to: STDERR_FILENO)
+    }
+
+    private static func threadCPUMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
     }
 
     private static func milliseconds(_ usage: rusage) -> Double {

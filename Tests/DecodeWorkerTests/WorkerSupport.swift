@@ -80,3 +80,12 @@ func largestDifference(_ a: Frame, _ b: Frame) -> Int {
     }
     return worst
 }
+
+extension WorkerSupport {
+    /// The soft limit named `name` in `/proc/PID/limits` ("unlimited", "10", ...).
+    static func limit(_ name: String, pid: Int32) -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8) else { return nil }
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name) }
+        return line.flatMap { $0.dropFirst(name.count).split(separator: " ").first.map(String.init) }
+    }
+}

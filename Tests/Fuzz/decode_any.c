@@ -1,5 +1,6 @@
 #include "decode_any.h"
 
+#include "CHEIFCodec.h"
 #include "CPNGCodec.h"
 #include "CPhotoCodec.h"
 
@@ -63,6 +64,10 @@ fuzz_format decode_any_file(const char *path, const unsigned char *head, size_t 
     if (head_length >= 12 && memcmp(head, "RIFF", 4) == 0 && memcmp(head + 8, "WEBP", 4) == 0) {
         decode_photo(path, baphoto_webp_read_header, baphoto_webp_decode);
         return FORMAT_WEBP;
+    }
+    if (head_length >= 12 && memcmp(head + 4, "ftyp", 4) == 0) {
+        decode_photo(path, baphoto_heif_read_header, baphoto_heif_decode);
+        return FORMAT_HEIF;
     }
     decode_png(path); /* not a photo: every decoder must refuse it cleanly */
     return FORMAT_OTHER;

@@ -151,7 +151,7 @@ int main(int argc, char **argv) {
     char path[4096];
     snprintf(path, sizeof path, "%s/crash-input", scratch);
     rng_state = seed;
-    long made = 0, by_format[4] = {0};
+    long made = 0, by_format[5] = {0};
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     while (seconds_since(&start) < budget) {
@@ -174,9 +174,9 @@ int main(int argc, char **argv) {
     remove(path);
     for (int i = 0; i < seeds; i++) free(originals[i].bytes);
     free(originals);
-    printf("fuzz: %ld mutants of %d seed files in %.0f s (seed %llu): %ld PNG, %ld JPEG, %ld WebP, %ld other\n", made,
-           seeds, seconds_since(&start), (unsigned long long)seed, by_format[FORMAT_PNG], by_format[FORMAT_JPEG],
-           by_format[FORMAT_WEBP], by_format[FORMAT_OTHER]);
+    printf("fuzz: %ld mutants of %d seed files in %.0f s (seed %llu): %ld PNG, %ld JPEG, %ld WebP, %ld HEIF, %ld other\n",
+           made, seeds, seconds_since(&start), (unsigned long long)seed, by_format[FORMAT_PNG], by_format[FORMAT_JPEG],
+           by_format[FORMAT_WEBP], by_format[FORMAT_HEIF], by_format[FORMAT_OTHER]);
     if (made < minimum) {
         printf("fuzz: only %ld mutants in the time budget, fewer than %ld\n", made, minimum);
         printf("fuzz: %ld mutants, 1 failure\n", made);

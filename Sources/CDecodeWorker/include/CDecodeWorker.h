@@ -1,9 +1,9 @@
 #ifndef C_DECODE_WORKER_H
 #define C_DECODE_WORKER_H
 /*
- * The decode worker: a process that decodes one photo inside the sandbox (CSandbox) and hands
- * back the screen-size frame in a sealed memfd. Run as `babyalbum decode-worker` (descriptor 3
- * is its socket to the slideshow) or `babyalbum-decoder`.
+ * The decode worker: a process that confines itself (CSandbox), waits for one photo and writes
+ * its screen-size frame into the slideshow's memfd. Run as `babyalbum decode-worker` (descriptor
+ * 3 is its socket to the slideshow) or `babyalbum-decoder`.
  */
 
 /** Serves one request on `socket_fd` and returns the process's exit status. */

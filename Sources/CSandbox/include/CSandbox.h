@@ -21,6 +21,8 @@ typedef struct {
     uint64_t address_space_bytes;
     /** RLIMIT_CPU: seconds of CPU time (SIGXCPU at this, SIGKILL a second later). */
     uint32_t cpu_seconds;
+    /** RLIMIT_FSIZE: how large a file it may make (the frame's memfd), bytes (0: unlimited). */
+    uint64_t file_bytes;
 } basandbox_limits;
 
 /**
@@ -32,6 +34,21 @@ typedef struct {
 int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *limits,
                       char error[BASANDBOX_ERROR_SIZE]);
 
+/**
+ * A worker's limits for `request`: RLIMIT_AS = `address_space` (its size once started) + the
+ * decode budget + two frames + BADECODE_ADDRESS_SPACE_MARGIN; RLIMIT_CPU = the request's seconds;
+ * RLIMIT_FSIZE = one frame (the memfd cannot be grown past it).
+ */
+basandbox_limits basandbox_worker_limits(uint64_t address_space, const badecode_request *request);
+
+/**
+ * Sets the live child `pid`'s RLIMIT_AS and RLIMIT_FSIZE (soft = hard) and RLIMIT_CPU (SIGXCPU at
+ * the limit, SIGKILL a second later) from outside, with prlimit: only ever lowered below what it
+ * inherited.
+ * Returns 0, or -1 with errno set.
+ */
+int basandbox_limit_process(pid_t pid, const basandbox_limits *limits);
+
 /** The process's current address-space size (VmSize) in bytes, from /proc/self/statm, or 0. */
 uint64_t basandbox_current_address_space(void);
 
@@ -41,18 +58,50 @@ int basandbox_allowed_syscall_count(void);
 /**
  * Starts `path` with argv `argv` (NULL-terminated), an empty environment, default signal
  * handling, an empty signal mask and only `socket_fd` open, as descriptor 3. Returns the pid, or
- * -1 with errno set.
+ * -1 with errno set. The process is started from one thread that lives as long as this process
+ * (its PR_SET_PDEATHSIG fires when the thread that started it ends, and a dispatch queue's
+ * threads come and go).
  */
 pid_t basandbox_spawn(const char *path, char *const argv[], int socket_fd);
 
-/** Sends `request` and the photo's descriptor over `socket_fd`. Returns 0 or -1 with errno set. */
-int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd);
+/** A start handed to that thread (`basandbox_spawn_later`), not yet waited for. */
+typedef struct basandbox_spawn_job basandbox_spawn_job;
+
+/**
+ * Starts `path` as `basandbox_spawn` does, on that thread, without waiting: the caller goes on
+ * while the program is started. `path`, `argv` and `socket_fd` are copied (the caller closes its
+ * own). Returns the job, for `basandbox_spawn_wait`, or NULL with errno set.
+ */
+basandbox_spawn_job *basandbox_spawn_later(const char *path, char *const argv[], int socket_fd);
+
+/** Waits for `job`'s start and frees it. Returns the pid, or -1 with errno set. */
+pid_t basandbox_spawn_wait(basandbox_spawn_job *job);
+
+/**
+ * Waits up to `timeout_ms` for a worker's first message. Returns 0 with `*ready` filled when it is
+ * confined and waits for its photo; -2 on timeout; -3 when it could not confine itself (the reason
+ * in `error`); -1 when it closed the socket (it died: reap it for the cause) or said nonsense.
+ */
+int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, char error[BASANDBOX_ERROR_SIZE]);
+
+/**
+ * Sends `request`, the photo's descriptor and the frame's memfd (`frame_fd`, sized for the frame)
+ * over `socket_fd`. Returns 0 or -1 with errno set.
+ */
+int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd, int frame_fd);
 
 /**
  * Waits up to `timeout_ms` for the reply. Returns its length (0: the worker closed the socket,
- * it died), -1 with errno set, or -2 on timeout. `*frame_fd` is the frame's memfd or -1.
+ * it died), -1 with errno set, or -2 on timeout. Descriptors sent with it are closed.
  */
-long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms, int *frame_fd);
+long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms);
+
+/**
+ * A memfd for frames, kept by the slideshow and handed to one worker after another: its pages
+ * stay allocated, so a fresh worker does not fault in (and zero) a new frame each photo. Read only
+ * once the worker that wrote it is reaped. Returns the descriptor or -1 with errno set.
+ */
+int basandbox_frame_memfd(void);
 
 /**
  * Reaps `pid`: at once after SIGKILL when `kill_first`, else after up to a second for it to exit
@@ -63,9 +112,15 @@ int basandbox_reap(pid_t pid, int kill_first);
 /** The peak resident memory (VmHWM) of the live process `pid`, KiB, or -1. */
 long basandbox_peak_rss_kb(pid_t pid);
 
+/** The CPU time of the live process `pid`'s main thread (/proc/PID/schedstat), ns, or -1. */
+long long basandbox_cpu_ns(pid_t pid);
+
+/** A KiB field of the live process `pid`'s /proc/PID/status (`"VmRSS:"`, `"RssAnon:"`), or -1. */
+long basandbox_status_kb(pid_t pid, const char *field);
+
 /**
- * Checks that `fd` is a memfd sealed against writing, growing and shrinking, of exactly `bytes`,
- * and copies it to `pixels`. Returns 0, or -1 with the reason in `error`.
+ * Checks that the frame memfd `fd` (its worker reaped) holds exactly `bytes`, and copies it to
+ * `pixels`. Returns 0, or -1 with the reason in `error`.
  */
 int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]);
 

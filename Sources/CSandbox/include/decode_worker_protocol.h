@@ -1,9 +1,12 @@
 #ifndef BADECODE_PROTOCOL_H
 #define BADECODE_PROTOCOL_H
 /*
- * The decode worker's protocol: one request (this struct plus the photo's descriptor, as
- * SCM_RIGHTS) over a SOCK_SEQPACKET socket, one reply (a fixed part, then typed records) with
- * the frame's sealed memfd. The worker decodes one photo and exits.
+ * The decode worker's protocol, over a SOCK_SEQPACKET socket: the worker confines itself as soon
+ * as it starts and says so (`badecode_ready`, with its address-space size); the slideshow sets
+ * its RLIMIT_AS, RLIMIT_CPU and RLIMIT_FSIZE from outside (prlimit) and sends one request (this
+ * struct plus the photo's descriptor and the frame's memfd, as SCM_RIGHTS); the worker writes the
+ * frame into that memfd and sends one reply (a fixed part, then typed records). The worker
+ * decodes one photo and is killed.
  *
  * The reply is extensible: `fixed_size` says how long the fixed part is (a newer worker may
  * append fields; readers take what they know), and `extras_length` bytes of records follow it,
@@ -17,6 +20,8 @@
 #define BADECODE_MESSAGE_SIZE 256
 /** The largest reply: the fixed part and its records. */
 #define BADECODE_REPLY_MAX (128 * 1024)
+/** Room for libraries' own mappings and thread stacks above the worker's size and the budget. */
+#define BADECODE_ADDRESS_SPACE_MARGIN (64ull << 20)
 
 /** How the photo is fitted. */
 enum {
@@ -63,6 +68,14 @@ enum {
     BADECODE_EXTRA_COLOUR_IGNORED = 5,
 };
 
+/** What a worker says once it is confined and waits for its photo. */
+typedef struct {
+    uint32_t magic;
+    uint32_t version;
+    /** Its address-space size (VmSize) after start-up, bytes: RLIMIT_AS is this plus the budget. */
+    uint64_t address_space_bytes;
+} badecode_ready;
+
 /** What the slideshow asks. */
 typedef struct {
     uint32_t magic;
@@ -75,10 +88,11 @@ typedef struct {
     int32_t quarter_turns;
     double auto_crop_limit;
     uint64_t max_pixels;
-    /** The decode-memory budget; the worker's RLIMIT_AS is its own size plus this plus a margin. */
+    /** The decode-memory budget; the worker's RLIMIT_AS is its own size plus this, two frames and a margin. */
     uint64_t budget_bytes;
     uint32_t max_scans;
     uint32_t max_chunk_bytes;
+    /** RLIMIT_CPU, seconds (set by the slideshow before the request, like RLIMIT_AS). */
     uint32_t cpu_seconds;
     int32_t test_action;
 } badecode_request;

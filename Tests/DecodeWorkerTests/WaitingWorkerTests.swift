@@ -1,0 +1,83 @@
+import AlbumDomain
+import Foundation
+import PhotoCodec
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The worker started ahead of need: confined before it has a photo, small while it waits, used
+/// for one photo only, alive as long as the slideshow needs it and not a moment longer.
+@Suite struct WaitingWorkerTests {
+    let size = FrameSize(width: 64, height: 48)
+    let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
+
+    @Test func aWaitingWorkerIsConfinedAndSmallBeforeItHasAPhoto() throws {
+        let pool = DecodeWorkerPool(command: WorkerSupport.command)
+        _ = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))
+        let waiting = try #require(pool.waitingWorker)
+        #expect(WorkerSupport.waitUntilConfined(waiting))
+        #expect(Set(WorkerSupport.threadFields("Seccomp", pid: waiting)) == ["2"])
+        #expect(Set(WorkerSupport.threadFields("NoNewPrivs", pid: waiting)) == ["1"])
+        // Its own socket, nothing inherited (the frame's memfd comes with the photo).
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(waiting)/fd")
+        #expect(descriptors.count == 1, "\(descriptors)")
+        let anonymous = Int(WorkerSupport.statusField("RssAnon", pid: waiting)?.split(separator: " ").first ?? "")
+        #expect(anonymous.map { $0 < 4096 } == true, "RssAnon \(anonymous ?? -1) kB")
+        // No memory or CPU limit yet: the slideshow sets them with the photo's budget.
+        #expect(WorkerSupport.limit("Max address space", pid: waiting) == "unlimited")
+        var handedTo: Int32 = 0
+        var limits: (String?, String?, String?) = (nil, nil, nil)
+        let next = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill)) {
+            handedTo = $0
+            limits = (
+                WorkerSupport.limit("Max address space", pid: $0), WorkerSupport.limit("Max cpu time", pid: $0),
+                WorkerSupport.limit("Max file size", pid: $0)
+            )
+        }
+        #expect(handedTo == waiting)
+        #expect(limits.0 != nil && limits.0 != "unlimited")
+        #expect(limits.1 == "10")
+        #expect(limits.2 == "\(size.pixelCount * 4)")  // the frame's memfd cannot grow past the frame
+        #expect(next.frame.pixels == (try PhotoDecoder.decode(photo, to: size, scale: .fill)).pixels)
+        // Used once: the next photo's worker is another process.
+        #expect(pool.waitingWorker != nil && pool.waitingWorker != waiting)
+    }
+
+    /// PR_SET_PDEATHSIG fires when the thread that started a worker ends: workers are started from
+    /// one long-lived thread, so a waiting worker survives the (dispatch) thread that asked for it.
+    @Test func aWaitingWorkerOutlivesTheThreadThatAskedForIt() throws {
+        let pool = DecodeWorkerPool(command: WorkerSupport.command)
+        let done = DispatchSemaphore(value: 0)
+        let started = Mutex<Int32?>(nil)
+        // The thread ends only once its waiting worker is confined (and has asked for PDEATHSIG).
+        let thread = Thread { [photo, size] in
+            _ = try? WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))
+            if let waiting = pool.waitingWorker, WorkerSupport.waitUntilConfined(waiting) {
+                started.withLock { $0 = waiting }
+            }
+            done.signal()
+        }
+        thread.start()
+        done.wait()
+        let waiting = try #require(started.withLock { $0 })
+        usleep(300_000)  // the thread has ended by now
+        #expect(WorkerSupport.statusField("State", pid: waiting)?.hasPrefix("S") == true)
+        var handedTo: Int32 = 0
+        _ = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill)) {
+            handedTo = $0
+        }
+        #expect(handedTo == waiting)
+    }
+
+    @Test func theWaitingWorkerEndsWithItsPool() throws {
+        var pool: DecodeWorkerPool? = DecodeWorkerPool(command: WorkerSupport.command)
+        _ = try WorkerSupport.decode(photo, pool: pool!, request: DecodeRequest(size: size, scale: .fill))
+        let waiting = try #require(pool?.waitingWorker)
+        pool = nil
+        // Killed and reaped: no process, not even a zombie.
+        #expect(kill(waiting, 0) == -1 && errno == ESRCH)
+    }
+}
