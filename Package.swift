@@ -108,7 +108,7 @@ let package = Package(
             name: "BabyAlbumApp",
             dependencies: [
                 "PhotoSources", "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository",
-                "DRMDisplay", "EvdevInput", "SystemdNotify",
+                "DRMDisplay", "EvdevInput", "SystemdNotify", "LinuxInterfaces",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
             ]),
         .target(

@@ -1,4 +1,5 @@
 import Dispatch
+import LinuxInterfaces
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -9,7 +10,8 @@ import Dispatch
     import Glibc
 #endif
 
-/// Turns SIGTERM/SIGINT into calls on a queue, so shutdown runs the normal teardown path.
+/// Turns SIGTERM/SIGINT/SIGQUIT/SIGHUP into calls on a queue, so shutdown runs the normal teardown
+/// path; signals held since start-up (``HeldSignals``) are delivered once it is in place.
 final class SignalWatcher {
     private let sources: [any DispatchSourceSignal]
 
@@ -21,6 +23,10 @@ final class SignalWatcher {
             source.setEventHandler { handler(number) }
             source.resume()
             return source
+        }
+        // What arrived while the slideshow started (``HeldSignals``) is handled now, in order.
+        for number in signals where HeldSignals.takeArrived(number) {
+            queue.async { handler(number) }
         }
     }
 

@@ -34,7 +34,7 @@ public struct SlideshowConfiguration: Sendable {
     /// Fixes the photo order.
     public var seed: UInt64?
     /// Limits against hostile files.
-    public var limits: PNGLimits
+    public var limits: PhotoLimits
     /// The hardware exit button.
     public var exitButton: ExitButtonPolicy
     /// How the screen is mounted (`--rotate`).
@@ -89,7 +89,7 @@ public struct SlideshowConfiguration: Sendable {
     /// Creates a configuration.
     public init(
         photos: String, interval: Duration, count: Int?, output: Output, size: FrameSize, mode: FrameSize?,
-        scale: ScaleMode, seed: UInt64?, limits: PNGLimits, exitButton: ExitButtonPolicy
+        scale: ScaleMode, seed: UInt64?, limits: PhotoLimits, exitButton: ExitButtonPolicy
     ) {
         self.photos = photos
         self.interval = interval

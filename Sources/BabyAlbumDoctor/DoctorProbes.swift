@@ -30,7 +30,7 @@ public struct DoctorOptions: Sendable {
     /// The exit button.
     public var exitButton: ExitButtonPolicy
     /// Limits against hostile photos, as the slideshow applies them.
-    public var limits: PNGLimits
+    public var limits: PhotoLimits
     /// Read only each photo's header instead of decoding it.
     public var headersOnly: Bool
     /// The systemd unit.
@@ -46,7 +46,7 @@ public struct DoctorOptions: Sendable {
 
     /// Creates options.
     public init(
-        photos: String, output: SlideshowConfiguration.Output, exitButton: ExitButtonPolicy, limits: PNGLimits,
+        photos: String, output: SlideshowConfiguration.Output, exitButton: ExitButtonPolicy, limits: PhotoLimits,
         headersOnly: Bool = false, unit: String = "babyalbum.service"
     ) {
         self.photos = photos

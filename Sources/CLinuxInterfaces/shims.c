@@ -2,6 +2,7 @@
 #include "CLinuxInterfaces.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <unistd.h>
 
 int CLinuxInterfaces_pipe2(int fds[2], int flags) { return pipe2(fds, flags); }
@@ -13,4 +14,25 @@ int CLinuxInterfaces_set_malloc_policy(int mmap_threshold, int arena_max) {
     ok &= mallopt(M_TRIM_THRESHOLD, mmap_threshold);
     ok &= mallopt(M_ARENA_MAX, arena_max);
     return ok;
+}
+
+/* One flag a signal number; written by the handler, read and cleared by the program. */
+static volatile sig_atomic_t held_signals[65];
+
+static void note_held_signal(int number) {
+    if (number > 0 && number < 65) held_signals[number] = 1;
+}
+
+int CLinuxInterfaces_hold_signal(int number) {
+    struct sigaction action = {0};
+    action.sa_handler = note_held_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    return sigaction(number, &action, NULL);
+}
+
+int CLinuxInterfaces_take_held_signal(int number) {
+    if (number <= 0 || number >= 65 || !held_signals[number]) return 0;
+    held_signals[number] = 0;
+    return 1;
 }

@@ -43,7 +43,7 @@ public struct DecodeRequest: Sendable {
     /// How the screen is mounted.
     public var rotation: ScreenRotation
     /// Limits against hostile files.
-    public var limits: PNGLimits
+    public var limits: PhotoLimits
     /// The decode-memory budget, which also sizes the worker's `RLIMIT_AS`.
     public var budget: DecodeMemoryBudget
     /// The worker's `RLIMIT_CPU`, seconds.
@@ -53,7 +53,7 @@ public struct DecodeRequest: Sendable {
 
     /// A request.
     public init(
-        size: FrameSize, scale: ScaleMode, rotation: ScreenRotation = .none, limits: PNGLimits = PNGLimits(),
+        size: FrameSize, scale: ScaleMode, rotation: ScreenRotation = .none, limits: PhotoLimits = PhotoLimits(),
         budget: DecodeMemoryBudget = .default, cpuSeconds: UInt32 = 10, testAction: Int32 = 0
     ) {
         self.size = size

@@ -1,25 +1,6 @@
 import AlbumDomain
 import CPNGCodec
 
-/// Limits that keep hostile or huge files from exhausting memory or time.
-public struct PNGLimits: Sendable, Equatable {
-    /// Largest accepted photo, in pixels (`--max-photo-megapixels`).
-    public var maxPixels: UInt64
-    /// Largest PLTE, tRNS or eXIf chunk. Text, ICC and unknown chunks are skipped unread.
-    public var maxChunkBytes: UInt32
-
-    /// Creates limits; `maxMegapixels` defaults to 100 and is clamped to 0...1,000,000.
-    public init(maxMegapixels: Double = 100, maxChunkBytes: UInt32 = 1 << 20) {
-        let megapixels = maxMegapixels.isFinite ? min(max(maxMegapixels, 0), 1_000_000) : 100
-        self.maxPixels = UInt64(megapixels * 1_000_000)
-        self.maxChunkBytes = maxChunkBytes
-    }
-
-    var c: bapng_limits {
-        bapng_limits(max_pixels: maxPixels, max_chunk_bytes: maxChunkBytes)
-    }
-}
-
 /// What a PNG's header says.
 public struct PNGHeader: Equatable, Sendable {
     /// Width in pixels.
@@ -64,7 +45,7 @@ public struct PNGHeader: Equatable, Sendable {
 /// the target, so the full-size photo never exists in memory.
 public enum PNGDecoder {
     /// Reads the header of `path`, checking it against `limits`.
-    public static func header(of path: String, limits: PNGLimits = PNGLimits()) throws(PhotoError) -> PNGHeader {
+    public static func header(of path: String, limits: PhotoLimits = PhotoLimits()) throws(PhotoError) -> PNGHeader {
         var exif = [UInt8](repeating: 0, count: PhotoMetadata.exifCapacity)
         var limitsC = limits.c
         var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
@@ -87,7 +68,8 @@ public enum PNGDecoder {
     ///   - rotation: How the screen is mounted; `size` is the panel's own, and the photo is
     ///     drawn turned so that it is upright on the mounted screen.
     public static func decode(
-        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false,
+        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PhotoLimits = PhotoLimits(),
+        wholeImage: Bool = false,
         rotation: ScreenRotation = .none
     ) throws(PhotoError) -> Frame {
         try decodeWithHeader(
@@ -98,7 +80,8 @@ public enum PNGDecoder {
     /// Decodes `path` as ``decode(_:to:scale:limits:wholeImage:rotation:)`` does, and returns its
     /// header and metadata, read in the same pass.
     public static func decodeWithHeader(
-        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(), wholeImage: Bool = false,
+        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PhotoLimits = PhotoLimits(),
+        wholeImage: Bool = false,
         rotation: ScreenRotation = .none
     ) throws(PhotoError) -> (frame: Frame, header: PNGHeader) {
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
@@ -124,7 +107,7 @@ public enum PNGDecoder {
     }
 
     /// Decodes `path` at its own size.
-    public static func decode(_ path: String, limits: PNGLimits = PNGLimits()) throws(PhotoError) -> Frame {
+    public static func decode(_ path: String, limits: PhotoLimits = PhotoLimits()) throws(PhotoError) -> Frame {
         let header = try header(of: path, limits: limits)
         return try decode(path, to: FrameSize(width: header.width, height: header.height), scale: .fit, limits: limits)
     }

@@ -66,7 +66,7 @@ public enum PhotoDecoder {
     /// Decodes `path` and scales it to `size` with `scale`, turned for a screen mounted with
     /// `rotation` (`size` is the panel's own).
     public static func decode(
-        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits = PNGLimits(),
+        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PhotoLimits = PhotoLimits(),
         budget: DecodeMemoryBudget = .default, rotation: ScreenRotation = .none
     ) throws(PhotoError) -> Frame {
         let file = try PhotoFile(path: path)
@@ -79,7 +79,7 @@ public enum PhotoDecoder {
     /// - Parameter dctScaleEighths: JPEG only: force `scale_num/8` instead of choosing it.
     public static func decode(
         _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode,
-        limits: PNGLimits = PNGLimits(),
+        limits: PhotoLimits = PhotoLimits(),
         budget: DecodeMemoryBudget = .default, dctScaleEighths: Int? = nil, rotation: ScreenRotation = .none
     ) throws(PhotoError) -> DecodedPhoto {
         let format = try detectDecoded(file, path: path)
@@ -133,14 +133,14 @@ public enum PhotoDecoder {
 
     /// Reads the header of `path` without decoding the pixels (for `doctor`).
     public static func header(
-        of path: String, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default
+        of path: String, limits: PhotoLimits = PhotoLimits(), budget: DecodeMemoryBudget = .default
     ) throws(PhotoError) -> PhotoHeader {
         try header(of: PhotoFile(path: path), path: path, limits: limits, budget: budget)
     }
 
     /// Reads the header of the opened `file` (named `path` in errors) without decoding the pixels.
     public static func header(
-        of file: borrowing PhotoFile, path: String, limits: PNGLimits = PNGLimits(),
+        of file: borrowing PhotoFile, path: String, limits: PhotoLimits = PhotoLimits(),
         budget: DecodeMemoryBudget = .default
     ) throws(PhotoError) -> PhotoHeader {
         let format = try detectDecoded(file, path: path)
@@ -183,7 +183,7 @@ public enum PhotoDecoder {
     private static func procPath(_ file: borrowing PhotoFile) -> String { "/proc/self/fd/\(file.descriptor)" }
 
     private static func decodePNG(
-        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PNGLimits,
+        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PhotoLimits,
         rotation: ScreenRotation
     ) throws(PhotoError) -> DecodedPhoto {
         do {
@@ -194,7 +194,7 @@ public enum PhotoDecoder {
         } catch { throw error.about(path) }
     }
 
-    private static func photoLimits(_ limits: PNGLimits, _ budget: DecodeMemoryBudget) -> baphoto_limits {
+    private static func photoLimits(_ limits: PhotoLimits, _ budget: DecodeMemoryBudget) -> baphoto_limits {
         baphoto_limits(max_pixels: limits.maxPixels, budget_bytes: budget.bytes, max_scans: maxJPEGScans)
     }
 

@@ -7,7 +7,7 @@ public struct PhotoFramePreparer: FramePreparing {
     /// How photos are fitted to the screen.
     public let scale: ScaleMode
     /// Limits against hostile files.
-    public let limits: PNGLimits
+    public let limits: PhotoLimits
     /// The most one decode may hold beyond a few rows.
     public let budget: DecodeMemoryBudget
     /// How the screen is mounted: frames are the panel's own size, with the photo turned
@@ -18,7 +18,7 @@ public struct PhotoFramePreparer: FramePreparing {
 
     /// Creates a preparer.
     public init(
-        scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default,
+        scale: ScaleMode, limits: PhotoLimits = PhotoLimits(), budget: DecodeMemoryBudget = .default,
         rotation: ScreenRotation = .none, caption: CaptionPainter? = nil
     ) {
         self.scale = scale

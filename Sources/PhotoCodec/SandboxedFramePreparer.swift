@@ -9,7 +9,7 @@ public struct SandboxedFramePreparer: FramePreparing {
     /// How photos are fitted to the screen.
     public let scale: ScaleMode
     /// Limits against hostile files.
-    public let limits: PNGLimits
+    public let limits: PhotoLimits
     /// The most one decode may hold; the worker's `RLIMIT_AS` is sized from it.
     public let budget: DecodeMemoryBudget
     /// How the screen is mounted.
@@ -25,7 +25,7 @@ public struct SandboxedFramePreparer: FramePreparing {
 
     /// Creates a preparer.
     public init(
-        scale: ScaleMode, limits: PNGLimits = PNGLimits(), budget: DecodeMemoryBudget = .default,
+        scale: ScaleMode, limits: PhotoLimits = PhotoLimits(), budget: DecodeMemoryBudget = .default,
         rotation: ScreenRotation = .none, workers: DecodeWorkerPool = DecodeWorkerPool(),
         caption: CaptionPainter? = nil, colourWarning: @escaping @Sendable (String) -> Void = { _ in },
         colourNote: @escaping @Sendable (String) -> Void = { _ in }

@@ -223,6 +223,9 @@ struct Show: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Held until the slideshow's signal watcher takes over (a hang-up of tty1 while systemd
+        // hands it over, a stop during start-up): never the default action before READY=1.
+        HeldSignals.hold([SIGTERM, SIGINT, SIGQUIT, SIGHUP])
         LoggingSystem.bootstrap { EscapingLogHandler(label: $0) }
         var logger = Logger(label: "babyalbum")
         logger.logLevel = .info
@@ -235,7 +238,7 @@ struct Show: AsyncParsableCommand {
             mode: mode?.value,
             scale: scale,
             seed: seed,
-            limits: PNGLimits(maxMegapixels: maxPhotoMegapixels.value),
+            limits: PhotoLimits(maxMegapixels: maxPhotoMegapixels.value),
             exitButton: ExitButtonPolicy(
                 keyCodes: exitKey.compactMap(KeyName.code(for:)), device: exitDevice,
                 hold: .milliseconds(Int64((exitHold.value * 1000).rounded())))

@@ -136,7 +136,7 @@ struct Doctor: AsyncParsableCommand {
                 keyCodes: codes.isEmpty ? ExitButtonPolicy.default.keyCodes : codes,
                 device: exitDevice ?? show?.exitDevice ?? settings.values(of: "--exit-device").last,
                 hold: .milliseconds(Int64((hold * 1000).rounded()))),
-            limits: PNGLimits(maxMegapixels: megapixels),
+            limits: PhotoLimits(maxMegapixels: megapixels),
             headersOnly: quick)
         options.extraPhotoFolders = Array(folders.dropFirst())
         options.stickPhotos = show?.sticks == "none" ? 0 : sticks.compactMap(\.photoCount).reduce(0, +)

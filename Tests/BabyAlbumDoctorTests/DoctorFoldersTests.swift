@@ -16,7 +16,7 @@ struct DoctorFoldersTests {
 
     func options(_ folders: [String]) -> DoctorOptions {
         var options = DoctorOptions(
-            photos: folders[0], output: .memory, exitButton: .default, limits: PNGLimits(), headersOnly: false)
+            photos: folders[0], output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: false)
         options.extraPhotoFolders = Array(folders.dropFirst())
         return options
     }

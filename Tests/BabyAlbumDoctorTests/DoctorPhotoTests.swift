@@ -23,7 +23,7 @@ struct DoctorPhotoTests {
 
     func options(_ folder: String, limits: FolderScanLimits = .standard) -> DoctorOptions {
         var options = DoctorOptions(
-            photos: folder, output: .memory, exitButton: .default, limits: PNGLimits(), headersOnly: false)
+            photos: folder, output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: false)
         options.folderLimits = limits
         return options
     }
@@ -183,7 +183,7 @@ struct DoctorDatedPhotoTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let options = DoctorOptions(
-            photos: temp.path, output: .memory, exitButton: .default, limits: PNGLimits(), headersOnly: headersOnly)
+            photos: temp.path, output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: headersOnly)
         let section = DoctorProbes.photos(options)
         #expect(section.valid == 6, "\(section)")
         // Dates are read when photos are decoded; --quick reads headers only and says nothing of them.
@@ -229,7 +229,7 @@ struct DoctorColourProfileTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
         let options = DoctorOptions(
-            photos: temp.path, output: .memory, exitButton: .default, limits: PNGLimits(), headersOnly: headersOnly)
+            photos: temp.path, output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: headersOnly)
         let section = DoctorProbes.photos(options)
         #expect(section.valid == 6, "\(section)")
         let expected = [

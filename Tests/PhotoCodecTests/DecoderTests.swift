@@ -48,7 +48,7 @@ import Testing
         let limited = try #require(throws: PhotoError.self) {
             try PNGDecoder.header(
                 of: claimedSizePNG(width: 4000, height: 3000).withFile(in: scratch),
-                limits: PNGLimits(maxMegapixels: 10))
+                limits: PhotoLimits(maxMegapixels: 10))
         }
         #expect(limited.kind == .tooLarge)
     }

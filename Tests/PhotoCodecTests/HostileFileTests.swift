@@ -43,7 +43,7 @@ import Testing
         let ztxt = chunk("zTXt", Array("Comment".utf8) + [0, 0] + zlibZeros(count: 64 << 20))
         bytes.insert(contentsOf: ztxt, at: 8 + 25)
         let hostile = try scratch.write(bytes, to: "comment-bomb.png")
-        let limited = PNGLimits(maxChunkBytes: 1 << 20)
+        let limited = PhotoLimits(maxChunkBytes: 1 << 20)
         #expect(try PNGDecoder.decode(hostile, limits: limited).pixels == PNGDecoder.decode(photo).pixels)
     }
 }

@@ -11,4 +11,11 @@ int CLinuxInterfaces_pipe2(int fds[2], int flags);
 /// same size, and at most `arena_max` arenas. Returns 1 when every setting was taken.
 int CLinuxInterfaces_set_malloc_policy(int mmap_threshold, int arena_max);
 
+/// Holds `number` (SIGTERM, SIGHUP, ...) from the start of the process until its real handler is
+/// in place: an async-signal-safe handler only notes that it arrived. Returns 0, or -1 with errno.
+int CLinuxInterfaces_hold_signal(int number);
+
+/// Whether `number` arrived while held (and forgets that it did): 1 or 0.
+int CLinuxInterfaces_take_held_signal(int number);
+
 #endif

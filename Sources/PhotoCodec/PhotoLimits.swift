@@ -1,0 +1,21 @@
+import CPNGCodec
+
+/// Limits that keep hostile or huge photos, of every format, from exhausting memory or time (the
+/// decode budget and the decode worker's `RLIMIT_AS` derive from them).
+public struct PhotoLimits: Sendable, Equatable {
+    /// Largest accepted photo, in pixels (`--max-photo-megapixels`).
+    public var maxPixels: UInt64
+    /// Largest PNG PLTE, tRNS or eXIf chunk. Text, ICC and unknown chunks are skipped unread.
+    public var maxChunkBytes: UInt32
+
+    /// Creates limits; `maxMegapixels` defaults to 100 and is clamped to 0...1,000,000.
+    public init(maxMegapixels: Double = 100, maxChunkBytes: UInt32 = 1 << 20) {
+        let megapixels = maxMegapixels.isFinite ? min(max(maxMegapixels, 0), 1_000_000) : 100
+        self.maxPixels = UInt64(megapixels * 1_000_000)
+        self.maxChunkBytes = maxChunkBytes
+    }
+
+    var c: bapng_limits {
+        bapng_limits(max_pixels: maxPixels, max_chunk_bytes: maxChunkBytes)
+    }
+}
