@@ -304,7 +304,7 @@ def start_exit_button(vm):
     fifo = "/run/babyalbum-button.fifo"
     vm.sh(f"rm -f {fifo}; mkfifo {fifo}")
     button = vm.spawn(f"python3 -u {os.path.join(REPO, 'Tests/VM/test_input.py')} button {fifo} 'Exit Button'")
-    button.wait_for_log(r"node /dev/input/event\d+", timeout=60)
+    button.wait_for_log(r"node /dev/input/event\d+", timeout=180)
     return fifo
 
 
