@@ -387,7 +387,7 @@ def print_diagnostics(vm):
         with open(os.path.join(vm.out, "setup.log")) as f:
             print("setup.log (tail):\n" + f.read()[-3000:])
     try:
-        print(vm.sh("journalctl -b --no-pager -u babyalbum.service | tail -40", timeout=30)[1])
+        print(vm.sh("journalctl -b --no-pager -u babyalbum.service -u getty@tty1.service | tail -40", timeout=30)[1])
     except Exception:  # noqa: BLE001 - best effort diagnostics from a guest that may be gone
         print(vm.console[-3000:])
 
