@@ -47,7 +47,7 @@ public struct FolderPhotoRepository: PhotoRepository {
                 }
                 continuation.yield(state)
             }
-            continuation.onTermination = { _ in watcher.stop() }
+            continuation.onTermination = { _ in watcher.stopWithoutWaiting() }
         } catch {
             let reason = "cannot watch the photo folder \(PhotoID(folder)): \(error.withoutPath)"
             logger.error("\(reason)")

@@ -39,6 +39,20 @@ final class FolderWatcher: Sendable {
         wakeup.signal()
         thread.join()
     }
+
+    /// Stops the thread without waiting for it here: a helper thread joins it. For the stream's
+    /// termination handler, which runs inside `Task.cancel()` of the consumer while the Swift
+    /// runtime holds that task's status-record lock; a publish from the watcher thread resumes the
+    /// consumer and waits for that lock, so joining the watcher there deadlocks (seen under
+    /// qemu-user, where a scan of thousands of photos outlasts a test's timeout).
+    func stopWithoutWaiting() {
+        wakeup.signal()
+        do {
+            try JoinableThread.detach { self.stop() }
+        } catch {
+            // No thread for the join: the watcher still ends on the wake-up, unjoined.
+        }
+    }
 }
 
 /// The watcher thread's loop. Touched by that thread only, hence `@unchecked Sendable`.

@@ -63,7 +63,8 @@ exec switch_root /newroot /lib/systemd/systemd
 """
 
 #: Runs in the guest's new root before systemd: a root shell on ttyS0 for VM.sh(), host services
-#: that make no sense in the guest masked, then BabyAlbum installed by deploy/install.sh.
+#: that make no sense in the guest masked, then @INSTALL@ (BINARY_INSTALL, or nothing when the
+#: test installs live, as Tests/Package/run does with the .deb).
 SETUP = r"""set -eux
 OUT=$1
 cat >/etc/systemd/system/vmrig-shell.service <<'EOF'
@@ -86,14 +87,22 @@ for unit in serial-getty@ttyS0.service console-getty.service postgresql.service 
     e2scrub_reap.service remote-fs.target systemd-pstore.service; do
     systemctl mask "$unit" || true
 done
-bash @REPO@/deploy/install.sh --binary @BIN@ --no-apt --board none --options "--seed 3 --interval 4"
+# The host is a container image, a board is not: no policy that forbids maintainer scripts to
+# (re)start services, and apt may keep its package cache between commands. dpkg's man-db trigger
+# would rebuild the whole manual database, minutes under TCG.
+rm -f /usr/sbin/policy-rc.d /etc/apt/apt.conf.d/docker-clean /var/lib/man-db/auto-update
+@INSTALL@
+echo setup-done
+"""
+
+#: SETUP's install for main(): the bare program, by deploy/install.sh, exactly as on a board.
+BINARY_INSTALL = r"""bash @REPO@/deploy/install.sh --binary @BIN@ --no-apt --board none --options "--seed 3 --interval 4"
 cp @REPO@/Photos/*.png /var/lib/babyalbum/photos/
 if [ -n "@WITHOUT_NOTIFY@" ]; then
     # Diagnostic only (BABYALBUM_VM_WITHOUT_NOTIFY=1): for a binary that does not notify yet.
     mkdir -p /etc/systemd/system/babyalbum.service.d
     printf '[Service]\nType=simple\nWatchdogSec=0\n' >/etc/systemd/system/babyalbum.service.d/without-notify.conf
 fi
-echo setup-done
 """
 
 
@@ -130,26 +139,27 @@ def show(vm):
     return dict(line.split("=", 1) for line in output.splitlines() if "=" in line)
 
 
-def rendered_frame(folder):
+def rendered_frame(folder, program=BABYALBUM_BIN):
     """The first frame `--output png:` renders of `folder` at the bochs mode, 1280x800, as RGB bytes
     (written beside the folder: an output folder inside the photo folder is refused), with no
     sticks, state or settings file of the host's."""
     out = folder + "-out"
-    subprocess.run([BABYALBUM_BIN, "--photos", folder, "--output", f"png:{out}", "--size", "1280x800",
+    subprocess.run([program, "--photos", folder, "--output", f"png:{out}", "--size", "1280x800",
                     "--count", "1", "--sticks", "none", "--state-dir", "none", "--settings", "/nonexistent"],
                    check=True, capture_output=True, timeout=120)
     with Image.open(os.path.join(out, "frame-0001.png")) as image:
         return image.convert("RGB").tobytes()
 
 
-def expected_frames(work):
-    """Each sample photo as `--output png:` renders it full screen at the bochs mode, 1280x800."""
+def expected_frames(work, program=BABYALBUM_BIN):
+    """Each sample photo as `program`'s `--output png:` renders it full screen at the bochs mode,
+    1280x800."""
     frames = {}
     for name in sorted(n for n in os.listdir(os.path.join(REPO, "Photos")) if n.endswith(".png")):
         folder = os.path.join(work, "one-" + name)
         os.makedirs(folder)
         os.symlink(os.path.join(REPO, "Photos", name), os.path.join(folder, name))
-        frames[name] = rendered_frame(folder)
+        frames[name] = rendered_frame(folder, program)
     return frames
 
 
@@ -277,72 +287,132 @@ def sync_step(vm, work, shot):
           + f"; {time.monotonic() - laps[0][1]:.0f} s in all", flush=True)
 
 
+def make_vm(work, install):
+    """The systemd guest (not started yet): SETUP, with `install` as its install step, runs in the
+    new root before systemd; the setup script is written into `work`."""
+    setup = os.path.join(work, "setup.sh")
+    with open(setup, "w") as f:
+        f.write(SETUP.replace("@INSTALL@", install).replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN)
+                .replace("@WITHOUT_NOTIFY@", WITHOUT_NOTIFY))
+    vmrig.INIT = INIT.replace("@SETUP@", setup)
+    return VM(vga="std", memory=1024, boot_timeout=300, modules=vmrig.DEFAULT_MODULES + ["overlay"])
+
+
+def start_exit_button(vm):
+    """The exit button: a uinput device in the guest that offers only KEY_POWER, like the Pi's
+    gpio-keys button. Returns the FIFO that presses it (`press SECONDS`)."""
+    fifo = "/run/babyalbum-button.fifo"
+    vm.sh(f"rm -f {fifo}; mkfifo {fifo}")
+    button = vm.spawn(f"python3 -u {os.path.join(REPO, 'Tests/VM/test_input.py')} button {fifo} 'Exit Button'")
+    button.wait_for_log(r"node /dev/input/event\d+", timeout=180)
+    return fifo
+
+
+def check_running_and_showing(vm, frames, shot, late):
+    """Step 1: the service is active (running) after READY=1, has shown a photo (the screen equals
+    one of `frames` pixel for pixel), pinged its watchdog and runs as babyalbum. A warning about
+    /dev/tty0 is appended to `late` (checked at the end, so that the other steps still run).
+    Returns `systemctl show`'s properties."""
+    wait_for(vm, "systemctl is-active babyalbum.service", r"^(active|failed)", 180, "babyalbum.service start")
+    state = show(vm)
+    print("   ", state, flush=True)
+    if state.get("ActiveState") != "active" or state.get("SubState") != "running":
+        raise Failure(f"not active (running): {state}\n{vm.sh('journalctl -b -u babyalbum --no-pager | tail -30')[1]}")
+    wait_for(vm, "journalctl -b -u babyalbum.service --no-pager -o cat", r"showing \S+", 60, "a photo shown")
+    _, journal = vm.sh("journalctl -b -u babyalbum.service --no-pager -o cat")
+    warnings = [line for line in journal.splitlines() if " warning " in line or " error " in line]
+    for line in warnings:
+        print(f"    journal: {line}", flush=True)
+    if any("/dev/tty0" in line for line in warnings):
+        late.append("the service user cannot switch the console to graphics mode: " +
+                    next(line for line in warnings if "/dev/tty0" in line))
+    print(f"    on screen, pixel for pixel: {wait_for_photo_on_screen(vm, frames, shot, 30)}", flush=True)
+    state = show(vm)
+    if not WITHOUT_NOTIFY and state.get("WatchdogTimestampMonotonic", "0") in ("", "0"):
+        raise Failure(f"the watchdog was never pinged: {state}")
+    _, ids = vm.sh("ps -o user:20=,group:20=,supgrp:60= -p $(systemctl show -p MainPID --value babyalbum.service)")
+    print(f"    runs as: {ids.strip()}", flush=True)
+    if not ids.startswith("babyalbum"):
+        raise Failure(f"not running as babyalbum: {ids}")
+    return state
+
+
+def check_doctor(vm, program):
+    """Step 1b: `program doctor` on the running frame: service active and enabled, its user in its
+    groups, the display and the exit button found, no problems."""
+    status, output = vm.sh(f"{program} doctor --json", timeout=120)
+    try:
+        report = json.loads(output)
+    except ValueError:
+        raise Failure(f"doctor (status {status}) printed no JSON:\n{output}")
+    service, display, inputs = report["service"], report["display"], report["input"]
+    print(f"    doctor: status {status}, service {service.get('enabled')}/{service.get('active')}, "
+          f"display {display.get('chosen')}, exit button on {inputs['exitButtonDevices']}, "
+          f"{report['photos']['valid']} photos, problems {report['problems']}", flush=True)
+    if status != 0 or not report["ok"]:
+        raise Failure(f"doctor found problems on a working frame: {report['problems']}")
+    if (service.get("active"), service.get("enabled"), service["userMissingGroups"]) != ("active", "enabled", []):
+        raise Failure(f"doctor's service section: {service}")
+    if not inputs["heldByRunningFrame"] or not inputs["exitButtonDevices"]:
+        raise Failure(f"doctor's input section: {inputs}")
+    if not (display.get("chosen") or "").startswith("/dev/dri/card0 Virtual-1 1280x800"):
+        raise Failure(f"doctor's display section: {display}")
+
+
+def check_exit_button(vm, fifo):
+    """Step 3: the virtual keyboard's Power key held 3 s does nothing; the exit button held ends the
+    service with status 0 for good (no restart), and getty@tty1 comes back."""
+    restarts = show(vm)["NRestarts"]
+    vm.send_key("power", hold_time=3000)
+    time.sleep(2)
+    state = show(vm)
+    if state.get("ActiveState") != "active" or state.get("NRestarts") != restarts:
+        raise Failure(f"the keyboard's Power key ended or restarted the service: {state}")
+    vm.sh(f"echo 'press 1.8' > {fifo}")
+    wait_for(vm, "systemctl show -p ActiveState --value babyalbum.service", r"^inactive", 60, "stop on the button")
+    time.sleep(7)  # longer than RestartSec: a restart would have begun
+    state = show(vm)
+    print("   ", state, flush=True)
+    if state.get("ActiveState") != "inactive" or state.get("NRestarts") != restarts:
+        raise Failure(f"restarted after the exit button: {state}")
+    if state.get("ExecMainStatus") != "0":
+        raise Failure(f"the exit button did not exit with status 0: {state}")
+    wait_for(vm, "systemctl is-active getty@tty1.service", r"^active", 60, "getty@tty1 after the exit button")
+    print("    getty@tty1.service: active", flush=True)
+
+
+def print_diagnostics(vm):
+    """After a failure: the tail of the guest's setup log and of the service's journal."""
+    if getattr(vm, "out", None) and os.path.exists(os.path.join(vm.out, "setup.log")):
+        with open(os.path.join(vm.out, "setup.log")) as f:
+            print("setup.log (tail):\n" + f.read()[-3000:])
+    try:
+        print(vm.sh("journalctl -b --no-pager -u babyalbum.service -u getty@tty1.service | tail -40", timeout=30)[1])
+    except Exception:  # noqa: BLE001 - best effort diagnostics from a guest that may be gone
+        print(vm.console[-3000:])
+
+
 def main():
     if not os.access(BABYALBUM_BIN, os.X_OK):
         print(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
         return 1
     work = tempfile.mkdtemp(prefix="babyalbum-systemd-vm-")
     os.chmod(work, 0o755)
-    setup = os.path.join(work, "setup.sh")
-    with open(setup, "w") as f:
-        f.write(SETUP.replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN).replace("@WITHOUT_NOTIFY@", WITHOUT_NOTIFY))
-    vmrig.INIT = INIT.replace("@SETUP@", setup)
+    vm = make_vm(work, BINARY_INSTALL)
     frames = expected_frames(work)
     started = time.monotonic()
     late = []
-    vm = VM(vga="std", memory=1024, boot_timeout=300,
-            modules=vmrig.DEFAULT_MODULES + ["overlay"])
     try:
         vm.start()
         print(f"booted systemd in {time.monotonic() - started:.0f} s", flush=True)
-        # The exit button: a uinput device that offers only KEY_POWER, like the Pi's gpio-keys button.
-        fifo = "/run/babyalbum-button.fifo"
-        vm.sh(f"rm -f {fifo}; mkfifo {fifo}")
-        button = vm.spawn(f"python3 -u {os.path.join(REPO, 'Tests/VM/test_input.py')} button {fifo} 'Exit Button'")
-        button.wait_for_log(r"node /dev/input/event\d+", timeout=60)
+        fifo = start_exit_button(vm)
         shot = os.path.join(vm.out, "screen.png")
 
         step("1. the service starts, sends READY=1, arms the watchdog, and shows a photo")
-        wait_for(vm, "systemctl is-active babyalbum.service", r"^(active|failed)", 180, "babyalbum.service start")
-        state = show(vm)
-        print("   ", state, flush=True)
-        if state.get("ActiveState") != "active" or state.get("SubState") != "running":
-            raise Failure(f"not active (running): {state}\n{vm.sh('journalctl -b -u babyalbum --no-pager | tail -30')[1]}")
-        wait_for(vm, "journalctl -b -u babyalbum.service --no-pager -o cat", r"showing \S+", 60, "a photo shown")
-        _, journal = vm.sh("journalctl -b -u babyalbum.service --no-pager -o cat")
-        warnings = [line for line in journal.splitlines() if " warning " in line or " error " in line]
-        for line in warnings:
-            print(f"    journal: {line}", flush=True)
-        if any("/dev/tty0" in line for line in warnings):
-            # Checked again at the end, so that the other steps still run.
-            late.append("the service user cannot switch the console to graphics mode: " +
-                        next(line for line in warnings if "/dev/tty0" in line))
-        print(f"    on screen, pixel for pixel: {wait_for_photo_on_screen(vm, frames, shot, 30)}", flush=True)
-        if not WITHOUT_NOTIFY and state.get("WatchdogTimestampMonotonic", "0") in ("", "0"):
-            raise Failure(f"the watchdog was never pinged: {state}")
-        _, ids = vm.sh("ps -o user:20=,group:20=,supgrp:60= -p $(systemctl show -p MainPID --value babyalbum.service)")
-        print(f"    runs as: {ids.strip()}", flush=True)
-        if not ids.startswith("babyalbum"):
-            raise Failure(f"not running as babyalbum: {ids}")
+        check_running_and_showing(vm, frames, shot, late)
 
         step("1b. `babyalbum doctor` on the running frame: service active, display and button found")
-        status, output = vm.sh("/usr/local/bin/babyalbum doctor --json", timeout=120)
-        try:
-            report = json.loads(output)
-        except ValueError:
-            raise Failure(f"doctor (status {status}) printed no JSON:\n{output}")
-        service, display, inputs = report["service"], report["display"], report["input"]
-        print(f"    doctor: status {status}, service {service.get('enabled')}/{service.get('active')}, "
-              f"display {display.get('chosen')}, exit button on {inputs['exitButtonDevices']}, "
-              f"{report['photos']['valid']} photos, problems {report['problems']}", flush=True)
-        if status != 0 or not report["ok"]:
-            raise Failure(f"doctor found problems on a working frame: {report['problems']}")
-        if (service.get("active"), service.get("enabled"), service["userMissingGroups"]) != ("active", "enabled", []):
-            raise Failure(f"doctor's service section: {service}")
-        if not inputs["heldByRunningFrame"] or not inputs["exitButtonDevices"]:
-            raise Failure(f"doctor's input section: {inputs}")
-        if not (display.get("chosen") or "").startswith("/dev/dri/card0 Virtual-1 1280x800"):
-            raise Failure(f"doctor's display section: {display}")
+        check_doctor(vm, "/usr/local/bin/babyalbum")
 
         step("1c. install.sh --sync: a photo added at a family Syncthing shows on the frame")
         sync_step(vm, work, shot)
@@ -370,23 +440,7 @@ def main():
             print("   ", show(vm), flush=True)
 
         step("3. a keyboard's Power key does nothing; the exit button ends it for good, tty1 back to the login")
-        restarts = show(vm)["NRestarts"]
-        vm.send_key("power", hold_time=3000)
-        time.sleep(2)
-        state = show(vm)
-        if state.get("ActiveState") != "active" or state.get("NRestarts") != restarts:
-            raise Failure(f"the keyboard's Power key ended or restarted the service: {state}")
-        vm.sh(f"echo 'press 1.8' > {fifo}")
-        wait_for(vm, "systemctl show -p ActiveState --value babyalbum.service", r"^inactive", 60, "stop on the button")
-        time.sleep(7)  # longer than RestartSec: a restart would have begun
-        state = show(vm)
-        print("   ", state, flush=True)
-        if state.get("ActiveState") != "inactive" or state.get("NRestarts") != restarts:
-            raise Failure(f"restarted after the exit button: {state}")
-        if state.get("ExecMainStatus") != "0":
-            raise Failure(f"the exit button did not exit with status 0: {state}")
-        wait_for(vm, "systemctl is-active getty@tty1.service", r"^active", 60, "getty@tty1 after the exit button")
-        print("    getty@tty1.service: active", flush=True)
+        check_exit_button(vm, fifo)
         step("4. install.sh again changes nothing; deploy/uninstall.sh on the live system undoes it all")
         status, output = vm.sh(f"bash {REPO}/deploy/install.sh --binary {BABYALBUM_BIN} --no-apt --board none "
                                "--options '--seed 3 --interval 4'", timeout=120)
@@ -414,13 +468,7 @@ def main():
         return 0
     except (Failure, vmrig.VMError) as error:
         print(f"FAILED: {error}")
-        if getattr(vm, "out", None) and os.path.exists(os.path.join(vm.out, "setup.log")):
-            with open(os.path.join(vm.out, "setup.log")) as f:
-                print("setup.log (tail):\n" + f.read()[-3000:])
-        try:
-            print(vm.sh("journalctl -b --no-pager -u babyalbum.service | tail -40", timeout=30)[1])
-        except Exception:  # noqa: BLE001 - best effort diagnostics from a guest that may be gone
-            print(vm.console[-3000:])
+        print_diagnostics(vm)
         return 1
     finally:
         vm.stop()
