@@ -294,8 +294,8 @@ def make_vm(work, install):
     with open(setup, "w") as f:
         f.write(SETUP.replace("@INSTALL@", install).replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN)
                 .replace("@WITHOUT_NOTIFY@", WITHOUT_NOTIFY))
-    vmrig.INIT = INIT.replace("@SETUP@", setup)
-    return VM(vga="std", memory=1024, boot_timeout=300, modules=vmrig.DEFAULT_MODULES + ["overlay"])
+    return VM(vga="std", memory=1024, boot_timeout=300, modules=vmrig.DEFAULT_MODULES + ["overlay"],
+              init=INIT.replace("@SETUP@", setup))
 
 
 def start_exit_button(vm):

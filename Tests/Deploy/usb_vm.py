@@ -238,9 +238,9 @@ def main():
     setup = os.path.join(work, "setup.sh")
     with open(setup, "w") as f:
         f.write(SETUP.replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN).replace("@WITHOUT_NOTIFY@", ""))
-    vmrig.INIT = systemd_vm.INIT.replace("@SETUP@", setup)
     devices = ["virtio-keyboard-pci", "virtio-tablet-pci", "qemu-xhci,id=xhci"]
-    vm = VM(vga="std", memory=1024, boot_timeout=300, devices=devices, modules=vmrig.DEFAULT_MODULES + ["overlay"])
+    vm = VM(vga="std", memory=1024, boot_timeout=300, devices=devices, modules=vmrig.DEFAULT_MODULES + ["overlay"],
+            init=systemd_vm.INIT.replace("@SETUP@", setup))
     started = time.monotonic()
     try:
         vm.start()

@@ -170,9 +170,10 @@ exec chroot /host /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:
 """
 
 
-def pack_initramfs(target, busybox, modules):
+def pack_initramfs(target, busybox, modules, init=None):
     """Writes the test VMs' initramfs to `target`: `busybox`, the module files (decompressed, in
-    the given order, loaded by /init) and :data:`INIT`. Shared with the arm64 rig (armrig)."""
+    the given order, loaded by /init) and `init` (default :data:`INIT`). Shared with the arm64 rig
+    (armrig)."""
     with tempfile.TemporaryDirectory(prefix="vmrig-initramfs-") as root:
         for d in ("bin", "proc", "sys", "dev", "modules", "host", "tmp"):
             os.makedirs(os.path.join(root, d))
@@ -195,7 +196,7 @@ def pack_initramfs(target, busybox, modules):
         with open(os.path.join(root, "modules.order"), "w") as f:
             f.write("\n".join(names) + "\n")
         with open(os.path.join(root, "init"), "w") as f:
-            f.write(INIT)
+            f.write(INIT if init is None else init)
         os.chmod(os.path.join(root, "init"), 0o755)
         files = subprocess.run(["find", "."], cwd=root, capture_output=True, check=True).stdout
         cpio = subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=files,
@@ -206,15 +207,15 @@ def pack_initramfs(target, busybox, modules):
         os.replace(tmp, target)
 
 
-def _build_initramfs(cache_dir, version, modules):
+def _build_initramfs(cache_dir, version, modules, init):
     busybox = shutil.which("busybox") or "/bin/busybox"
     order = module_order(version, modules)
-    key = hashlib.sha256(json.dumps([version, order, INIT, os.path.getsize(busybox)]).encode()).hexdigest()[:16]
+    key = hashlib.sha256(json.dumps([version, order, init, os.path.getsize(busybox)]).encode()).hexdigest()[:16]
     os.makedirs(cache_dir, exist_ok=True)
     target = os.path.join(cache_dir, f"initramfs-{version}-{key}.cpio.gz")
     if os.path.exists(target):
         return target
-    pack_initramfs(target, busybox, order)
+    pack_initramfs(target, busybox, order, init)
     return target
 
 
@@ -273,8 +274,10 @@ class VM:
     """A QEMU guest running the host's kernel and root filesystem (see the module docstring)."""
 
     def __init__(self, vga="std", devices=None, memory=1024, extra_args=(), modules=None,
-                 boot_timeout=120, kernel_args=()):
+                 boot_timeout=120, kernel_args=(), init=None):
         self.vga = vga
+        #: The guest's first process (default :data:`INIT`; the systemd rigs pass their own).
+        self.init = INIT if init is None else init
         self.kernel_args = " ".join(kernel_args)
         self.devices = ["virtio-keyboard-pci", "virtio-tablet-pci"] if devices is None else list(devices)
         self.memory, self.extra_args = memory, list(extra_args)
@@ -303,7 +306,7 @@ class VM:
         kernel = _kernel()
         version = _kernel_version(kernel)
         cache = os.environ.get("VMRIG_CACHE", os.path.join(REPO, ".build-vm"))
-        initrd = _build_initramfs(cache, version, self.modules)
+        initrd = _build_initramfs(cache, version, self.modules, self.init)
         self.out = tempfile.mkdtemp(prefix="vmrig-out-")
         os.chmod(self.out, 0o777)
         self.qmp_path = os.path.join(self.out, "qmp.sock")
