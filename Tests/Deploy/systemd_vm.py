@@ -287,15 +287,16 @@ def sync_step(vm, work, shot):
           + f"; {time.monotonic() - laps[0][1]:.0f} s in all", flush=True)
 
 
-def make_vm(work, install):
-    """The systemd guest (not started yet): SETUP, with `install` as its install step, runs in the
-    new root before systemd; the setup script is written into `work`."""
+def make_vm(work, install, setup_script=SETUP, devices=None):
+    """The systemd guest (not started yet): `setup_script` (default SETUP), with `install` as its
+    install step, runs in the new root before systemd; the script is written into `work`. The USB
+    check passes its own script (SETUP plus its settings) and devices."""
     setup = os.path.join(work, "setup.sh")
     with open(setup, "w") as f:
-        f.write(SETUP.replace("@INSTALL@", install).replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN)
+        f.write(setup_script.replace("@INSTALL@", install).replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN)
                 .replace("@WITHOUT_NOTIFY@", WITHOUT_NOTIFY))
-    return VM(vga="std", memory=1024, boot_timeout=300, modules=vmrig.DEFAULT_MODULES + ["overlay"],
-              init=INIT.replace("@SETUP@", setup))
+    return VM(vga="std", memory=1024, boot_timeout=300, devices=devices,
+              modules=vmrig.DEFAULT_MODULES + ["overlay"], init=INIT.replace("@SETUP@", setup))
 
 
 def start_exit_button(vm):

@@ -37,7 +37,7 @@ import systemd_vm  # noqa: E402
 import vmrig  # noqa: E402
 from PIL import Image  # noqa: E402
 from systemd_vm import Failure, rendered_frame, show, step, wait_for, wait_for_photo_on_screen  # noqa: E402
-from vmrig import BABYALBUM_BIN, REPO, VM  # noqa: E402
+from vmrig import BABYALBUM_BIN  # noqa: E402
 
 #: systemd_vm's setup, then a parent's edit of the settings file: CRLF lines, one with a typo.
 #: The root is made shared, as systemd makes it on a board: here busybox's switch_root moved it,
@@ -235,12 +235,8 @@ def main():
     made = time.monotonic()
     many = make_many(work, photo)
     print(f"made the 5,000-photo stick image in {time.monotonic() - made:.0f} s", flush=True)
-    setup = os.path.join(work, "setup.sh")
-    with open(setup, "w") as f:
-        f.write(SETUP.replace("@REPO@", REPO).replace("@BIN@", BABYALBUM_BIN).replace("@WITHOUT_NOTIFY@", ""))
     devices = ["virtio-keyboard-pci", "virtio-tablet-pci", "qemu-xhci,id=xhci"]
-    vm = VM(vga="std", memory=1024, boot_timeout=300, devices=devices, modules=vmrig.DEFAULT_MODULES + ["overlay"],
-            init=systemd_vm.INIT.replace("@SETUP@", setup))
+    vm = systemd_vm.make_vm(work, systemd_vm.BINARY_INSTALL, setup_script=SETUP, devices=devices)
     started = time.monotonic()
     try:
         vm.start()
