@@ -286,16 +286,24 @@ def step_wear(card, work, boot_files, seconds):
     guest = boot(card, work, boot_files)
     wait_showing(guest)
     time.sleep(20)  # the first save and the walk's end
-    start, _ = vda_sectors_written(guest)
-    t0 = time.monotonic()
-    time.sleep(seconds)
-    end, _ = vda_sectors_written(guest)
-    elapsed = time.monotonic() - t0
+    # Two windows of `seconds`: the first holds the start's one-off writes (the whole round's
+    # rewrite once the folder walk has ended), the second only the steady 5-minute journal saves.
+    marks = [(vda_sectors_written(guest)[0], time.monotonic())]
+    for _ in range(2):
+        time.sleep(seconds)
+        marks.append((vda_sectors_written(guest)[0], time.monotonic()))
     _, count = guest.sh("journalctl -b -u babyalbum.service -o cat | grep -c 'showing '")
     guest.kill()
-    per_day = (end - start) * 512 * 86400 / elapsed / 1e6
-    print(f"card wear with 10,000 photos at a 1 s interval: {end - start} sectors in {elapsed:.0f} s "
-          f"({count.strip()} photos shown in the boot), {per_day:.2f} MB a day scaled by time (goal <= 20)")
+    (s0, t0), (s1, t1), (s2, t2) = marks
+    start_mb = (s1 - s0) * 512 / 1e6
+    steady_per_day = (s2 - s1) * 512 * 86400 / (t2 - t1) / 1e6
+    # A frame switched off at the wall every day starts once a day: the steady rate scaled by
+    # time, plus the start's writes once.
+    per_day = steady_per_day + start_mb
+    print(f"card wear with 10,000 photos at a 1 s interval ({count.strip()} photos shown in the boot): "
+          f"{s1 - s0} sectors in the first {t1 - t0:.0f} s after start, {s2 - s1} sectors in the next "
+          f"{t2 - t1:.0f} s; {steady_per_day:.2f} MB a day steady (scaled by time) + {start_mb:.2f} MB a "
+          f"start = {per_day:.2f} MB a day with one start a day (goal <= 20)")
     if per_day > 20:
         raise Failure(f"{per_day:.1f} MB a day > 20")
 
