@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CSandbox.h"
+#include "small_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -109,13 +110,8 @@ static int close_others(const int *keep, int count) {
 
 /* The process's thread count, from /proc/self/status (0 when unknown). */
 static int thread_count(void) {
-    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
     char text[4096];
-    ssize_t got = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (got <= 0) return 0;
-    text[got] = 0;
+    if (basandbox_read_small_file("/proc/self/status", text, sizeof text) < 0) return 0;
     const char *line = strstr(text, "\nThreads:");
     return line ? atoi(line + 9) : 0;
 }
@@ -159,13 +155,8 @@ int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *l
 }
 
 uint64_t basandbox_current_address_space(void) {
-    int fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
     char text[128];
-    ssize_t got = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (got <= 0) return 0;
-    text[got] = 0;
+    if (basandbox_read_small_file("/proc/self/statm", text, sizeof text) < 0) return 0;
     unsigned long long pages = 0;
     if (sscanf(text, "%llu", &pages) != 1) return 0;
     return (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "CSandbox.h"
+#include "small_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,12 +79,7 @@ long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int t
 long basandbox_status_kb(pid_t pid, const char *field) {
     char path[64], text[4096];
     snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t got = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (got <= 0) return -1;
-    text[got] = 0;
+    if (basandbox_read_small_file(path, text, sizeof text) < 0) return -1;
     const char *line = strstr(text, field);
     return line ? strtol(line + strlen(field), NULL, 10) : -1;
 }
@@ -91,12 +87,7 @@ long basandbox_status_kb(pid_t pid, const char *field) {
 long long basandbox_cpu_ns(pid_t pid) {
     char path[64], text[128];
     snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t got = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (got <= 0) return -1;
-    text[got] = 0;
+    if (basandbox_read_small_file(path, text, sizeof text) < 0) return -1;
     return strtoll(text, NULL, 10);
 }
 
