@@ -24,16 +24,8 @@ import Testing
         let plain = try ColourPNGTests.png(in: folder, name: "plain", iccp: nil)
         let jpeg = try ColourTests.jpeg(
             in: folder, name: "adobe", profile: ColourTests.profile(BACOLOUR_FIXTURE_ADOBE_RGB))
-        let reference = folder.file("reference.jpg")
-        try WorkerSupport.run(["/usr/bin/jpgicc", "-t0", "-b", "-q100", jpeg, reference])
-
-        let local = try PhotoDecoder.decode(png, to: size, scale: .fill)
-        let accuracy = ColourTests.meanDifference(local, try PhotoDecoder.decode(reference, to: size, scale: .fill))
-        #expect(accuracy.allSatisfy { $0 <= 1.5 }, "against jpgicc: \(accuracy)")
-        let shift = ColourTests.meanDifference(local, try PhotoDecoder.decode(plain, to: size, scale: .fill))
-        #expect(shift.reduce(0, +) / 3 >= 10, "against the untransformed photo: \(shift)")
-        let worker = try WorkerSupport.decode(png, pool: pool, request: DecodeRequest(size: size, scale: .fill))
-        #expect(worker.frame.pixels == local.pixels)
+        let worker = try ColourPNGTests.expectConvertedLikeJpgicc(
+            png, jpeg: jpeg, plain: plain, in: folder, size: size, pool: pool)
         #expect(worker.metadata.colourProfile == "PNG cHRM, gamma 2.20")
         #expect(worker.metadata.colourIgnored == nil)
         // One line in the log names the profile, through the slideshow's preparer.
