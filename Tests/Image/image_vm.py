@@ -17,7 +17,8 @@ Checks:
    every photo complete before the cut unchanged (sha256), the state file valid or absent; then
    the next boot shows a photo. How many cuts hit a write is printed.
 
-Usage: Tests/Image/image_vm.py IMAGE [--cuts N]   (prints each step; exit 0 when all passed)
+Usage: Tests/Image/image_vm.py IMAGE [--cuts N] [--deadline UNIX-TIME]
+       (prints each step; exit 0 when all passed; 20 cuts unless the deadline stops them after 4)
 Needs qemu-system-arm, dosfstools, mtools, e2fsprogs, util-linux (losetup), python3-pil; root.
 """
 
@@ -272,7 +273,12 @@ def vda_sectors_written(guest):
     return int(fields[6]), int(fields[8])  # sectors written, in flight
 
 
+#: What the card-wear step takes beyond its two windows: 10,000 photos copied, a boot, the first save.
+WEAR_OVERHEAD = 240
+
+
 def step_wear(card, work, boot_files, seconds):
+    started = time.monotonic()
     card.attach()
     folder = os.path.join(work, "many")
     os.makedirs(folder, exist_ok=True)
@@ -303,7 +309,8 @@ def step_wear(card, work, boot_files, seconds):
     print(f"card wear with 10,000 photos at a 1 s interval ({count.strip()} photos shown in the boot): "
           f"{s1 - s0} sectors in the first {t1 - t0:.0f} s after start, {s2 - s1} sectors in the next "
           f"{t2 - t1:.0f} s; {steady_per_day:.2f} MB a day steady (scaled by time) + {start_mb:.2f} MB a "
-          f"start = {per_day:.2f} MB a day with one start a day (goal <= 20)")
+          f"start = {per_day:.2f} MB a day with one start a day (goal <= 20); the step took "
+          f"{time.monotonic() - started:.0f} s")
     if per_day > 20:
         raise Failure(f"{per_day:.1f} MB a day > 20")
 
@@ -340,7 +347,8 @@ def fsck_all(card):
         if second.returncode not in (0, 1):
             raise Failure(f"partition {n}: fsck could not repair it automatically:\n{first.stdout}\n{second.stdout}")
         found = [line for line in first.stdout.splitlines() if line.strip() and not line.startswith(("fsck.fat", "e2fsck"))]
-        repaired.append(f"p{n}: {found[0].strip() if found else first.returncode}")
+        # The first lines say what and where (fsck.vfat: the differing bytes, offset:original/backup).
+        repaired.append(f"p{n}: {' '.join(line.strip() for line in found[:3]) if found else first.returncode}")
     return repaired
 
 
@@ -382,14 +390,32 @@ def start_activity(guest):
     guest.sh(f"echo {script} | base64 -d >/run/activity.sh; (setsid sh /run/activity.sh >/run/activity.log 2>&1 </dev/null &)")
 
 
-def step_power_cuts(card, work, boot_files, cuts, seed):
+#: Cuts always made, whatever the time budget.
+MINIMUM_CUTS = 4
+
+
+def out_of_time(deadline, durations, reserve):
+    """Whether another cut (as long as the slowest so far) and `reserve` seconds would pass the deadline."""
+    return bool(deadline) and time.time() + max(durations) + reserve > deadline
+
+
+def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
+    """`cuts` power cuts; past MINIMUM_CUTS, no cut starts that would end after `deadline` (a Unix
+    time; 0 for none) less `reserve` seconds for the steps after this one."""
     rng = random.Random(seed)
+    durations = []
     card.attach()
     for name in ("duck.png", "balloons.png"):  # more than one photo: each restart saves a new state
         card.mtools("mcopy", "-o", os.path.join(REPO, "Photos", name), "::/photos/")
     before = checksums(card)
     hit = 0
+    made = 0
     for n in range(1, cuts + 1):
+        if n > MINIMUM_CUTS and out_of_time(deadline, durations, reserve + max(durations)):
+            print(f"cuts stopped after {made} of {cuts}: the next would pass the test command's time budget "
+                  f"(BABYALBUM_IMAGE_DEADLINE; the slowest cut took {max(durations):.0f} s)")
+            break
+        cut_started = time.monotonic()
         card.detach()
         guest = boot(card, work, boot_files)
         wait_showing(guest)
@@ -422,17 +448,22 @@ def step_power_cuts(card, work, boot_files, cuts, seed):
         # What must survive the next cut: the photos, not the copier's own files (its completed
         # copies are rewritten by the next boot's copier, a .part is a copy still under way).
         before = {k: v for k, v in after.items() if copy_content(k) is None and not k.endswith(".part")}
+        made = n
+        durations.append(time.monotonic() - cut_started)
     card.detach()
     guest = boot(card, work, boot_files)
     wait_showing(guest)
     guest.kill()
-    print(f"power cuts: {cuts} of {cuts} survived, {hit} of them while the disk was being written; the last boot shows a photo")
+    print(f"power cuts: {made} of {made} survived, {hit} of them while the disk was being written; the last boot "
+          f"shows a photo; {sum(durations) / len(durations):.0f} s a cut on average")
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("image")
-    parser.add_argument("--cuts", type=int, default=int(os.environ.get("BABYALBUM_IMAGE_CUTS", "4")))
+    parser.add_argument("--cuts", type=int, default=int(os.environ.get("BABYALBUM_IMAGE_CUTS", "20")))
+    parser.add_argument("--deadline", type=float, default=float(os.environ.get("BABYALBUM_IMAGE_DEADLINE", "0")),
+                        help="a Unix time: past MINIMUM_CUTS cuts, none starts that would end the suite after it")
     parser.add_argument("--wear-seconds", type=int, default=int(os.environ.get("BABYALBUM_IMAGE_WEAR_SECONDS", "330")))
     parser.add_argument("--seed", type=int, default=int(time.time()))
     options = parser.parse_args()
@@ -453,7 +484,8 @@ def main():
         boot_files = (kernel, initrd, cmdline)
         print(f"seed {options.seed}; kernel command line: {cmdline}")
         for name, body in (("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
-                           ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed)),
+                           ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed,
+                                                                  options.deadline, WEAR_OVERHEAD + 2 * options.wear_seconds)),
                            ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):
             if os.environ.get("BABYALBUM_IMAGE_STEPS") and name.split(":")[0] not in os.environ["BABYALBUM_IMAGE_STEPS"]:
                 continue
