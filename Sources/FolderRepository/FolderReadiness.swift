@@ -60,7 +60,9 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         case no
         /// In it, with the signature it has now.
         case current
-        /// In it, but changed since (its signature changed after it was published).
+        /// In it, but changed since (its signature changed after it was published). It stays
+        /// changed even if the file returns to exactly the published signature (size, time to
+        /// the nanosecond, inode, mode and owner): the photo then leaves the list once, harmlessly.
         case changed
     }
 
