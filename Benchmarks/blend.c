@@ -1,5 +1,6 @@
 /* The crossfade's cost: blending two 1920x1080 frames into a third, row by row, against a plain
- * copy of one frame (the physical floor on this memory system), in the same run.
+ * copy of one frame, in the same run; and the memory-traffic floor of any blend, a loop that reads
+ * two frames and writes one with no arithmetic (out = from | to).
  * Built by scripts/bench with the product's own blend.c:
  *   cc -O2 -I Sources/CFrameBlend/include Benchmarks/blend.c Sources/CFrameBlend/blend.c */
 #include <stdint.h>
@@ -23,6 +24,11 @@ static int compare(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* Reads two rows, writes one, no arithmetic: what the blend would cost if its multiplies were free. */
+static void traffic_row(uint32_t *restrict out, const uint32_t *restrict a, const uint32_t *restrict b, size_t count) {
+    for (size_t i = 0; i < count; i++) out[i] = a[i] | b[i];
+}
+
 static double median(double *values, int count) {
     qsort(values, count, sizeof *values, compare);
     return values[count / 2];
@@ -36,7 +42,7 @@ int main(void) {
         from[i] = (uint32_t)(i * 2654435761u) & 0xFFFFFF;
         to[i] = (uint32_t)(i * 40503u + 77) & 0xFFFFFF;
     }
-    double copy[RUNS], blend[RUNS];
+    double copy[RUNS], blend[RUNS], traffic[RUNS];
     uint32_t check = 0;
     for (int run = 0; run < RUNS; run++) {
         double start = now_ms();
@@ -50,11 +56,19 @@ int main(void) {
         }
         blend[run] = now_ms() - start;
         check += out[run];
+        start = now_ms();
+        for (int y = 0; y < HEIGHT; y++) {
+            traffic_row(out + (size_t)y * WIDTH, from + (size_t)y * WIDTH, to + (size_t)y * WIDTH, WIDTH);
+        }
+        traffic[run] = now_ms() - start;
+        check += out[run];
     }
-    double copy_ms = median(copy, RUNS), blend_ms = median(blend, RUNS);
+    double copy_ms = median(copy, RUNS), blend_ms = median(blend, RUNS), traffic_ms = median(traffic, RUNS);
     printf("copy one 1920x1080 frame: %.3f ms\n", copy_ms);
     printf("blend two frames into one: %.3f ms (%.2fx the copy; %.0f fades frames/s possible)\n", blend_ms,
            blend_ms / copy_ms, 1000.0 / blend_ms);
+    printf("read two frames and write one, no arithmetic (the traffic floor): %.3f ms (%.2fx the copy)\n", traffic_ms,
+           traffic_ms / copy_ms);
     fprintf(stderr, "(checksum %u)\n", check);
     return 0;
 }

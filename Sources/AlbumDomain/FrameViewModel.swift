@@ -51,7 +51,7 @@ public struct FrameViewModel: Equatable, Sendable {
             content = .waiting
         case .showing(let shown):
             content = .photo(shown.photo, frame: shown.frame)
-            transition = state.fade.map { FrameTransition.fade(from: $0.from.frame, duration: $0.duration) }
+            transition = state.fade.map { FrameTransition.fade(from: $0.from, duration: $0.duration) }
         case .noPhotos(.emptyAlbum):
             content = .black(reason: "the album has no photos")
         case .noPhotos(.noneReadable(let skipped)):
@@ -64,9 +64,11 @@ public struct FrameViewModel: Equatable, Sendable {
 
 /// How a new photo replaces the picture before it on screen.
 public enum FrameTransition: Equatable, Sendable {
-    /// A crossfade from `from` to the new frame in `duration`, linear per channel, timed by the
-    /// clock (a slow board drops frames and still ends on time, on the new frame exactly).
-    case fade(from: Frame, duration: Duration)
+    /// A crossfade from the picture on screen, which shows the photo `from`, to the new frame in
+    /// `duration`, linear per channel, timed by the clock (a slow board drops frames and still
+    /// ends on time, on the new frame exactly). The view model holds no pixels of `from`: the
+    /// screen fades from what it shows, and a screen that shows something else cuts.
+    case fade(from: Photo, duration: Duration)
 }
 
 /// A view: an adapter at the edge that draws view models (a screen, a folder of PNG files).

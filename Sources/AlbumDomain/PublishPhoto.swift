@@ -257,7 +257,7 @@ struct Reduction {
     /// from black, and only when fades are on.
     private func fade(from previous: ShownPhoto?, to next: ShownPhoto) -> Fade? {
         guard case .fade(let duration) = transition, let previous, previous.photo != next.photo else { return nil }
-        return Fade(from: previous, duration: duration)
+        return Fade(from: previous.photo, duration: duration)
     }
 
     // MARK: Emptiness and the end

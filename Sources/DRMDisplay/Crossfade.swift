@@ -17,10 +17,10 @@ struct Crossfade {
     /// A fade for `viewModel`, when it asks for one and the screen shows the fade's first frame
     /// now (`onScreen`, lit), at the screen's size; otherwise `nil` (the photo is shown at once).
     init?(_ viewModel: FrameViewModel, onScreen: FrameViewModel?, screen: FrameSize) {
-        guard case .fade(let from, let duration) = viewModel.transition,
+        guard case .fade(let fromPhoto, let duration) = viewModel.transition,
             case .photo(_, let to) = viewModel.content, viewModel.displayPower == .on,
-            let onScreen, onScreen.displayPower == .on, case .photo(_, let shown) = onScreen.content,
-            shown == from, from.size == screen, to.size == screen, duration > .zero
+            let onScreen, onScreen.displayPower == .on, case .photo(let shownPhoto, let from) = onScreen.content,
+            shownPhoto == fromPhoto, from.size == screen, to.size == screen, duration > .zero
         else { return nil }
         self.from = from
         self.to = to

@@ -54,12 +54,27 @@ struct FileObservation: Sendable, Equatable {
 struct FolderReadiness<C: Clock> where C.Duration == Duration {
     enum Readiness: Sendable, Equatable { case ready, settling, writing }
 
+    /// Whether a file is in the published list, and as which version.
+    enum Published: Sendable, Equatable {
+        /// Not in the published list.
+        case no
+        /// In it, with the signature it has now.
+        case current
+        /// In it, but changed since (its signature changed after it was published). It stays
+        /// changed even if the file returns to exactly the published signature (size, time to
+        /// the nanosecond, inode, mode and owner): the photo then leaves the list once, harmlessly.
+        case changed
+    }
+
+    /// One file. A byte for ``Published`` instead of the published signature keeps a table of
+    /// 10,000 files at 64 bytes a slot, not 104.
     struct Entry: Sendable, Equatable {
         var id: PhotoID
-        var signature: FileSignature
+        var signature: FileSignature {
+            didSet { if published == .current, signature != oldValue { published = .changed } }
+        }
         var readiness: Readiness
-        /// The signature last published, `nil` when the photo is not in the published list.
-        var published: FileSignature?
+        var published: Published
     }
 
     /// A file to look at again because its settle or quiet time ran out.
@@ -111,7 +126,9 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     mutating func observe(_ key: FileKey, id: PhotoID, _ seen: FileObservation, cause: FileCause) {
         let old = entries[key]
         guard let readiness = readiness(after: cause, old: old, seen: seen) else { return }
-        store(Entry(id: id, signature: seen.signature, readiness: readiness, published: old?.published), at: key)
+        var entry = old ?? Entry(id: id, signature: seen.signature, readiness: readiness, published: .no)
+        (entry.id, entry.signature, entry.readiness) = (id, seen.signature, readiness)
+        store(entry, at: key)
         switch readiness {
         case .settling: settleQueue.append(key, at: clock.now.advanced(by: timing.settleTime))
         case .writing: quietQueue.append(key, at: clock.now.advanced(by: timing.quietTimeForOpenFiles))
@@ -145,7 +162,7 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     mutating func remove(_ key: FileKey) {
         guard let old = entries.removeValue(forKey: key) else { return }
         account(old, becoming: nil)
-        if old.published != nil { vanished.insert(old.id) }
+        if old.published != .no { vanished.insert(old.id) }
     }
 
     /// The files whose settle or quiet time ran out: the driver looks at each again and reports
@@ -202,16 +219,20 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         photos.reserveCapacity(readyCount)
         var replaced = Set(vanished.map(Photo.init(id:)))
         vanished.removeAll()
-        for index in entries.indices {
+        // Walked by index, not over `entries.indices` (which holds the storage, so the first
+        // change below would copy the whole table: 1.7 MB for 10,000 photos).
+        var index = entries.startIndex
+        while index != entries.endIndex {
             let entry = entries.values[index]
             if entry.readiness == .ready {
                 let photo = Photo(id: entry.id)
                 photos.append(photo)
-                if let published = entry.published, published != entry.signature { replaced.insert(photo) }
-                if entry.published != entry.signature { entries.values[index].published = entry.signature }
-            } else if entry.published != nil {
-                entries.values[index].published = nil
+                if entry.published == .changed { replaced.insert(photo) }
+                if entry.published != .current { entries.values[index].published = .current }
+            } else if entry.published != .no {
+                entries.values[index].published = .no
             }
+            entries.formIndex(after: &index)
         }
         photos.sort { $0.id < $1.id }
         var lists: [[Photo]] = []

@@ -49,9 +49,10 @@ public struct PhotoFramePreparer: FramePreparing {
         // The backdrop is made upright, then the frame is turned for the panel.
         let upright = try PhotoDecoder.decode(
             file, path: name, to: screen, scale: .fit, limits: limits, budget: budget)
-        var pixels = upright.frame.pixels
-        Backdrop.paintBars(of: &pixels, size: screen, photo: photoSize)
-        return (Frame(size: screen, pixels: pixels).turned(for: rotation), upright.metadata)
+        let metadata = upright.metadata
+        var frame = (consume upright).frame
+        frame.paintBackdrop(photo: photoSize)
+        return (frame.turned(for: rotation), metadata)
     }
 
     private func decode(
@@ -71,6 +72,14 @@ extension PhotoHeader {
 }
 
 extension Frame {
+    /// Paints the `auto` backdrop in the bars around a photo of `photo`'s size fitted to this
+    /// upright frame: in place when this frame is the only holder of its pixels (as a decode's
+    /// frame is once its reply is consumed), so no second full frame is made.
+    mutating func paintBackdrop(photo: FrameSize) {
+        let size = size
+        drawOnPixels { Backdrop.paintBars(of: &$0, size: size, photo: photo) }
+    }
+
     /// This upright frame as the panel of a screen mounted with `rotation` holds it (the
     /// panel's own size): each panel pixel shows the upright pixel it faces.
     public func turned(for rotation: ScreenRotation) -> Frame {

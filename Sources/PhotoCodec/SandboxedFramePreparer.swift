@@ -56,9 +56,11 @@ public struct SandboxedFramePreparer: FramePreparing {
         let decoded = try workers.decode(file, path: name, request: request)
         guard scale == .auto, decoded.scaleUsed == .fit else { return (decoded.frame, decoded.metadata) }
         // `auto` chose to fit: the frame is upright; the backdrop is painted, then it is turned.
-        var pixels = decoded.frame.pixels
-        Backdrop.paintBars(of: &pixels, size: decoded.frame.size, photo: decoded.header.uprightSize)
-        return (Frame(size: decoded.frame.size, pixels: pixels).turned(for: rotation), decoded.metadata)
+        let (metadata, photoSize) = (decoded.metadata, decoded.header.uprightSize)
+        // The reply lets go of the frame, so the backdrop is painted in place, not on a copy.
+        var frame = (consume decoded).frame
+        frame.paintBackdrop(photo: photoSize)
+        return (frame.turned(for: rotation), metadata)
     }
 }
 

@@ -351,14 +351,13 @@ import Testing
         let next = store.send(.framePrepared(first, frame(), now: at(0))).preparedPhoto!
         _ = store.takeEffects()
         #expect(store.state.fade == nil, "the first photo comes up at once")
-        let firstShown = store.album.shown!
         store.send(.framePrepared(next, frame(), now: at(1)))
         store.receive([])
         let inFlight = store.send(.intervalElapsed(now: at(15))).preparedPhoto!
         _ = store.takeEffects()
-        #expect(store.state.fade == Fade(from: firstShown, duration: .seconds(1)))
+        #expect(store.state.fade == Fade(from: first, duration: .seconds(1)), "it names the photo, holds no frame")
         let viewModel = FrameViewModel(state: store.state)
-        #expect(viewModel.transition == .fade(from: firstShown.frame, duration: .seconds(1)))
+        #expect(viewModel.transition == .fade(from: first, duration: .seconds(1)))
         #expect(
             viewModel.content == .photo(next, frame: store.album.shown!.frame), "the view model ends on the new photo")
 
