@@ -328,6 +328,7 @@ def check_running_and_showing(vm, frames, shot, late):
         late.append("the service user cannot switch the console to graphics mode: " +
                     next(line for line in warnings if "/dev/tty0" in line))
     print(f"    on screen, pixel for pixel: {wait_for_photo_on_screen(vm, frames, shot, 30)}", flush=True)
+    report_boot_to_photo(vm)
     state = show(vm)
     if not WITHOUT_NOTIFY and state.get("WatchdogTimestampMonotonic", "0") in ("", "0"):
         raise Failure(f"the watchdog was never pinged: {state}")
@@ -336,6 +337,17 @@ def check_running_and_showing(vm, frames, shot, late):
     if not ids.startswith("babyalbum"):
         raise Failure(f"not running as babyalbum: {ids}")
     return state
+
+
+def report_boot_to_photo(vm):
+    """Prints (never asserts: TCG) when the first photo came on the guest's clock, from the kernel's
+    start, and `systemd-analyze critical-chain babyalbum.service`."""
+    _, first = vm.sh("journalctl -b -u babyalbum.service -o short-monotonic --no-pager | grep -m1 'showing '")
+    seconds = re.match(r"\[\s*([\d.]+)\]", first.strip())
+    print(f"    first photo {seconds.group(1) if seconds else '?'} s after the kernel started (journal)", flush=True)
+    _, chain = vm.sh("systemd-analyze critical-chain babyalbum.service --no-pager 2>&1 | grep -v '^The time'")
+    print("    systemd-analyze critical-chain babyalbum.service:\n" +
+          "\n".join("      " + line for line in chain.strip().splitlines()), flush=True)
 
 
 def check_doctor(vm, program):
