@@ -50,9 +50,7 @@ let package = Package(
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
-        .target(
-            name: "CColour", dependencies: ["CLCMS2"], cSettings: [.headerSearchPath("../CLCMS2")],
-            linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "CColour", dependencies: ["CLCMS2"], linkerSettings: [.linkedLibrary("m")]),
         .systemLibrary(
             name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"]),
@@ -149,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "BabyAlbumSettingsTests",
             dependencies: [
-                "BabyAlbumSettings", "babyalbum", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BabyAlbumSettings", "BabyAlbumDoctor", "babyalbum",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "QuietHoursTests", dependencies: ["QuietHours", "AlbumDomain"]),
         .testTarget(
