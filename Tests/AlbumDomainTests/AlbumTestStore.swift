@@ -76,9 +76,16 @@ struct AlbumTestStore {
             _ = takeEffects()
             return effects.preparedPhoto
         }
-        send(.framePrepared(photo, prepared, now: now))
+        return showAtTick(photo, preparedAt: now, tick: album.nextTick!)
+    }
+
+    /// Succeeds in preparing `photo` at `preparedAt`, before the tick, which waits for the tick;
+    /// fires the tick at `tick`, which shows it. Returns the photo asked for next.
+    mutating func showAtTick(_ photo: Photo, preparedAt: AlbumTime, tick: AlbumTime) -> Photo? {
+        let prepared = frame()
+        send(.framePrepared(photo, prepared, now: preparedAt))
         receive([])
-        let effects = send(.intervalElapsed(now: album.nextTick!)) { $0.content = showing(photo, prepared) }
+        let effects = send(.intervalElapsed(now: tick)) { $0.content = showing(photo, prepared) }
         _ = takeEffects()
         return effects.preparedPhoto
     }

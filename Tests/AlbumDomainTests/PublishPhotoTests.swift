@@ -95,14 +95,7 @@ import Testing
         var shown = [first.description]
         var preparing = next
         for tick in 1...200 {
-            let prepared = frame()
-            store.send(.framePrepared(preparing, prepared, now: at(tick * 15 - 5)))
-            store.receive([])
-            let effects = store.send(.intervalElapsed(now: at(tick * 15))) { [preparing] in
-                $0.content = showing(preparing, prepared)
-            }
-            preparing = effects.preparedPhoto!
-            _ = store.takeEffects()
+            preparing = store.showAtTick(preparing, preparedAt: at(tick * 15 - 5), tick: at(tick * 15))!
             shown.append(store.shownID!)
         }
         #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 != $1 })
@@ -117,12 +110,7 @@ import Testing
             var shown = [first.description]
             var preparing = next
             for tick in 1..<12 {
-                let prepared = frame()
-                store.send(.framePrepared(preparing, prepared, now: at(tick * 15 - 1)))
-                preparing = store.send(.intervalElapsed(now: at(tick * 15))) { [preparing] in
-                    $0.content = showing(preparing, prepared)
-                }.preparedPhoto!
-                _ = store.takeEffects()
+                preparing = store.showAtTick(preparing, preparedAt: at(tick * 15 - 1), tick: at(tick * 15))!
                 shown.append(store.shownID!)
             }
             return shown
@@ -273,12 +261,7 @@ import Testing
         var shown: [String] = []
         var preparing = joined!
         for tick in 1...6 {
-            let prepared = frame()
-            store.send(.framePrepared(preparing, prepared, now: at(tick * 15 - 1)))
-            preparing = store.send(.intervalElapsed(now: at(tick * 15))) { [preparing] in
-                $0.content = showing(preparing, prepared)
-            }.preparedPhoto!
-            _ = store.takeEffects()
+            preparing = store.showAtTick(preparing, preparedAt: at(tick * 15 - 1), tick: at(tick * 15))!
             shown.append(store.shownID!)
         }
         #expect(Set(shown) == ["c", "d"], "removed photos are never chosen again: \(shown)")
