@@ -31,7 +31,10 @@ let package = Package(
         // MARK: C modules
         .systemLibrary(
             name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "CPNGCodec", dependencies: ["CPNG", "CColour"]),
+        // What every codec shares: the error enum, scale mode, limits, target and metadata (its one
+        // public header), and the placement, orientation and scaler code (headers for the codecs' C files).
+        .target(name: "CPhotoCodecCore", dependencies: ["CColour"]),
+        .target(name: "CPNGCodec", dependencies: ["CPNG", "CPhotoCodecCore"]),
         .systemLibrary(
             name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         .target(name: "CDisplayShims", dependencies: ["CDRM"]),
@@ -42,23 +45,20 @@ let package = Package(
             name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
-            name: "CPhotoCodec", dependencies: ["CPNGCodec", "CJPEG", "CWebP", "CColour"],
-            cSettings: [.headerSearchPath("../CPNGCodec")], linkerSettings: [.linkedLibrary("webp")]),
+            name: "CPhotoCodec", dependencies: ["CPhotoCodecCore", "CJPEG", "CWebP", "CColour"],
+            linkerSettings: [.linkedLibrary("webp")]),
         .systemLibrary(
             name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
-        .target(
-            name: "CColour", dependencies: ["CLCMS2"], cSettings: [.headerSearchPath("../CLCMS2")],
-            linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "CColour", dependencies: ["CLCMS2"], linkerSettings: [.linkedLibrary("m")]),
         .systemLibrary(
             name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        .target(
-            name: "CHEIFCodec", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIF"],
-            cSettings: [.headerSearchPath("../CPhotoCodec"), .headerSearchPath("../CPNGCodec")]),
+        .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"]),
         // The decode sandbox (seccomp allow-list, limits, the worker protocol) and the decode worker.
         .target(name: "CSandbox"),
         .target(
-            name: "CDecodeWorker", dependencies: ["CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox", "CColour"]),
+            name: "CDecodeWorker",
+            dependencies: ["CPhotoCodecCore", "CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox", "CColour"]),
         .executableTarget(name: "babyalbum-decoder", dependencies: ["CDecodeWorker"]),
         .systemLibrary(
             name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
@@ -70,8 +70,8 @@ let package = Package(
         .target(
             name: "PhotoCodec",
             dependencies: [
-                "AlbumDomain", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption", "CColour",
-                "LinuxInterfaces",
+                "AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption",
+                "CColour", "LinuxInterfaces",
             ]),
         .target(name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec"]),
         .target(
@@ -147,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "BabyAlbumSettingsTests",
             dependencies: [
-                "BabyAlbumSettings", "babyalbum", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "BabyAlbumSettings", "BabyAlbumDoctor", "babyalbum",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(name: "QuietHoursTests", dependencies: ["QuietHours", "AlbumDomain"]),
         .testTarget(

@@ -1,5 +1,5 @@
 #include "CColour.h"
-#include "shim.h"
+#include <lcms2.h>
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 #include "CColour.h"
 #include "matshaper.h"
-#include "shim.h"
+#include <lcms2.h>
 
 #include <math.h>
 #include <pthread.h>

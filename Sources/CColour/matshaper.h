@@ -7,7 +7,7 @@
  * matrix-shaper maths (perceptual falls back to relative colorimetric for matrix-shapers, and
  * black-point compensation is a no-op when the curves start at 0), rounded to within a step.
  */
-#include "shim.h"
+#include <lcms2.h>
 
 #include <stddef.h>
 #include <stdint.h>

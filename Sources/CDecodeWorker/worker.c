@@ -35,7 +35,8 @@ static baphoto_limits photo_limits(const badecode_request *request) {
     int unchecked = request->test_action == BADECODE_TEST_NO_BUDGET_CHECK;
     return (baphoto_limits){.max_pixels = request->max_pixels,
                             .budget_bytes = unchecked ? (1ull << 40) : request->budget_bytes,
-                            .max_scans = request->max_scans};
+                            .max_scans = request->max_scans,
+                            .max_chunk_bytes = request->max_chunk_bytes};
 }
 
 static void copy_header(badecode_reply *reply, const baphoto_header *header) {
@@ -51,9 +52,8 @@ static int read_header(int fd, int format, const badecode_request *request, baph
     baphoto_limits limits = photo_limits(request);
     memset(header, 0, sizeof *header);
     if (format == BADECODE_FORMAT_PNG) {
-        bapng_limits png = {.max_pixels = request->max_pixels, .max_chunk_bytes = request->max_chunk_bytes};
         bapng_header stored = {0}; /* no eXIf copy: the header only */
-        int status = bapng_read_header_fd(fd, &png, &stored, message);
+        int status = bapng_read_header(fd, &limits, &stored, message);
         header->width = stored.width;
         header->height = stored.height;
         header->orientation = stored.orientation;
@@ -88,17 +88,13 @@ static int decode(int fd, int format, const badecode_request *request, baphoto_t
     baphoto_limits limits = photo_limits(request);
     memset(header, 0, sizeof *header);
     if (format == BADECODE_FORMAT_PNG) {
-        bapng_limits png = {.max_pixels = request->max_pixels, .max_chunk_bytes = request->max_chunk_bytes};
-        bapng_target png_target = {.pixels = target->pixels, .width = target->width, .height = target->height,
-                                   .scale = target->scale == BAPHOTO_SCALE_FILL ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT,
-                                   .quarter_turns = target->quarter_turns};
         bapng_header stored = {.exif = metadata->png_exif, .exif_capacity = sizeof metadata->png_exif};
-        int status = bapng_decode_scaled_fd(fd, &png, &png_target, &stored, message);
+        int status = bapng_decode(fd, &limits, target, &stored, message);
         header->width = stored.width;
         header->height = stored.height;
         header->orientation = stored.orientation;
         header->dct_scale_eighths = 8;
-        if (status == BAPNG_OK) note_png(metadata, &stored);
+        if (status == BAPHOTO_OK) note_png(metadata, &stored);
         metadata->colour = stored.colour; /* the PNG codec converts from iCCP itself */
         return status;
     }

@@ -24,7 +24,7 @@ typedef struct {
     FILE *file;
     png_structp png;
     png_infop info;
-    char *message; /* BAPNG_ERROR_MESSAGE_SIZE bytes */
+    char *message; /* BAPHOTO_ERROR_MESSAGE_SIZE bytes */
     uint8_t *block; /* one block of the file, as fed to libpng */
     uint8_t *rgb;   /* one decoded row, premultiplied RGB */
     uint32_t *stored; /* the scaled photo before it is turned upright (eXIf orientation) */
@@ -33,7 +33,7 @@ typedef struct {
     bapng_binner binner; /* Adam7 passes (and whole_image) */
     int binner_ready;
     /* The first warning about the image data itself; empty while there is none. */
-    char data_warning[BAPNG_ERROR_MESSAGE_SIZE];
+    char data_warning[BAPHOTO_ERROR_MESSAGE_SIZE];
     /* The profile: iCCP's (decompressed), or one made from cICP or cHRM and gAMA; NULL for none. */
     uint8_t *icc;
     size_t icc_length;
@@ -45,7 +45,7 @@ typedef struct {
 
 static void on_error(png_structp png, png_const_charp message) {
     decode_context *context = png_get_error_ptr(png);
-    snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s", message);
+    snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "%s", message);
     png_longjmp(png, 1);
 }
 
@@ -96,41 +96,37 @@ static void context_free(decode_context *context) {
 }
 
 /*
- * Opens `path` (or, when it is NULL, a duplicate of `fd` from its start), checks the signature and
- * creates libpng's structs with the limits applied.
+ * Reads a duplicate of `fd` from its start (the caller's descriptor stays open), checks the
+ * signature and creates libpng's structs with the limits applied.
  */
-static int context_open(decode_context *context, const char *path, int fd, const bapng_limits *limits) {
-    if (path) {
-        context->file = fopen(path, "rb");
-    } else {
-        int copy = lseek(fd, 0, SEEK_SET) == 0 ? dup(fd) : -1;
-        context->file = copy >= 0 ? fdopen(copy, "rb") : NULL;
-        if (copy >= 0 && !context->file) close(copy);
-    }
+static int context_open(decode_context *context, int fd, const baphoto_limits *limits) {
+    int copy = lseek(fd, 0, SEEK_SET) == 0 ? dup(fd) : -1;
+    context->file = copy >= 0 ? fdopen(copy, "rb") : NULL;
+    if (copy >= 0 && !context->file) close(copy);
     if (!context->file) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "cannot open: %s", strerror(errno));
-        return BAPNG_ERROR_IO;
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot read: %s", strerror(errno));
+        return BAPHOTO_ERROR_IO;
     }
     unsigned char signature[8];
     size_t got = fread(signature, 1, sizeof signature, context->file);
     if (got == 0) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "empty file");
-        return BAPNG_ERROR_NOT_PNG;
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "empty file");
+        return BAPHOTO_ERROR_WRONG_FORMAT;
     }
     if (got < sizeof signature || png_sig_cmp(signature, 0, sizeof signature) != 0) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "not a PNG file (bad signature)");
-        return BAPNG_ERROR_NOT_PNG;
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "not a PNG file (bad signature)");
+        return BAPHOTO_ERROR_WRONG_FORMAT;
     }
     context->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, context, on_error, on_warning);
-    if (!context->png) return BAPNG_ERROR_NO_MEMORY;
+    if (!context->png) return BAPHOTO_ERROR_NO_MEMORY;
     context->info = png_create_info_struct(context->png);
-    if (!context->info) return BAPNG_ERROR_NO_MEMORY;
+    if (!context->info) return BAPHOTO_ERROR_NO_MEMORY;
     png_init_io(context->png, context->file);
     png_set_sig_bytes(context->png, sizeof signature);
     png_set_user_limits(context->png, PNG_USER_WIDTH_MAX, PNG_USER_HEIGHT_MAX);
     png_set_chunk_cache_max(context->png, 1000);
     png_set_chunk_malloc_max(context->png, limits->max_chunk_bytes);
-    return BAPNG_OK;
+    return BAPHOTO_OK;
 }
 
 static void fill_header(decode_context *context, bapng_header *header) {
@@ -141,15 +137,15 @@ static void fill_header(decode_context *context, bapng_header *header) {
     header->interlaced = png_get_interlace_type(context->png, context->info) != PNG_INTERLACE_NONE;
 }
 
-static int check_pixel_limit(decode_context *context, const bapng_header *header, const bapng_limits *limits) {
+static int check_pixel_limit(decode_context *context, const bapng_header *header, const baphoto_limits *limits) {
     uint64_t pixels = (uint64_t)header->width * header->height;
     if (pixels > limits->max_pixels) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE,
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE,
                  "photo is %ux%u (%.1f megapixels), over the limit of %.1f megapixels", header->width,
                  header->height, (double)pixels / 1e6, (double)limits->max_pixels / 1e6);
-        return BAPNG_ERROR_TOO_LARGE;
+        return BAPHOTO_ERROR_TOO_LARGE;
     }
-    return BAPNG_OK;
+    return BAPHOTO_OK;
 }
 
 /* Converts a decoded 8-bit row (3 or 4 channels) to RGB composited over black. */
@@ -254,8 +250,8 @@ static int orientation_transposes(int orientation) { return orientation >= 5; }
  */
 typedef struct {
     decode_context *context;
-    const bapng_limits *limits;
-    const bapng_target *target; /* NULL: the header only */
+    const baphoto_limits *limits;
+    const baphoto_target *target; /* NULL: the header only */
     bapng_header *header;
     int status;
     int header_done;
@@ -291,14 +287,14 @@ static uint64_t rows_expected(const bapng_header *header) {
 
 static void push_fail(png_structp png, push_state *state, int status, const char *message) {
     state->status = status;
-    snprintf(state->context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s", message);
+    snprintf(state->context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "%s", message);
     png_longjmp(png, 1);
 }
 
 /* Allocates where the photo is drawn: the canvas, the row buffer, and the scaler or the binner. */
 static void prepare_drawing(png_structp png, push_state *state) {
     decode_context *context = state->context;
-    const bapng_target *target = state->target;
+    const baphoto_target *target = state->target;
     /* Scale the photo as stored to the target as the photo sees it, then turn it upright. */
     int transposed = orientation_transposes(state->orientation);
     state->canvas_width = transposed ? target->height : target->width;
@@ -307,26 +303,26 @@ static void prepare_drawing(png_structp png, push_state *state) {
         state->canvas = target->pixels;
     } else {
         context->stored = calloc((size_t)target->width * target->height, sizeof(uint32_t));
-        if (!context->stored) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+        if (!context->stored) push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
         state->canvas = context->stored;
     }
     state->place = bapng_place(state->header->width, state->header->height, state->canvas_width,
-                               state->canvas_height, target->scale == BAPNG_SCALE_FILL);
+                               state->canvas_height, target->scale == BAPHOTO_SCALE_FILL);
     const bapng_placement *p = &state->place;
     context->rgb = malloc((size_t)state->header->width * 3);
-    if (!context->rgb) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+    if (!context->rgb) push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     if (state->binned) {
         int status = bapng_binner_init(&context->binner, p->src_x, p->src_y, p->src_w, p->src_h, state->canvas,
                                        state->canvas_width, p->dst_x, p->dst_y, p->dst_w, p->dst_h);
         if (status == BAPNG_BINNER_OVERFLOW) {
-            push_fail(png, state, BAPNG_ERROR_TOO_LARGE, "interlaced photo too large for this frame size");
+            push_fail(png, state, BAPHOTO_ERROR_TOO_LARGE, "interlaced photo too large for this frame size");
         }
-        if (status != 0) push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+        if (status != 0) push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
         context->binner_ready = 1;
     } else {
         if (bapng_scaler_init(&context->scaler, p->src_x, p->src_w, p->src_h, state->canvas, state->canvas_width,
                               p->dst_x, p->dst_y, p->dst_w, p->dst_h) != 0) {
-            push_fail(png, state, BAPNG_ERROR_NO_MEMORY, "out of memory");
+            push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
         }
         context->scaler_ready = 1;
     }
@@ -406,8 +402,8 @@ static void choose_profile(decode_context *context) {
 static void on_info(png_structp png, png_infop info) {
     push_state *state = png_get_progressive_ptr(png);
     fill_header(state->context, state->header);
-    if (check_pixel_limit(state->context, state->header, state->limits) != BAPNG_OK) {
-        state->status = BAPNG_ERROR_TOO_LARGE;
+    if (check_pixel_limit(state->context, state->header, state->limits) != BAPHOTO_OK) {
+        state->status = BAPHOTO_ERROR_TOO_LARGE;
         png_longjmp(png, 1);
     }
     if (!state->target) {
@@ -417,7 +413,7 @@ static void on_info(png_structp png, png_infop info) {
     /* No png_set_interlace_handling: Adam7 passes arrive as they are stored, and the binner
      * places each pixel, so an interlaced photo never exists at full size. */
     state->channels = set_transforms(png, info);
-    if (state->channels != 3 && state->channels != 4) push_fail(png, state, BAPNG_ERROR_CORRUPT, "unexpected channel count");
+    if (state->channels != 3 && state->channels != 4) push_fail(png, state, BAPHOTO_ERROR_CORRUPT, "unexpected channel count");
     state->binned = state->header->interlaced || state->target->whole_image;
     state->rows_expected = rows_expected(state->header);
     prepare_drawing(png, state);
@@ -485,23 +481,23 @@ static int valid_chunk_type(const uint8_t *type) {
 }
 
 static int chunk_fail(decode_context *context, const uint8_t *type, const char *why, uint32_t length) {
-    snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "chunk %.4s: %s (%u bytes)",
+    snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "chunk %.4s: %s (%u bytes)",
              valid_chunk_type(type) ? (const char *)type : "????", why, length);
-    return BAPNG_ERROR_CORRUPT;
+    return BAPHOTO_ERROR_CORRUPT;
 }
 
 /*
  * Walks the chunks from the signature to IEND (or the end of the file), feeding libpng the pixel
- * chunks and seeking past the rest. Returns BAPNG_OK, or an error for a chunk BabyAlbum refuses;
+ * chunks and seeking past the rest. Returns BAPHOTO_OK, or an error for a chunk BabyAlbum refuses;
  * libpng's own errors longjmp out.
  */
 static int feed_chunks(decode_context *context, push_state *state) {
     static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
-    if (fseek(context->file, 8, SEEK_SET) != 0) return BAPNG_ERROR_IO;
+    if (fseek(context->file, 8, SEEK_SET) != 0) return BAPHOTO_ERROR_IO;
     png_process_data(context->png, context->info, (png_bytep)signature, 8);
     while (!state->ended) {
         uint8_t head[8];
-        if (fread(head, 1, 8, context->file) != 8) return BAPNG_OK; /* the caller reports the truncation */
+        if (fread(head, 1, 8, context->file) != 8) return BAPHOTO_OK; /* the caller reports the truncation */
         uint32_t length = read_be32(head);
         const uint8_t *type = head + 4;
         if (length > 0x7FFFFFFF) return chunk_fail(context, type, "length out of range", length);
@@ -517,72 +513,79 @@ static int feed_chunks(decode_context *context, push_state *state) {
             off_t next = ftello(context->file) + (off_t)length + 4;
             /* A tIME after the image data (where many encoders put it) is read on the way past. */
             if (memcmp(type, "tIME", 4) == 0 && !state->header->has_time) note_time(context->file, length, state->header);
-            if (next < 0 || fseeko(context->file, next, SEEK_SET) != 0) return BAPNG_ERROR_IO;
+            if (next < 0 || fseeko(context->file, next, SEEK_SET) != 0) return BAPHOTO_ERROR_IO;
             continue;
         }
         if (memcmp(type, "IDAT", 4) != 0 && length > state->limits->max_chunk_bytes) {
             return chunk_fail(context, type, "chunk too large", length);
         }
         png_process_data(context->png, context->info, head, 8);
-        if (feed_bytes(context, state, (uint64_t)length + 4) != 0) return BAPNG_OK;
+        if (feed_bytes(context, state, (uint64_t)length + 4) != 0) return BAPHOTO_OK;
     }
-    return BAPNG_OK;
+    return BAPHOTO_OK;
 }
 
 /* After feeding: a photo counts only when every row arrived, IEND was reached, and libpng
  * reported no damage to the image data. */
 static int check_complete(decode_context *context, const push_state *state) {
     if (context->data_warning[0]) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "damaged image data: %s", context->data_warning);
-        return BAPNG_ERROR_CORRUPT;
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "damaged image data: %s", context->data_warning);
+        return BAPHOTO_ERROR_CORRUPT;
     }
     if (state->rows_received < state->rows_expected) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s: %llu of %llu rows arrived",
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "%s: %llu of %llu rows arrived",
                  state->ended ? "the image data ends early" : "truncated file",
                  (unsigned long long)state->rows_received, (unsigned long long)state->rows_expected);
-        return BAPNG_ERROR_CORRUPT;
+        return BAPHOTO_ERROR_CORRUPT;
     }
     if (!state->ended) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "truncated file: no IEND after the image data");
-        return BAPNG_ERROR_CORRUPT;
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "truncated file: no IEND after the image data");
+        return BAPHOTO_ERROR_CORRUPT;
     }
-    return BAPNG_OK;
+    return BAPHOTO_OK;
 }
 
 /* Runs the push reader over the file: the header only (no target) or the whole decode. */
 static int run_push(decode_context *context, push_state *state) {
     context->block = malloc(BLOCK_BYTES);
-    if (!context->block) return BAPNG_ERROR_NO_MEMORY;
+    if (!context->block) return BAPHOTO_ERROR_NO_MEMORY;
     if (setjmp(png_jmpbuf(context->png))) {
-        if (state->header_done) return BAPNG_OK;
-        return state->status != BAPNG_OK ? state->status : BAPNG_ERROR_CORRUPT;
+        if (state->header_done) return BAPHOTO_OK;
+        return state->status != BAPHOTO_OK ? state->status : BAPHOTO_ERROR_CORRUPT;
     }
     png_set_sig_bytes(context->png, 0);
     png_set_progressive_read_fn(context->png, state, on_info, on_row, on_end);
     int status = feed_chunks(context, state);
-    if (status != BAPNG_OK) return status;
+    if (status != BAPHOTO_OK) return status;
     if (!state->target) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "truncated file: no image data");
-        return BAPNG_ERROR_CORRUPT;
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "truncated file: no image data");
+        return BAPHOTO_ERROR_CORRUPT;
     }
     return check_complete(context, state);
 }
 
+/* A corrupt PNG says so, as the other codecs' reasons do ("corrupt JPEG: ..."). */
+static void name_corrupt(char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    snprintf(reason, sizeof reason, "%s", error[0] ? error : "unknown libpng error");
+    snprintf(error, BAPHOTO_ERROR_MESSAGE_SIZE, "corrupt PNG: %.200s", reason);
+}
+
 /* Opens the file and runs the push reader; `target` NULL reads the header only. */
-static int decode_file(const char *path, int fd, const bapng_limits *limits, const bapng_target *target, bapng_header *header,
-                       char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+static int decode_file(int fd, const baphoto_limits *limits, const baphoto_target *target, bapng_header *header,
+                       char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     decode_context *context = calloc(1, sizeof *context);
     push_state *state = calloc(1, sizeof *state);
     if (!context || !state) {
         free(context);
         free(state);
-        return BAPNG_ERROR_NO_MEMORY;
+        return BAPHOTO_ERROR_NO_MEMORY;
     }
     context->message = error;
     error[0] = 0;
     *state = (push_state){.context = context, .limits = limits, .target = target, .header = header, .orientation = 1};
-    int status = context_open(context, path, fd, limits);
-    if (status == BAPNG_OK) {
+    int status = context_open(context, fd, limits);
+    if (status == BAPHOTO_OK) {
         int exif = file_orientation(context, limits->max_chunk_bytes, header);
         header->orientation = exif;
         if (target) {
@@ -590,8 +593,8 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
             state->orientation = ba_orientation_on_panel(exif, target->quarter_turns);
         }
     }
-    if (status == BAPNG_OK) status = run_push(context, state);
-    if (status == BAPNG_OK && target) {
+    if (status == BAPHOTO_OK) status = run_push(context, state);
+    if (status == BAPHOTO_OK && target) {
         if (state->binned) bapng_binner_finish(&context->binner);
         if (state->orientation != 1) {
             bapng_apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels,
@@ -614,27 +617,18 @@ static int decode_file(const char *path, int fd, const bapng_limits *limits, con
     context_free(context);
     free(context);
     free(state);
+    if (status == BAPHOTO_ERROR_CORRUPT) name_corrupt(error);
     return status;
 }
 
-int bapng_read_header(const char *path, const bapng_limits *limits, bapng_header *header,
-                      char error[BAPNG_ERROR_MESSAGE_SIZE]) {
-    return decode_file(path, -1, limits, NULL, header, error);
+int bapng_read_header(int fd, const baphoto_limits *limits, bapng_header *header,
+                      char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    return decode_file(fd, limits, NULL, header, error);
 }
 
-int bapng_decode_scaled(const char *path, const bapng_limits *limits, const bapng_target *target,
-                        bapng_header *header, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
-    return decode_file(path, -1, limits, target, header, error);
-}
-
-int bapng_read_header_fd(int fd, const bapng_limits *limits, bapng_header *header,
-                         char error[BAPNG_ERROR_MESSAGE_SIZE]) {
-    return decode_file(NULL, fd, limits, NULL, header, error);
-}
-
-int bapng_decode_scaled_fd(int fd, const bapng_limits *limits, const bapng_target *target, bapng_header *header,
-                           char error[BAPNG_ERROR_MESSAGE_SIZE]) {
-    return decode_file(NULL, fd, limits, target, header, error);
+int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, bapng_header *header,
+                 char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    return decode_file(fd, limits, target, header, error);
 }
 
 /* Writing: a separate context because the write structs differ. */
@@ -647,7 +641,7 @@ typedef struct {
 
 static void on_write_error(png_structp png, png_const_charp message) {
     encode_context *context = png_get_error_ptr(png);
-    snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "%s", message);
+    snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "%s", message);
     png_longjmp(png, 1);
 }
 
@@ -655,7 +649,7 @@ static void on_write_error(png_structp png, png_const_charp message) {
 static void write_data(png_structp png, png_bytep data, size_t length) {
     encode_context *context = png_get_io_ptr(png);
     if (fwrite(data, 1, length, context->file) != length) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
         png_longjmp(png, 1);
     }
 }
@@ -663,27 +657,27 @@ static void write_data(png_structp png, png_bytep data, size_t length) {
 static void flush_data(png_structp png) {
     encode_context *context = png_get_io_ptr(png);
     if (fflush(context->file) != 0) {
-        snprintf(context->message, BAPNG_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
+        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
         png_longjmp(png, 1);
     }
 }
 
 int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
-                     int compression_level, int interlaced, char error[BAPNG_ERROR_MESSAGE_SIZE]) {
+                     int compression_level, int interlaced, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     encode_context context = {.message = error};
     error[0] = 0;
-    int status = BAPNG_OK;
+    int status = BAPHOTO_OK;
     context.file = fopen(path, "wb");
     if (!context.file) {
-        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "cannot create: %s", strerror(errno));
-        return BAPNG_ERROR_IO;
+        snprintf(error, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot create: %s", strerror(errno));
+        return BAPHOTO_ERROR_IO;
     }
     context.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_write_error, on_write_warning);
     if (context.png) context.info = png_create_info_struct(context.png);
     if (!context.png || !context.info) {
-        status = BAPNG_ERROR_NO_MEMORY;
+        status = BAPHOTO_ERROR_NO_MEMORY;
     } else if (setjmp(png_jmpbuf(context.png))) {
-        status = BAPNG_ERROR_IO;
+        status = BAPHOTO_ERROR_IO;
     } else {
         png_set_write_fn(context.png, &context, write_data, flush_data);
         png_set_compression_level(context.png, compression_level);
@@ -703,9 +697,9 @@ int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, u
         png_write_end(context.png, NULL);
     }
     if (context.png) png_destroy_write_struct(&context.png, context.info ? &context.info : NULL);
-    if (fclose(context.file) != 0 && status == BAPNG_OK) {
-        snprintf(error, BAPNG_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
-        status = BAPNG_ERROR_IO;
+    if (fclose(context.file) != 0 && status == BAPHOTO_OK) {
+        snprintf(error, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
+        status = BAPHOTO_ERROR_IO;
     }
     return status;
 }

@@ -1,5 +1,5 @@
 import AlbumDomain
-import CPhotoCodec
+import CPhotoCodecCore
 import CSandbox
 import LinuxInterfaces
 
@@ -131,15 +131,13 @@ struct DecodeWorkerProcess: Sendable {
     }
 
     private static func check(_ reply: badecode_reply, path: String) throws(PhotoError) {
-        guard reply.status != Int32(BAPHOTO_OK) else { return }
         let message = withUnsafeBytes(of: reply.message) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
-        do { try PhotoDecoder.check(reply.status, reason: message, path: path) } catch {
-            guard error.kind == .outOfMemory else { throw error }
-            let reason = "\(error.reason) (over the decode worker's memory limit)"
-            throw PhotoError(kind: .outOfMemory, reason: reason, path: path)
-        }
+        guard let error = PhotoError(codecStatus: reply.status, reason: message, path: path) else { return }
+        guard error.kind == .outOfMemory else { throw error }
+        let reason = "\(error.reason) (over the decode worker's memory limit)"
+        throw PhotoError(kind: .outOfMemory, reason: reason, path: path)
     }
 
     private static func frame(

@@ -1,5 +1,6 @@
 import AlbumDomain
 import CPNGCodec
+import CPhotoCodecCore
 
 /// What a PNG's header says.
 public struct PNGHeader: Equatable, Sendable {
@@ -46,18 +47,24 @@ public struct PNGHeader: Equatable, Sendable {
 public enum PNGDecoder {
     /// Reads the header of `path`, checking it against `limits`.
     public static func header(of path: String, limits: PhotoLimits = PhotoLimits()) throws(PhotoError) -> PNGHeader {
+        try header(of: PhotoFile(path: path), path: path, limits: limits)
+    }
+
+    /// Reads the header of the opened `file` (named `path` in errors), checking it against `limits`.
+    public static func header(
+        of file: borrowing PhotoFile, path: String, limits: PhotoLimits = PhotoLimits()
+    ) throws(PhotoError) -> PNGHeader {
         var exif = [UInt8](repeating: 0, count: PhotoMetadata.exifCapacity)
-        var limitsC = limits.c
-        var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
+        var cLimits = limits.codecLimits()
+        var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
+        let descriptor = file.descriptor
         let (status, header) = exif.withUnsafeMutableBufferPointer { buffer in
             var header = bapng_header()
             header.exif = buffer.baseAddress
             header.exif_capacity = UInt32(buffer.count)
-            return (bapng_read_header(path, &limitsC, &header, &message), header)
+            return (bapng_read_header(descriptor, &cLimits, &header, &message), header)
         }
-        guard status == Int32(BAPNG_OK) else {
-            throw PhotoError(pngStatus: status, message: String(cString: message), path: path)
-        }
+        try PhotoError.check(codecStatus: status, message: message, path: path)
         return PNGHeader(header, exif: exif)
     }
 
@@ -73,43 +80,57 @@ public enum PNGDecoder {
         rotation: ScreenRotation = .none
     ) throws(PhotoError) -> Frame {
         try decodeWithHeader(
-            path, to: size, scale: scale, limits: limits, wholeImage: wholeImage, rotation: rotation
+            PhotoFile(path: path), path: path, to: size, scale: scale, limits: limits, wholeImage: wholeImage,
+            rotation: rotation
         ).frame
     }
 
-    /// Decodes `path` as ``decode(_:to:scale:limits:wholeImage:rotation:)`` does, and returns its
-    /// header and metadata, read in the same pass.
+    /// Decodes the opened `file` (named `path` in errors) as ``decode(_:to:scale:limits:wholeImage:rotation:)``
+    /// does, and returns its header and metadata, read in the same pass.
     public static func decodeWithHeader(
-        _ path: String, to size: FrameSize, scale: ScaleMode, limits: PhotoLimits = PhotoLimits(),
-        wholeImage: Bool = false,
-        rotation: ScreenRotation = .none
+        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode,
+        limits: PhotoLimits = PhotoLimits(), wholeImage: Bool = false, rotation: ScreenRotation = .none
     ) throws(PhotoError) -> (frame: Frame, header: PNGHeader) {
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         var exif = [UInt8](repeating: 0, count: PhotoMetadata.exifCapacity)
         var header = bapng_header()
-        var limitsC = limits.c
-        var message = [CChar](repeating: 0, count: Int(BAPNG_ERROR_MESSAGE_SIZE))
+        var cLimits = limits.codecLimits()
+        var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
+        let descriptor = file.descriptor
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             exif.withUnsafeMutableBufferPointer { exifBuffer in
                 header.exif = exifBuffer.baseAddress
                 header.exif_capacity = UInt32(exifBuffer.count)
-                var target = bapng_target(
-                    pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
-                    scale: scale == .fill ? BAPNG_SCALE_FILL : BAPNG_SCALE_FIT, whole_image: wholeImage ? 1 : 0,
-                    quarter_turns: Int32(rotation.quarterTurns))
-                return bapng_decode_scaled(path, &limitsC, &target, &header, &message)
+                var target = baphoto_target(
+                    size: size, scale: scale, rotation: rotation, pixels: buffer.baseAddress,
+                    wholeImage: wholeImage)
+                return bapng_decode(descriptor, &cLimits, &target, &header, &message)
             }
         }
-        guard status == Int32(BAPNG_OK) else {
-            throw PhotoError(pngStatus: status, message: String(cString: message), path: path)
-        }
+        try PhotoError.check(codecStatus: status, message: message, path: path)
         return (Frame(size: size, pixels: pixels), PNGHeader(header, exif: exif))
     }
 
     /// Decodes `path` at its own size.
     public static func decode(_ path: String, limits: PhotoLimits = PhotoLimits()) throws(PhotoError) -> Frame {
-        let header = try header(of: path, limits: limits)
-        return try decode(path, to: FrameSize(width: header.width, height: header.height), scale: .fit, limits: limits)
+        let file = try PhotoFile(path: path)
+        let header = try header(of: file, path: path, limits: limits)
+        let size = FrameSize(width: header.width, height: header.height)
+        return try decodeWithHeader(file, path: path, to: size, scale: .fit, limits: limits).frame
+    }
+}
+
+extension baphoto_target {
+    /// The target every codec draws into: `pixels` of `size` (the panel's own), fitted by `scale`,
+    /// turned for a screen mounted with `rotation`.
+    init(
+        size: FrameSize, scale: ScaleMode, rotation: ScreenRotation, pixels: UnsafeMutablePointer<UInt32>?,
+        dctScaleEighths: Int = 0, wholeImage: Bool = false
+    ) {
+        self.init(
+            pixels: pixels, width: UInt32(size.width), height: UInt32(size.height),
+            scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT, dct_scale_eighths: Int32(dctScaleEighths),
+            quarter_turns: Int32(rotation.quarterTurns), whole_image: wholeImage ? 1 : 0)
     }
 }
 

@@ -2,6 +2,7 @@ import AlbumDomain
 import CColour
 import CHEIFCodec
 import CPhotoCodec
+import CPhotoCodecCore
 
 /// What a photo's header says, whatever its format.
 public struct PhotoHeader: Equatable, Sendable {
@@ -90,21 +91,20 @@ public enum PhotoDecoder {
         var header = baphoto_header()
         var metadata = baphoto_metadata()
         defer { baphoto_metadata_free(&metadata) }
-        var cLimits = photoLimits(limits, budget)
+        var cLimits = limits.codecLimits(budget: budget)
         var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
         let descriptor = file.descriptor
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
             var target = baphoto_target(
-                pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
-                scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT,
-                dct_scale_eighths: Int32(dctScaleEighths ?? 0), quarter_turns: Int32(rotation.quarterTurns))
+                size: size, scale: scale, rotation: rotation, pixels: buffer.baseAddress,
+                dctScaleEighths: dctScaleEighths ?? 0)
             switch format {
             case .jpeg: return baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
             case .webp: return baphoto_webp_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
             default: return baphoto_heif_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
             }
         }
-        try check(status, message: message, path: path)
+        try PhotoError.check(codecStatus: status, message: message, path: path)
         var photoMetadata = PhotoMetadata(metadata)
         photoMetadata.noteColour(Self.convertToSRGB(&pixels, size: size, icc: metadata))
         return DecodedPhoto(
@@ -145,12 +145,10 @@ public enum PhotoDecoder {
     ) throws(PhotoError) -> PhotoHeader {
         let format = try detectDecoded(file, path: path)
         if format == .png {
-            do {
-                return PhotoHeader(png: try PNGDecoder.header(of: procPath(file), limits: limits))
-            } catch { throw error.about(path) }
+            return PhotoHeader(png: try PNGDecoder.header(of: file, path: path, limits: limits))
         }
         var header = baphoto_header()
-        var cLimits = photoLimits(limits, budget)
+        var cLimits = limits.codecLimits(budget: budget)
         var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
         let status: Int32 =
             switch format {
@@ -158,7 +156,7 @@ public enum PhotoDecoder {
             case .webp: baphoto_webp_read_header(file.descriptor, &cLimits, &header, &message)
             default: baphoto_heif_read_header(file.descriptor, &cLimits, &header, &message)
             }
-        try check(status, message: message, path: path)
+        try PhotoError.check(codecStatus: status, message: message, path: path)
         return PhotoHeader(format: format, header)
     }
 
@@ -178,43 +176,14 @@ public enum PhotoDecoder {
         return format
     }
 
-    /// libpng opens files by name: `/proc/self/fd/N` reopens the very file already checked to be
-    /// a regular file, whatever has been renamed over its path since.
-    private static func procPath(_ file: borrowing PhotoFile) -> String { "/proc/self/fd/\(file.descriptor)" }
-
     private static func decodePNG(
         _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PhotoLimits,
         rotation: ScreenRotation
     ) throws(PhotoError) -> DecodedPhoto {
-        do {
-            // One pass: the header and the metadata come back with the pixels.
-            let (frame, header) = try PNGDecoder.decodeWithHeader(
-                procPath(file), to: size, scale: scale, limits: limits, rotation: rotation)
-            return DecodedPhoto(frame: frame, header: PhotoHeader(png: header), metadata: header.metadata)
-        } catch { throw error.about(path) }
-    }
-
-    private static func photoLimits(_ limits: PhotoLimits, _ budget: DecodeMemoryBudget) -> baphoto_limits {
-        baphoto_limits(max_pixels: limits.maxPixels, budget_bytes: budget.bytes, max_scans: maxJPEGScans)
-    }
-
-    private static func check(_ status: Int32, message: [CChar], path: String) throws(PhotoError) {
-        try check(status, reason: String(cString: message), path: path)
-    }
-
-    /// Throws the error a codec's `status` and `reason` describe (nothing for `BAPHOTO_OK`).
-    static func check(_ status: Int32, reason: String, path: String) throws(PhotoError) {
-        guard status != Int32(BAPHOTO_OK) else { return }
-        let kind: PhotoError.Kind =
-            switch Int(status) {
-            case BAPHOTO_ERROR_IO: .io
-            case BAPHOTO_ERROR_WRONG_FORMAT: .unrecognized
-            case BAPHOTO_ERROR_TOO_LARGE: .tooLarge
-            case BAPHOTO_ERROR_NO_MEMORY: .outOfMemory
-            case BAPHOTO_ERROR_UNSUPPORTED: .unsupportedFeature
-            default: .corrupt
-            }
-        throw PhotoError(kind: kind, reason: reason.isEmpty ? "unknown decoder error" : reason, path: path)
+        // One pass: the header and the metadata come back with the pixels.
+        let (frame, header) = try PNGDecoder.decodeWithHeader(
+            file, path: path, to: size, scale: scale, limits: limits, rotation: rotation)
+        return DecodedPhoto(frame: frame, header: PhotoHeader(png: header), metadata: header.metadata)
     }
 }
 

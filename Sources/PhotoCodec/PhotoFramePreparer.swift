@@ -4,41 +4,26 @@ import AlbumDomain
 /// (``PhotoFile``), recognises it by its bytes (``PhotoFormat``) and decodes it scaled to the
 /// screen (``PhotoDecoder``). The photo's id is its file path, as bytes.
 public struct PhotoFramePreparer: FramePreparing {
-    /// How photos are fitted to the screen.
-    public let scale: ScaleMode
-    /// Limits against hostile files.
-    public let limits: PhotoLimits
-    /// The most one decode may hold beyond a few rows.
-    public let budget: DecodeMemoryBudget
-    /// How the screen is mounted: frames are the panel's own size, with the photo turned
-    /// upright for the mounted screen (in the one turning step the EXIF orientation uses).
-    public let rotation: ScreenRotation
-    /// Draws each photo's caption into its frame; `nil` for none (`--caption none`).
-    public let caption: CaptionPainter?
+    /// How photos are fitted, limited, turned and captioned.
+    public let settings: FrameSettings
 
     /// Creates a preparer.
     public init(
         scale: ScaleMode, limits: PhotoLimits = PhotoLimits(), budget: DecodeMemoryBudget = .default,
         rotation: ScreenRotation = .none, caption: CaptionPainter? = nil
     ) {
-        self.scale = scale
-        self.limits = limits
-        self.budget = budget
-        self.rotation = rotation
-        self.caption = caption
+        settings = FrameSettings(scale: scale, limits: limits, budget: budget, rotation: rotation, caption: caption)
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
-        // The path is the id's bytes, exactly as the folder listed them (not always UTF-8).
-        let name = photo.id.description
-        let (frame, metadata) = try decodeFrame(photo, name: name, size: size)
-        guard let caption else { return frame }
-        return caption.paint(consume frame, metadata: metadata, rotation: rotation, name: name)
+        try settings.prepare(photo) { file, name in try decodeFrame(file, name: name, size: size) }
     }
 
     /// The photo's frame and its metadata (EXIF, PNG tIME), read in the decode's own pass.
-    private func decodeFrame(_ photo: Photo, name: String, size: FrameSize) throws -> (Frame, PhotoMetadata) {
-        let file = try PhotoFile(pathBytes: photo.id.bytes, displayPath: name)
+    private func decodeFrame(
+        _ file: borrowing PhotoFile, name: String, size: FrameSize
+    ) throws -> (Frame, PhotoMetadata) {
+        let (scale, limits, budget, rotation) = (settings.scale, settings.limits, settings.budget, settings.rotation)
         guard scale == .auto else { return try decode(file, name: name, size: size, scale: scale) }
         let header = try PhotoDecoder.header(of: file, path: name, limits: limits, budget: budget)
         let photoSize = header.uprightSize
@@ -50,16 +35,15 @@ public struct PhotoFramePreparer: FramePreparing {
         let upright = try PhotoDecoder.decode(
             file, path: name, to: screen, scale: .fit, limits: limits, budget: budget)
         let metadata = upright.metadata
-        var frame = (consume upright).frame
-        frame.paintBackdrop(photo: photoSize)
-        return (frame.turned(for: rotation), metadata)
+        return (settings.withBackdrop((consume upright).frame, photo: photoSize), metadata)
     }
 
     private func decode(
         _ file: borrowing PhotoFile, name: String, size: FrameSize, scale: ScaleMode
     ) throws -> (Frame, PhotoMetadata) {
         let decoded = try PhotoDecoder.decode(
-            file, path: name, to: size, scale: scale, limits: limits, budget: budget, rotation: rotation)
+            file, path: name, to: size, scale: scale, limits: settings.limits, budget: settings.budget,
+            rotation: settings.rotation)
         return (decoded.frame, decoded.metadata)
     }
 }

@@ -1,4 +1,4 @@
-import CPNGCodec
+import CPhotoCodecCore
 
 /// Limits that keep hostile or huge photos, of every format, from exhausting memory or time (the
 /// decode budget and the decode worker's `RLIMIT_AS` derive from them).
@@ -15,7 +15,10 @@ public struct PhotoLimits: Sendable, Equatable {
         self.maxChunkBytes = maxChunkBytes
     }
 
-    var c: bapng_limits {
-        bapng_limits(max_pixels: maxPixels, max_chunk_bytes: maxChunkBytes)
+    /// The limits every C codec takes: these, the decode-memory `budget` and the JPEG scan limit.
+    func codecLimits(budget: DecodeMemoryBudget = .default) -> baphoto_limits {
+        baphoto_limits(
+            max_pixels: maxPixels, budget_bytes: budget.bytes, max_scans: PhotoDecoder.maxJPEGScans,
+            max_chunk_bytes: maxChunkBytes)
     }
 }

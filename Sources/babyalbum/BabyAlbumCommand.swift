@@ -34,6 +34,12 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         MemoryPolicy.apply()
         do {
             var command = try await asyncParseAsRoot(arguments)
+            if var doctor = command as? Doctor {
+                // The doctor tells the options given from the defaults by its words.
+                let words = arguments ?? Array(CommandLine.arguments.dropFirst())
+                doctor.arguments = Array(words.drop { $0 != "doctor" }.dropFirst())
+                command = doctor
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -58,14 +64,7 @@ struct Show: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the photos of a folder, a different one every interval (the default).")
 
-    @Option(help: "A folder of photos (subfolders included). Repeatable: the photos of every folder are shown.")
-    var photos: [String] = ["Photos"]
-
-    @Option(
-        help: ArgumentHelp(
-            "The folder below which USB sticks are mounted: each mount's photos are shown while it is there, or 'none'.",
-            valueName: "dir"))
-    var sticks = "/media/babyalbum"
+    @OptionGroup var folders: FolderOptions
 
     @Option(
         help: "join: a stick's photos join the round at once; replace: while a stick is in, only its photos are shown.")
@@ -81,11 +80,7 @@ struct Show: AsyncParsableCommand {
         help: "Show this many photos, 1 to 1000000000, then exit 0 (default: run until the exit button).")
     var count: Int?
 
-    @Option(
-        help:
-            "Where to draw: drm (the first display), drm:/dev/dri/cardN, png:DIR (frame-NNNN.png files), or memory (benchmarks)."
-    )
-    var output = OutputOption.drm(device: nil)
+    @OptionGroup var screen: ScreenOptions
 
     @Option(help: "Frame size for png output, WxH: each side 16 to 7680, at most 7680x4320 in all.")
     var size = SizeOption(FrameSize(width: 1920, height: 1080))
@@ -101,13 +96,6 @@ struct Show: AsyncParsableCommand {
             valueName: "auto|fill|fit"))
     var scale = ScaleMode.auto
 
-    @Option(
-        help: ArgumentHelp(
-            "How the screen is mounted, turned clockwise: auto (the kernel's panel orientation; 0 for png output), "
-                + "0, 90 (the panel's left side up), 180 or 270 (its right side up).",
-            valueName: "auto|0|90|180|270"))
-    var rotate = RotateOption(argument: "auto")!
-
     @Option(help: "fade: each new photo fades in over the last (default); none: it replaces it at once.")
     var transition = TransitionOption.fade
 
@@ -118,23 +106,9 @@ struct Show: AsyncParsableCommand {
         parsing: .unconditional, help: "Seed for the photo order, 0 to 18446744073709551615, to make it reproducible.")
     var seed: UInt64?
 
-    @Option(parsing: .unconditional, help: "Skip photos larger than this many megapixels, 1 to 1000.")
-    var maxPhotoMegapixels = DecimalOption(100)
+    @OptionGroup var photoLimits: PhotoLimitOptions
 
-    @Option(
-        parsing: .unconditionalSingleValue,
-        help: "The exit button's key: a name (KEY_POWER, KEY_HOMEPAGE) or a code (116). Repeatable.")
-    var exitKey: [String] = ["KEY_POWER"]
-
-    @Option(
-        help: """
-            Only this input device may carry the exit button, a keyboard too: part of its name or phys \
-            (gpio-keys/input0), or a /dev/input path. Default: any button that is not a keyboard.
-            """)
-    var exitDevice: String?
-
-    @Option(parsing: .unconditional, help: "Seconds the exit button must be held, 0 to 60 (0 exits on press).")
-    var exitHold = DecimalOption(1)
+    @OptionGroup var exitButton: ExitButtonOptions
 
     @Option(
         help: ArgumentHelp(
@@ -143,17 +117,8 @@ struct Show: AsyncParsableCommand {
             valueName: "dir"))
     var stateDir: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Keep the display quiet in this window of local time: [DAYS ]HH:MM-HH:MM, e.g. 'mon-fri 19:00-07:00' "
-                + "or 'sat,sun 20:00-08:30' (repeatable).", valueName: "spec"))
-    var quietHours: [String] = []
+    @OptionGroup var quiet: QuietOptions
 
-    @Option(
-        help: ArgumentHelp(
-            "During quiet hours: off (the display off), black (signal on, a black picture), or dim[:PERCENT] (the "
-                + "backlight lowered, default 10; black without a backlight)."))
-    var quietMode = QuietMode.off
     @Option(help: ArgumentHelp("The child's name, as captions show it (for example Mia).", valueName: "name"))
     var name: String?
 
@@ -183,13 +148,7 @@ struct Show: AsyncParsableCommand {
         if let count { try OptionRanges.check(count, "--count", in: OptionRanges.count, unit: "photos") }
         try OptionRanges.check(size.value, "--size")
         if let mode { try OptionRanges.check(mode.value, "--mode") }
-        try OptionRanges.check(
-            maxPhotoMegapixels.value, "--max-photo-megapixels", in: OptionRanges.maxPhotoMegapixels, unit: "megapixels")
         try OptionRanges.check(fade.value, "--fade", in: OptionRanges.fade, unit: "seconds")
-        try OptionRanges.check(exitHold.value, "--exit-hold", in: OptionRanges.exitHold, unit: "seconds")
-        for key in exitKey where KeyName.code(for: key) == nil {
-            throw ValidationError("unknown --exit-key '\(key)': use a name like KEY_POWER or a number like 116")
-        }
         if let stateDir, stateDir != "none" {
             guard pathExists(stateDir) else {
                 throw ValidationError("the state folder '\(stateDir)' does not exist (or use --state-dir none)")
@@ -198,15 +157,14 @@ struct Show: AsyncParsableCommand {
                 throw ValidationError("the state folder '\(stateDir)' is not a folder (or use --state-dir none)")
             }
         }
-        _ = try quietSchedule(quietHours)
         _ = try captionPolicy()
-        for folder in photos {
+        for folder in folders.photos {
             guard isDirectory(folder) else {
                 throw ValidationError("the photo folder '\(folder)' does not exist (use --photos DIR)")
             }
         }
-        if case .png(let directory) = output.value {
-            for folder in photos + (sticks == "none" ? [] : [sticks])
+        if case .png(let directory) = screen.output.value {
+            for folder in folders.photos + (folders.stickRoot.map { [$0] } ?? [])
             where OutputOption.isInside(directory, folder: folder) {
                 throw ValidationError(
                     "--output png:\(directory) is inside the photo folder '\(folder)': the frame would show its own frames"
@@ -230,23 +188,21 @@ struct Show: AsyncParsableCommand {
         var logger = Logger(label: "babyalbum")
         logger.logLevel = .info
         var configuration = SlideshowConfiguration(
-            photos: photos[0],
+            photos: folders.photos[0],
             interval: .milliseconds(Int64((interval.value * 1000).rounded())),
             count: count,
-            output: output.value,
+            output: screen.output.value,
             size: size.value,
             mode: mode?.value,
             scale: scale,
             seed: seed,
-            limits: PhotoLimits(maxMegapixels: maxPhotoMegapixels.value),
-            exitButton: ExitButtonPolicy(
-                keyCodes: exitKey.compactMap(KeyName.code(for:)), device: exitDevice,
-                hold: .milliseconds(Int64((exitHold.value * 1000).rounded())))
+            limits: photoLimits.limits,
+            exitButton: exitButton.policy
         )
         configuration.reportsLatency = statistics
-        configuration.quietHours = try quietSchedule(quietHours)
-        configuration.quietMode = quietMode
-        configuration.rotation = rotate.value
+        configuration.quietHours = try quiet.schedule()
+        configuration.quietMode = quiet.quietMode
+        configuration.rotation = screen.rotate.value
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade.value * 1000).rounded()))) : .cut
         configuration.stateDirectory =
@@ -256,8 +212,8 @@ struct Show: AsyncParsableCommand {
             case let directory?: .directory(directory)
             }
         configuration.settingsChanged = SettingsWiring.changeDetector()
-        configuration.extraPhotoFolders = Array(photos.dropFirst())
-        configuration.stickRoot = sticks == "none" ? nil : sticks
+        configuration.extraPhotoFolders = Array(folders.photos.dropFirst())
+        configuration.stickRoot = folders.stickRoot
         configuration.stickPhotos = stickPhotos
         configuration.caption = try captionPolicy()
         configuration.captionFont = captionFont

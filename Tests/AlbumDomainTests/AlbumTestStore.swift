@@ -2,8 +2,9 @@ import AlbumDomain
 import Testing
 
 /// Drives the ``PublishPhoto`` reducer synchronously, as TCA's `TestStore` does: each step
-/// sends an action, and the test must name every effect that comes out, in order. An effect
-/// the test does not name fails it; so does a state it did not expect.
+/// sends an action with the change it expects to the state (none when the test names none), and
+/// the test must name every effect that comes out, in order. An effect the test does not name
+/// fails it; so does any state change it did not name: the whole ``AlbumState`` is compared.
 struct AlbumTestStore {
     let reducer: PublishPhoto
     private(set) var album: Album
@@ -18,15 +19,20 @@ struct AlbumTestStore {
     var state: AlbumState { album.state }
     var shownID: String? { album.shown?.photo.description }
 
-    /// Sends `action` and returns its effects, which the caller must then check with `expect`.
-    /// Fails when the previous step's effects were not all checked.
+    /// Sends `action`, checks that the state changed exactly as `change` changes the state before
+    /// it (not at all without `change`), and returns the effects, which the caller must then check
+    /// with `receive`. Fails when the previous step's effects were not all checked.
     @discardableResult
     mutating func send(
-        _ action: AlbumAction, sourceLocation: SourceLocation = #_sourceLocation
+        _ action: AlbumAction, sourceLocation: SourceLocation = #_sourceLocation,
+        _ change: (inout AlbumState) -> Void = { _ in }
     ) -> [AlbumEffect] {
         #expect(
             unasserted.isEmpty, "effects not asserted before \(action): \(unasserted)", sourceLocation: sourceLocation)
+        var expected = album.state
+        change(&expected)
         unasserted = reducer.reduce(&album, action)
+        #expect(album.state == expected, "the state after \(action)", sourceLocation: sourceLocation)
         return unasserted
     }
 
@@ -42,14 +48,44 @@ struct AlbumTestStore {
         return unasserted
     }
 
-    /// Succeeds in preparing `photo` and, when it waits for its tick, fires the tick at its
-    /// deadline, so the photo shows. Returns the photo asked for next.
-    mutating func showPrepared(_ photo: Photo, now: AlbumTime) -> Photo? {
-        var effects = send(.framePrepared(photo, frame(), now: now))
-        if effects.isEmpty, let due = album.nextTick {
-            _ = takeEffects()
-            effects = send(.intervalElapsed(now: due))
+    /// Sends `action` in a test that follows the photos by the effects (many ticks, where which
+    /// step shows a photo is not the subject): the state must change exactly to the photo the
+    /// effects report shown, with the frame `frames` holds for it, and not at all when they report
+    /// none.
+    @discardableResult
+    mutating func sendFollowingReports(
+        _ action: AlbumAction, frames: [Photo: Frame], sourceLocation: SourceLocation = #_sourceLocation
+    ) -> [AlbumEffect] {
+        #expect(
+            unasserted.isEmpty, "effects not asserted before \(action): \(unasserted)", sourceLocation: sourceLocation)
+        var expected = album.state
+        unasserted = reducer.reduce(&album, action)
+        if let photo = unasserted.shownPhoto, let frame = frames[photo] {
+            expected.content = showing(photo, frame)
         }
+        #expect(album.state == expected, "the state after \(action)", sourceLocation: sourceLocation)
+        return unasserted
+    }
+
+    /// Succeeds in preparing `photo` and, when it waits for its tick (a photo is on screen), fires
+    /// the tick at its deadline, so the photo shows. Returns the photo asked for next.
+    mutating func showPrepared(_ photo: Photo, now: AlbumTime) -> Photo? {
+        let prepared = frame()
+        guard album.shown != nil else {
+            let effects = send(.framePrepared(photo, prepared, now: now)) { $0.content = showing(photo, prepared) }
+            _ = takeEffects()
+            return effects.preparedPhoto
+        }
+        return showAtTick(photo, preparedAt: now, tick: album.nextTick!)
+    }
+
+    /// Succeeds in preparing `photo` at `preparedAt`, before the tick, which waits for the tick;
+    /// fires the tick at `tick`, which shows it. Returns the photo asked for next.
+    mutating func showAtTick(_ photo: Photo, preparedAt: AlbumTime, tick: AlbumTime) -> Photo? {
+        let prepared = frame()
+        send(.framePrepared(photo, prepared, now: preparedAt))
+        receive([])
+        let effects = send(.intervalElapsed(now: tick)) { $0.content = showing(photo, prepared) }
         _ = takeEffects()
         return effects.preparedPhoto
     }
@@ -74,6 +110,9 @@ func photos(_ names: String...) -> [Photo] { names.map { Photo(id: PhotoID($0)) 
 
 func at(_ seconds: Int) -> AlbumTime { AlbumTime(sinceStart: .seconds(seconds)) }
 
+/// The content of a state showing `photo` with `frame`.
+func showing(_ photo: Photo, _ frame: Frame) -> AlbumState.Content { .showing(ShownPhoto(photo: photo, frame: frame)) }
+
 /// A frame whose identity tells it apart (frames compare by identity).
 func frame(_ size: FrameSize = screen) -> Frame { Frame.black(size) }
 
@@ -85,5 +124,11 @@ extension [AlbumEffect] {
             return nil
         }
         return photos.count == 1 ? photos[0] : nil
+    }
+
+    /// The photo a `photoShown` report names, if any.
+    var shownPhoto: Photo? {
+        for effect in self { if case .report(.photoShown(let photo)) = effect { return photo } }
+        return nil
     }
 }

@@ -7,23 +7,30 @@ import Testing
     /// A store with a fading reducer showing its first photo at t=0, the next one asked for.
     func showingFirstPhoto() -> (AlbumTestStore, Photo, Photo) {
         var store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: .fade(.seconds(1))))
-        store.send(.started(frameSize: screen, savedRound: nil))
+        store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b", "c", "d")))).preparedPhoto!
         _ = store.takeEffects()
-        let next = store.send(.framePrepared(first, frame(), now: at(0))).preparedPhoto!
+        let firstFrame = frame()
+        let next = store.send(.framePrepared(first, firstFrame, now: at(0))) {
+            $0.content = showing(first, firstFrame)
+        }.preparedPhoto!
         _ = store.takeEffects()
         return (store, first, next)
     }
 
     @Test func quietHoursStopTicksAndDecodingAndWakingShowsTheNextPhotoAtOnce() {
-        var (store, first, next) = showingFirstPhoto()
-        store.send(.quietHoursBegan(.powerOff))
+        var (store, _, next) = showingFirstPhoto()
+        store.send(.quietHoursBegan(.powerOff)) {
+            $0.quiet = .powerOff
+            $0.displayPower = .off
+        }
         store.receive([.report(.quietHoursBegan(.powerOff)), .cancelTick])
-        #expect(store.state.quiet == .powerOff && store.state.displayPower == .off)
         #expect(store.album.nextTick == nil)
         let round = store.album.roundSnapshot
-        // The frame in flight when quiet hours began is kept, not shown; nothing more is decoded.
-        store.send(.framePrepared(next, frame(), now: at(3)))
+        // The frame in flight when quiet hours began is kept, not shown; nothing more is decoded,
+        // and nothing changes the state.
+        let nextFrame = frame()
+        store.send(.framePrepared(next, nextFrame, now: at(3)))
         store.receive([])
         store.send(.intervalElapsed(now: at(15)))
         store.receive([])
@@ -31,9 +38,13 @@ import Testing
         store.receive([])
         store.send(.frameSizeChanged(screen))
         store.receive([])
-        #expect(store.shownID == first.description)
         #expect(store.album.roundSnapshot.shown == round.shown, "the round keeps its place")
-        store.send(.quietHoursEnded(now: at(36_000)))
+        // No fade on waking.
+        store.send(.quietHoursEnded(now: at(36_000))) {
+            $0.content = showing(next, nextFrame)
+            $0.quiet = nil
+            $0.displayPower = .on
+        }
         let effects = store.takeEffects()
         let third = effects.preparedPhoto!
         #expect(
@@ -42,23 +53,29 @@ import Testing
                 .saveRound(store.roundSaved(showing: next, before: third)),
                 .scheduleTick(at: at(36_015)), .prepareFrame(third, size: screen),
             ])
-        #expect(store.shownID == next.description)
-        #expect(store.state.fade == nil, "no fade on waking")
-        #expect(store.state.quiet == nil && store.state.displayPower == .on)
     }
 
     @Test func startingInsideQuietHoursDecodesNothingUntilTheyEnd() {
         var store = AlbumTestStore()
-        store.send(.quietHoursBegan(.powerOff))
+        store.send(.quietHoursBegan(.powerOff)) {
+            $0.quiet = .powerOff
+            $0.displayPower = .off
+        }
         store.receive([.report(.quietHoursBegan(.powerOff))])
-        store.send(.started(frameSize: screen, savedRound: nil))
+        store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.receive([])
         store.send(.photoListChanged(.loaded(photos("a", "b"))))
         store.receive([])
         #expect(FrameViewModel(state: store.state).displayPower == .off)
-        let first = store.send(.quietHoursEnded(now: at(500))).preparedPhoto!
+        let first = store.send(.quietHoursEnded(now: at(500))) {
+            $0.quiet = nil
+            $0.displayPower = .on
+        }.preparedPhoto!
         store.receive([.report(.quietHoursEnded), .prepareFrame(first, size: screen)])
-        let next = store.send(.framePrepared(first, frame(), now: at(501))).preparedPhoto!
+        let firstFrame = frame()
+        let next = store.send(.framePrepared(first, firstFrame, now: at(501))) {
+            $0.content = showing(first, firstFrame)
+        }.preparedPhoto!
         store.receive([
             .report(.photoShown(first)), .saveRound(store.roundSaved(showing: first, before: next)),
             .scheduleTick(at: at(516)), .prepareFrame(next, size: screen),
@@ -66,16 +83,21 @@ import Testing
     }
 
     @Test func wakingWithoutAReadyFrameShowsTheNextAsSoonAsItIsReady() {
-        var (store, first, next) = showingFirstPhoto()
-        store.send(.quietHoursBegan(.black))
+        var (store, _, next) = showingFirstPhoto()
+        store.send(.quietHoursBegan(.black)) { $0.quiet = .black }
         store.receive([.report(.quietHoursBegan(.black)), .cancelTick])
         // The frame in flight failed while quiet: nothing else is asked for until waking.
         store.send(.framePreparationFailed(next, reason: "broken", now: at(2)))
         store.receive([.report(.photoRetryLater(next, reason: "broken"))])
-        let third = store.send(.quietHoursEnded(now: at(100))).preparedPhoto!
+        // The photo on screen stays until the next is ready.
+        let third = store.send(.quietHoursEnded(now: at(100))) { $0.quiet = nil }.preparedPhoto!
         store.receive([.report(.quietHoursEnded), .prepareFrame(third, size: screen)])
-        #expect(store.shownID == first.description)
-        let fourth = store.send(.framePrepared(third, frame(), now: at(101))).preparedPhoto!
+        let thirdFrame = frame()
+        let before = store.album.shown!.photo
+        let fourth = store.send(.framePrepared(third, thirdFrame, now: at(101))) {
+            $0.content = showing(third, thirdFrame)
+            $0.fade = Fade(from: before, duration: .seconds(1))
+        }.preparedPhoto!
         store.receive([
             .report(.photoShown(third)), .saveRound(store.roundSaved(showing: third, before: fourth)),
             .scheduleTick(at: at(116)), .prepareFrame(fourth, size: screen),
@@ -90,7 +112,10 @@ import Testing
     func eachQuietModeHasItsViewModel(display: QuietDisplay, power: DisplayPower, black: Bool, backlight: Int?) {
         var (store, first, _) = showingFirstPhoto()
         #expect(FrameViewModel(state: store.state).backlightPercent == nil)
-        store.send(.quietHoursBegan(display))
+        store.send(.quietHoursBegan(display)) {
+            $0.quiet = display
+            $0.displayPower = power
+        }
         store.receive([.report(.quietHoursBegan(display)), .cancelTick])
         let viewModel = FrameViewModel(state: store.state)
         #expect(viewModel.displayPower == power)
@@ -108,21 +133,31 @@ import Testing
         store.send(.quietHoursEnded(now: at(5)))
         store.receive([])
         #expect(store.album.nextTick == at(15), "waking when not quiet leaves the tick alone")
-        store.send(.quietHoursBegan(.powerOff))
+        store.send(.quietHoursBegan(.powerOff)) {
+            $0.quiet = .powerOff
+            $0.displayPower = .off
+        }
         store.receive([.report(.quietHoursBegan(.powerOff)), .cancelTick])
         store.send(.quietHoursBegan(.powerOff))
         store.receive([])
-        store.send(.quietHoursBegan(.black))
+        // Another mode takes over silently.
+        store.send(.quietHoursBegan(.black)) {
+            $0.quiet = .black
+            $0.displayPower = .on
+        }
         store.receive([])
-        #expect(store.state.quiet == .black && store.state.displayPower == .on, "another mode takes over silently")
     }
 
     @Test func theExitButtonEndsQuietHoursWithTheConsoleLit() {
         var (store, _, _) = showingFirstPhoto()
-        store.send(.quietHoursBegan(.powerOff))
+        store.send(.quietHoursBegan(.powerOff)) {
+            $0.quiet = .powerOff
+            $0.displayPower = .off
+        }
         store.receive([.report(.quietHoursBegan(.powerOff)), .cancelTick])
         let request = ExitRequest(device: "gpio-keys", key: "KEY_POWER")
-        store.send(.exitButtonHeld(request))
+        // The state keeps quiet hours: the view model lights the console for the end.
+        store.send(.exitButtonHeld(request)) { $0.end = .exitButton(request) }
         store.receive([.report(.ended(.exitButton(request))), .end])
         let viewModel = FrameViewModel(state: store.state)
         #expect(viewModel.content == .ended && viewModel.displayPower == .on)

@@ -174,17 +174,7 @@ struct DoctorDatedPhotoTests {
 
     @Test(arguments: [false, true])
     func countsPhotosWithAUsableDate(headersOnly: Bool) throws {
-        let temp = try TemporaryFolder()
-        defer { temp.remove() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, temp.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let options = DoctorOptions(
-            photos: temp.path, output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: headersOnly)
-        let section = DoctorProbes.photos(options)
+        let section = try photoSection(madeBy: Self.script, headersOnly: headersOnly)
         #expect(section.valid == 6, "\(section)")
         // Dates are read when photos are decoded; --quick reads headers only and says nothing of them.
         #expect(section.dated == (headersOnly ? 0 : 4), "\(section)")
@@ -220,17 +210,7 @@ struct DoctorColourProfileTests {
 
     @Test(arguments: [false, true])
     func countsPhotosByProfile(headersOnly: Bool) throws {
-        let temp = try TemporaryFolder()
-        defer { temp.remove() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", Self.script, temp.path]
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let options = DoctorOptions(
-            photos: temp.path, output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: headersOnly)
-        let section = DoctorProbes.photos(options)
+        let section = try photoSection(madeBy: Self.script, headersOnly: headersOnly)
         #expect(section.valid == 6, "\(section)")
         let expected = [
             "Artifex Software A98 ICC Profile": 2, "sRGB built-in": 1, "PNG cHRM, gamma 2.20": 1,
@@ -243,4 +223,15 @@ struct DoctorColourProfileTests {
             + "1 PNG cHRM, gamma 2.20, 1 sRGB built-in"
         #expect(section.textLines.contains(line) == !headersOnly, "\(section.textLines)")
     }
+}
+
+/// The photos section of `doctor` for a folder of photos that `script` (Python, with the folder
+/// as its argument) makes.
+private func photoSection(madeBy script: String, headersOnly: Bool) throws -> DoctorPhotoSection {
+    let temp = try TemporaryFolder()
+    defer { temp.remove() }
+    try runProgram(["/usr/bin/python3", "-c", script, temp.path])
+    let options = DoctorOptions(
+        photos: temp.path, output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: headersOnly)
+    return DoctorProbes.photos(options)
 }

@@ -30,13 +30,5 @@ import Testing
         #expect(shown.pixels == expected.pixels)
     }
 
-    private func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(arguments)")
-    }
+    private func run(_ arguments: [String]) throws { try runProgram(arguments) }
 }

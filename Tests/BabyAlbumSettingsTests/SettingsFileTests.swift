@@ -91,7 +91,7 @@ struct SettingsResolverTests {
     @Test("Repeated lines of a repeatable option add up; a repeated single option keeps the last")
     func repeats() throws {
         let resolution = try resolve("exit-key = KEY_ESC\nexit-key = 116\ninterval = 5\ninterval = 9\n")
-        #expect(resolution.command.exitKey == ["KEY_ESC", "116"])
+        #expect(resolution.command.exitButton.exitKey == ["KEY_ESC", "116"])
         #expect(resolution.command.interval == 9)
     }
 
@@ -116,7 +116,7 @@ struct SettingsResolverTests {
             "interval = 30\nexit-key = KEY_ESC\nexit-key = 116\nscale = fit\n",
             commandLine: ["--interval", "4", "--exit-key=KEY_HOMEPAGE"])
         #expect(resolution.command.interval == 4)
-        #expect(resolution.command.exitKey == ["KEY_HOMEPAGE"])
+        #expect(resolution.command.exitButton.exitKey == ["KEY_HOMEPAGE"])
         #expect(resolution.command.scale == .fit)
         #expect(resolution.problems == [])
     }

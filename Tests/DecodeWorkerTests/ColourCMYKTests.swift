@@ -51,21 +51,14 @@ import Testing
         defer { folder.remove() }
         let tagged = try Self.jpeg(in: folder, "swop", profile: Self.swop, samples: samples)
         let plain = try Self.jpeg(in: folder, "plain", profile: nil)
-        let reference = folder.file("reference.jpg")
-        try WorkerSupport.run(["/usr/bin/jpgicc", "-t0", "-b", "-q100", tagged, reference])
-
-        let local = try PhotoDecoder.decode(tagged, to: size, scale: .fill)
-        let accuracy = ColourTests.meanDifference(local, try PhotoDecoder.decode(reference, to: size, scale: .fill))
-        #expect(accuracy.allSatisfy { $0 <= 1.5 }, "against jpgicc: \(accuracy)")
-        let shift = ColourTests.meanDifference(local, try PhotoDecoder.decode(plain, to: size, scale: .fill))
-        #expect(shift.reduce(0, +) / 3 >= 10, "against the plain CMYK conversion: \(shift)")
-        let worker = try WorkerSupport.decode(tagged, pool: pool, request: DecodeRequest(size: size, scale: .fill))
-        #expect(worker.frame.pixels == local.pixels)
+        // Against jpgicc's conversion of the photo itself, and the plain CMYK conversion.
+        let worker = try ColourTests.expectConvertedLikeJpgicc(
+            tagged, jpeg: tagged, plain: plain, in: folder, size: size, pool: pool)
         #expect(worker.metadata.colourProfile == "Artifex CMYK SWOP Profile")
         #expect(worker.metadata.colourIgnored == nil)
         guard samples == "ink" else { return }
         let adobe = try Self.jpeg(in: folder, "adobe", profile: Self.swop)
-        let same = ColourTests.meanDifference(local, try PhotoDecoder.decode(adobe, to: size, scale: .fill))
+        let same = ColourTests.meanDifference(worker.frame, try PhotoDecoder.decode(adobe, to: size, scale: .fill))
         #expect(same.allSatisfy { $0 <= 0.5 }, "the same inks stored inverted, with Adobe's marker: \(same)")
     }
 

@@ -24,7 +24,7 @@ import Testing
         let plain = try ColourPNGTests.png(in: folder, name: "plain", iccp: nil)
         let jpeg = try ColourTests.jpeg(
             in: folder, name: "adobe", profile: ColourTests.profile(BACOLOUR_FIXTURE_ADOBE_RGB))
-        let worker = try ColourPNGTests.expectConvertedLikeJpgicc(
+        let worker = try ColourTests.expectConvertedLikeJpgicc(
             png, jpeg: jpeg, plain: plain, in: folder, size: size, pool: pool)
         #expect(worker.metadata.colourProfile == "PNG cHRM, gamma 2.20")
         #expect(worker.metadata.colourIgnored == nil)

@@ -18,29 +18,9 @@ import Testing
         let png = try Self.png(in: folder, name: "p3", iccp: profile)
         let plain = try Self.png(in: folder, name: "plain", iccp: nil)
         let jpeg = try ColourTests.jpeg(in: folder, name: "p3", profile: profile)
-        let worker = try Self.expectConvertedLikeJpgicc(
+        let worker = try ColourTests.expectConvertedLikeJpgicc(
             png, jpeg: jpeg, plain: plain, in: folder, size: size, pool: pool)
         #expect(worker.metadata.colourProfile == "Display P3")
-    }
-
-    /// Checks `photo` against lcms2: decoded in process within 1.5 a channel of `jpgicc`'s
-    /// conversion of `jpeg` (the same patches carrying the same profile), at least 10 away from
-    /// `plain` (the patches untransformed), and the worker's frame the same pixels. Returns the
-    /// worker's decode for the caller's own checks of its metadata.
-    static func expectConvertedLikeJpgicc(
-        _ photo: String, jpeg: String, plain: String, in folder: TemporaryFolder, size: FrameSize,
-        pool: DecodeWorkerPool
-    ) throws -> WorkerDecode {
-        let reference = folder.file("reference.jpg")
-        try WorkerSupport.run(["/usr/bin/jpgicc", "-t0", "-b", "-q100", jpeg, reference])
-        let local = try PhotoDecoder.decode(photo, to: size, scale: .fill)
-        let accuracy = ColourTests.meanDifference(local, try PhotoDecoder.decode(reference, to: size, scale: .fill))
-        #expect(accuracy.allSatisfy { $0 <= 1.5 }, "against jpgicc: \(accuracy)")
-        let shift = ColourTests.meanDifference(local, try PhotoDecoder.decode(plain, to: size, scale: .fill))
-        #expect(shift.reduce(0, +) / 3 >= 10, "against the untransformed photo: \(shift)")
-        let worker = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))
-        #expect(worker.frame.pixels == local.pixels)
-        return worker
     }
 
     @Test func aLosslessWebPWithICCPIsConvertedLikeThePNG() throws {

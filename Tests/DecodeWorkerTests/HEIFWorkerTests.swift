@@ -36,14 +36,7 @@ enum HEIFFixtures {
     static func reference(_ path: String, size: FrameSize) throws -> Frame {
         let out = path + ".\(size.width)x\(size.height).rgb"
         try WorkerSupport.run([referencePython, script, "reference", path, "\(size.width)", "\(size.height)", out])
-        let rgb = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
-        var pixels = [UInt32](repeating: 0, count: size.pixelCount)
-        for index in 0..<size.pixelCount {
-            let red = UInt32(rgb[3 * index]) << 16
-            let green = UInt32(rgb[3 * index + 1]) << 8
-            pixels[index] = red | green | UInt32(rgb[3 * index + 2])
-        }
-        return Frame(size: size, pixels: pixels)
+        return try WorkerSupport.frame(rgbFile: out, size: size)
     }
 }
 

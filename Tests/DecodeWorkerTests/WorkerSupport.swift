@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import TestSupport
 
 /// Where the tests find the worker, the fixtures and the HEIF tools.
 enum WorkerSupport {
@@ -28,16 +29,11 @@ enum WorkerSupport {
     }
 
     /// Runs `arguments` and fails unless it exits with 0.
-    static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: arguments[0])
-        process.arguments = Array(arguments.dropFirst())
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(arguments) failed"])
-        }
+    static func run(_ arguments: [String]) throws { try runProgram(arguments) }
+
+    /// The frame of a raw RGB file of `size` (a reference decode made by Pillow).
+    static func frame(rgbFile path: String, size: FrameSize) throws -> Frame {
+        Frame(size: size, pixels: try rgbFilePixels(path, size: (size.width, size.height)))
     }
 
     /// The value of `field` in `/proc/PID/status` ("2" for "Seccomp:\t2").

@@ -9,6 +9,7 @@
  *   damage [--mutants N] [--seed N] FILE...     ends with "damage: N checks, M failures"
  */
 #include "CPhotoCodec.h"
+#include "fuzz_random.h"
 
 #include <fcntl.h>
 #include <setjmp.h>
@@ -117,14 +118,6 @@ static int shown(const char *path, char reason[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     int status = baphoto_jpeg_decode(fd, &limits, &target, &header, NULL, reason);
     close(fd);
     return status == BAPHOTO_OK;
-}
-
-static uint64_t rng_state;
-static uint64_t next_random(void) { /* SplitMix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
 }
 
 static uint8_t *read_all(const char *path, size_t *length) {

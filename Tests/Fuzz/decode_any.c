@@ -13,16 +13,20 @@
 enum { TARGET_WIDTH = 48, TARGET_HEIGHT = 30 };
 
 static void decode_png(const char *path) {
-    bapng_limits limits = {.max_pixels = 4000000, .max_chunk_bytes = 1 << 20};
+    baphoto_limits limits = {.max_pixels = 4000000, .max_chunk_bytes = 1 << 20};
     static uint8_t exif[4096]; /* the eXIf copy is fuzzed too */
     bapng_header header = {.exif = exif, .exif_capacity = sizeof exif};
-    char error[BAPNG_ERROR_MESSAGE_SIZE];
-    bapng_read_header(path, &limits, &header, error);
+    char error[BAPHOTO_ERROR_MESSAGE_SIZE];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    bapng_read_header(fd, &limits, &header, error);
     static uint32_t pixels[TARGET_WIDTH * TARGET_HEIGHT];
-    bapng_target fill = {pixels, TARGET_WIDTH, TARGET_HEIGHT, BAPNG_SCALE_FILL, 0};
-    bapng_decode_scaled(path, &limits, &fill, &header, error);
-    bapng_target fit = {pixels, TARGET_HEIGHT, TARGET_WIDTH, BAPNG_SCALE_FIT, 1};
-    bapng_decode_scaled(path, &limits, &fit, &header, error);
+    baphoto_target fill = {.pixels = pixels, .width = TARGET_WIDTH, .height = TARGET_HEIGHT, .scale = BAPHOTO_SCALE_FILL};
+    bapng_decode(fd, &limits, &fill, &header, error);
+    baphoto_target fit = {
+        .pixels = pixels, .width = TARGET_HEIGHT, .height = TARGET_WIDTH, .scale = BAPHOTO_SCALE_FIT, .whole_image = 1};
+    bapng_decode(fd, &limits, &fit, &header, error);
+    close(fd);
 }
 
 typedef int (*photo_header_fn)(int, const baphoto_limits *, baphoto_header *, char *);

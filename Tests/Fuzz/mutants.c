@@ -12,6 +12,7 @@
  * run (the file that caused it is kept in SCRATCH_DIR as crash-input).
  */
 #include "decode_any.h"
+#include "fuzz_random.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -24,15 +25,6 @@ typedef struct {
     unsigned char *bytes;
     size_t length;
 } buffer;
-
-static uint64_t rng_state;
-
-static uint64_t next_random(void) { /* SplitMix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
 
 static size_t below(size_t n) { return n ? (size_t)(next_random() % n) : 0; }
 

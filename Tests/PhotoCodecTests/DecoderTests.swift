@@ -102,13 +102,8 @@ import Testing
     func streamingAndOrderFreeDecodingAgreeWithinOneLevel(scale: ScaleMode) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let photo = makeFrame(641, 427) { x, y in
-            rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251))
-        }
-        try PNGEncoder.write(photo, to: scratch.path("photo.png"))
-        for size in [
-            FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203),
-        ] {
+        try PNGEncoder.write(rampPhoto, to: scratch.path("photo.png"))
+        for size in comparisonSizes {
             let streamed = try PNGDecoder.decode(scratch.path("photo.png"), to: size, scale: scale)
             let whole = try PNGDecoder.decode(scratch.path("photo.png"), to: size, scale: scale, wholeImage: true)
             #expect(largestDifference(streamed, whole) <= 1, "\(size) \(scale)")

@@ -61,6 +61,16 @@ func channels(_ pixel: UInt32) -> (Int, Int, Int) {
     (Int(pixel >> 16 & 0xFF), Int(pixel >> 8 & 0xFF), Int(pixel & 0xFF))
 }
 
+/// A 641x427 photo of ramps and a pattern, for checking two decoding paths against each other.
+let rampPhoto = makeFrame(641, 427) { x, y in
+    rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251))
+}
+
+/// Frame sizes that shrink, enlarge and turn the aspect of ``rampPhoto``.
+let comparisonSizes = [
+    FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203),
+]
+
 /// A frame filled by `color(x, y)`.
 func makeFrame(_ width: Int, _ height: Int, _ color: (Int, Int) -> UInt32) -> Frame {
     var pixels: [UInt32] = []

@@ -10,15 +10,10 @@ import Testing
     func anInterlacedPhotoMatchesThePlainOneAtEverySize(scale: ScaleMode) throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        let photo = makeFrame(641, 427) { x, y in
-            rgb(UInt32(x * 255 / 640), UInt32(y * 255 / 426), UInt32((x * y) % 251))
-        }
-        try PNGEncoder.write(photo, to: scratch.path("plain.png"))
-        try PNGEncoder.write(photo, to: scratch.path("adam7.png"), interlaced: true)
+        try PNGEncoder.write(rampPhoto, to: scratch.path("plain.png"))
+        try PNGEncoder.write(rampPhoto, to: scratch.path("adam7.png"), interlaced: true)
         #expect(try PNGDecoder.header(of: scratch.path("adam7.png")).isInterlaced)
-        for size in [
-            FrameSize(width: 320, height: 180), FrameSize(width: 1280, height: 800), FrameSize(width: 97, height: 203),
-        ] {
+        for size in comparisonSizes {
             let plain = try PNGDecoder.decode(scratch.path("plain.png"), to: size, scale: scale)
             let interlaced = try PNGDecoder.decode(scratch.path("adam7.png"), to: size, scale: scale)
             #expect(largestDifference(plain, interlaced) <= 1, "\(size) \(scale)")

@@ -2,8 +2,8 @@
 #define C_HEIF_CODEC_H
 /*
  * HEIC, HEIF and AVIF through libheif (Debian's 1.15.1: HEVC by libde265, AV1 by dav1d or aom).
- * Same contract as CPhotoCodec's JPEG and WebP functions: the caller's descriptor, read from
- * offset 0 and never closed; 0 or a negative BAPHOTO_ERROR_* code with a one-line reason.
+ * The contract of every codec (CPhotoCodecCore.h): the caller's descriptor, read from offset 0
+ * and never closed; 0 or a negative BAPHOTO_ERROR_* code with a one-line reason.
  *
  * libheif decodes the whole primary image (a grid's every tile) and applies its `irot`, `imir`
  * and `clap` transforms; the EXIF Orientation of a HEIF file describes the same turn and is not
@@ -11,7 +11,7 @@
  * composited over black, and the image is area-averaged to the target.
  */
 /* By its path from here (see CPNGCodec.h). */
-#include "../../CPhotoCodec/include/CPhotoCodec.h"
+#include "../../CPhotoCodecCore/include/CPhotoCodecCore.h"
 
 /** Reads the header of the HEIF at `fd` (width and height after its transforms). */
 int baphoto_heif_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,

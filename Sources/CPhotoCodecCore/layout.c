@@ -7,29 +7,23 @@ static uint32_t rounded_ratio(uint64_t a, uint64_t b, uint64_t c) {
     return value < 1 ? 1 : (uint32_t)value;
 }
 
+/* Sets `*length` to `wanted`, at most `extent`, centred in `extent` at `*offset`. */
+static void centre(uint32_t wanted, uint32_t extent, uint32_t *length, uint32_t *offset) {
+    *length = wanted > extent ? extent : wanted;
+    *offset = (extent - *length) / 2;
+}
+
 bapng_placement bapng_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, int fill) {
     bapng_placement p = {0, 0, sw, sh, 0, 0, dw, dh};
     int source_is_wider = (uint64_t)sw * dh > (uint64_t)sh * dw;
-    if (fill) {
-        if (source_is_wider) {
-            p.src_w = rounded_ratio(sh, dw, dh);
-            if (p.src_w > sw) p.src_w = sw;
-            p.src_x = (sw - p.src_w) / 2;
-        } else {
-            p.src_h = rounded_ratio(sw, dh, dw);
-            if (p.src_h > sh) p.src_h = sh;
-            p.src_y = (sh - p.src_h) / 2;
-        }
+    if (fill && source_is_wider) {
+        centre(rounded_ratio(sh, dw, dh), sw, &p.src_w, &p.src_x); /* crop the sides */
+    } else if (fill) {
+        centre(rounded_ratio(sw, dh, dw), sh, &p.src_h, &p.src_y); /* crop top and bottom */
+    } else if (source_is_wider) {
+        centre(rounded_ratio(sh, dw, sw), dh, &p.dst_h, &p.dst_y); /* bars above and below */
     } else {
-        if (source_is_wider) {
-            p.dst_h = rounded_ratio(sh, dw, sw);
-            if (p.dst_h > dh) p.dst_h = dh;
-            p.dst_y = (dh - p.dst_h) / 2;
-        } else {
-            p.dst_w = rounded_ratio(sw, dh, sh);
-            if (p.dst_w > dw) p.dst_w = dw;
-            p.dst_x = (dw - p.dst_w) / 2;
-        }
+        centre(rounded_ratio(sw, dh, sh), dw, &p.dst_w, &p.dst_x); /* bars at the sides */
     }
     return p;
 }

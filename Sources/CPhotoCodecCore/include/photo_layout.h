@@ -1,10 +1,10 @@
 #ifndef BAPHOTO_PHOTO_LAYOUT_H
 #define BAPHOTO_PHOTO_LAYOUT_H
 /*
- * The JPEG and WebP codecs' canvas and limits, over the shared layout (CPNGCodec's layout.h:
+ * The JPEG, WebP and HEIF codecs' canvas and limits, over the shared layout (layout.h:
  * placement and orientation, the same for every codec).
  */
-#include "CPhotoCodec.h"
+#include "CPhotoCodecCore.h"
 #include "layout.h"
 
 #include <stdint.h>
