@@ -10,6 +10,9 @@ from measure import run
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 SIZE = "1920x1080"
+# BABYALBUM_BENCH_FIFO=1 (as root): each process under SCHED_FIFO, so that other processes on a
+# shared machine do not delay its wake-ups and its second thread (the wall times of a quiet machine).
+REALTIME = ["chrt", "-f", "1"] if os.environ.get("BABYALBUM_BENCH_FIFO") == "1" else []
 
 
 def make_photos(work):
@@ -43,7 +46,7 @@ def decode_ms(babyalbum, photo, runs, sandboxed):
     """One process: the median wall ms of `runs` decodes, and the CPU ms per photo of the process and its
     workers (all threads; the process's start-up is shared out over the runs)."""
     command = [babyalbum, "benchmark-decode", photo, "--size", SIZE, "--runs", str(runs)]
-    result = run(command + (["--sandboxed"] if sandboxed else []))
+    result = run(REALTIME + command + (["--sandboxed"] if sandboxed else []))
     cpu = [line.split()[-1] for line in result.stderr.splitlines() if line.startswith("cpu ms per photo:")]
     return float(result.stdout.split()[0]), float(cpu[0])
 
@@ -71,8 +74,9 @@ def paired_rounds(babyalbum, photos, runs, sandboxed, rounds):
 def benchmark(babyalbum, work, runs, rounds=9):
     photos = make_photos(work)
     load = os.getloadavg()[0]
+    fifo = ", SCHED_FIFO" if REALTIME else ""
     lines = [f"\n| colour management, 12 MP JPEG to 1920x1080 fill ({rounds} interleaved rounds of {runs} decodes, "
-             f"load {load:.1f}) | untagged ms | Display P3 ms | wall ratio | CPU ratio |",
+             f"load {load:.1f}{fifo}) | untagged ms | Display P3 ms | wall ratio | CPU ratio |",
              "|---|---|---|---|---|"]
     for where, sandboxed in (("in process", False), ("in the decode worker", True)):
         plain, tagged, wall, cpu = paired_rounds(babyalbum, photos, runs, sandboxed, rounds)
