@@ -175,29 +175,38 @@ static void *apply_band(void *argument) {
     return NULL;
 }
 
-/* Whether a second CPU may run this process's threads (sched_getaffinity: the decode worker's
- * filter allows it, where sysconf would open /sys). */
-static int has_second_cpu(void) {
+/* How many CPUs may run this process's threads, at most `most` (sched_getaffinity: the decode
+ * worker's filter allows it, where sysconf would open /sys). */
+static int usable_cpus(int most) {
     cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 1;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int count = CPU_COUNT(&set);
+    return count < 1 ? 1 : count > most ? most : count;
 }
 
 void bacolour_matshaper_apply(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
                               uint32_t stride) {
-    /* A screen-size frame in two halves, the top one on a second thread while this one does the
-     * bottom: the decoder is single-threaded, so a second core is idle then (a Pi has four). A
-     * small stack keeps the thread within the worker's RLIMIT_AS; clone for a thread is allowed. */
-    band top = {m, pixels, width, height / 2, stride};
-    pthread_t thread;
+    /* A screen-size frame in bands, one per usable CPU (up to four), the last on this thread: the
+     * decoders are single-threaded, so the other cores are idle then (a Pi has four). A small
+     * stack keeps the threads within the worker's RLIMIT_AS; clone for a thread is allowed. */
+    int count = (uint64_t)width * height >= BACOLOUR_THREAD_MIN_PIXELS ? usable_cpus(BACOLOUR_MAX_THREADS) : 1;
+    band bands[BACOLOUR_MAX_THREADS];
+    pthread_t threads[BACOLOUR_MAX_THREADS];
+    int started = 0;
+    uint32_t first = 0;
     pthread_attr_t attributes;
-    int threaded = 0;
-    if ((uint64_t)width * height >= BACOLOUR_THREAD_MIN_PIXELS && has_second_cpu() &&
-        pthread_attr_init(&attributes) == 0) {
-        threaded = pthread_attr_setstacksize(&attributes, 64 * 1024) == 0 &&
-                   pthread_create(&thread, &attributes, apply_band, &top) == 0;
+    if (count > 1 && pthread_attr_init(&attributes) == 0) {
+        if (pthread_attr_setstacksize(&attributes, 64 * 1024) == 0) {
+            for (int i = 0; i < count - 1; i++) {
+                uint32_t end = (uint32_t)((uint64_t)height * (uint64_t)(i + 1) / (uint64_t)count);
+                bands[i] = (band){m, pixels + (size_t)first * stride, width, end - first, stride};
+                if (pthread_create(&threads[i], &attributes, apply_band, &bands[i]) != 0) break;
+                started++;
+                first = end;
+            }
+        }
         pthread_attr_destroy(&attributes);
     }
-    uint32_t first = threaded ? top.height : 0;
     apply_rows(m, pixels + (size_t)first * stride, width, height - first, stride);
-    if (threaded) pthread_join(thread, NULL);
+    for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
 }
