@@ -54,12 +54,3 @@ struct WaitingWorker: @unchecked Sendable {  // `job` is handed over with the va
         return DecodeWorkerProcess(pid: pid, socket: socket)
     }
 }
-
-extension WaitingWorker {
-    /// A worker already started.
-    init(started worker: DecodeWorkerProcess) {
-        socket = worker.socket
-        job = nil
-        pid = worker.pid
-    }
-}
