@@ -16,11 +16,11 @@ REPO = os.path.dirname(HERE)
 SIZE = "1920x1080"
 FIXTURES = os.path.join(REPO, "Tests", "HEIF", "heif_fixtures.py")
 PILLOW_HEIF = "/var/cache/babyalbum/venv-heif/bin/python"
-# BABYALBUM_BENCH_FIFO=1 (as root): benchmark-decode under SCHED_FIFO, so that other processes on a
+# BABYALBUM_BENCH_FIFO=1 (as root): every timed command under SCHED_FIFO, so that other processes on a
 # shared machine do not delay the hand-overs between the slideshow and its worker (each a wake-up).
 REALTIME = ["chrt", "-f", "1"] if os.environ.get("BABYALBUM_BENCH_FIFO") == "1" else []
-PAUSE_MS = "300"
-OVERHEAD_ROUNDS = 5  # between photos, untimed: a slideshow waits seconds, so its next worker is ready
+PAUSE_MS = "300"  # between photos, untimed: a slideshow waits seconds, so its next worker is ready
+OVERHEAD_ROUNDS = 5
 
 
 def make_photos(work):
@@ -61,7 +61,7 @@ def pillow_heif_ms(path, runs):
             "    start = time.perf_counter(); Image.open(sys.argv[1]).load(); "
             "times.append((time.perf_counter() - start) * 1000)\n"
             "print(sorted(times)[len(times) // 2])")
-    return float(run([PILLOW_HEIF, "-c", code, path, str(runs)]).stdout)
+    return float(run(REALTIME + [PILLOW_HEIF, "-c", code, path, str(runs)]).stdout)
 
 
 def benchmark(babyalbum, decoder, work, runs):
@@ -74,8 +74,8 @@ def benchmark(babyalbum, decoder, work, runs):
     times = {
         "babyalbum worker (decode + scale to 1920x1080 fill)": sandboxed,
         "babyalbum in process (same code, no worker)": in_process,
-        "heif-convert to PNG (full decode + PNG)": timed_ms(["heif-convert", heic, out], runs),
-        "heif-convert to Y4M (full decode, raw)": timed_ms(["heif-convert", heic, out[:-4] + ".y4m"], runs),
+        "heif-convert to PNG (full decode + PNG)": timed_ms(REALTIME + ["heif-convert", heic, out], runs),
+        "heif-convert to Y4M (full decode, raw)": timed_ms(REALTIME + ["heif-convert", heic, out[:-4] + ".y4m"], runs),
     }
     if os.path.exists(PILLOW_HEIF):
         times["pillow-heif decode (libheif 1.23 wheel, in process)"] = pillow_heif_ms(heic, runs)
