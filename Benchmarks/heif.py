@@ -16,7 +16,11 @@ REPO = os.path.dirname(HERE)
 SIZE = "1920x1080"
 FIXTURES = os.path.join(REPO, "Tests", "HEIF", "heif_fixtures.py")
 PILLOW_HEIF = "/var/cache/babyalbum/venv-heif/bin/python"
+# BABYALBUM_BENCH_FIFO=1 (as root): every timed command under SCHED_FIFO, so that other processes on a
+# shared machine do not delay the hand-overs between the slideshow and its worker (each a wake-up).
+REALTIME = ["chrt", "-f", "1"] if os.environ.get("BABYALBUM_BENCH_FIFO") == "1" else []
 PAUSE_MS = "300"  # between photos, untimed: a slideshow waits seconds, so its next worker is ready
+OVERHEAD_ROUNDS = 5
 
 
 def make_photos(work):
@@ -36,13 +40,18 @@ def decode(babyalbum, path, runs, *options):
     per photo (this process and its workers, start-up included), the median CPU ms on the
     critical path (the decoding thread's, plus the worker's from its request to its answer), and
     the waiting worker's VmRSS and RssAnon, kB (or None)."""
-    result = run([babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)] + list(options))
+    result = run(REALTIME + [babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)] + list(options))
     rss = re.search(r"peak RSS MB: ([\d.]+) ([\d.]+)", result.stderr)
     cpu = float(re.search(r"cpu ms per photo: ([\d.]+)", result.stderr).group(1))
     path_cpu = float(re.search(r"critical path cpu ms: ([\d.]+)", result.stderr).group(1))
     waiting = re.search(r"waiting worker kB: (\d+) (\d+)", result.stderr)
     idle = (int(waiting.group(1)), int(waiting.group(2))) if waiting else None
     return float(result.stdout), float(rss.group(1)), float(rss.group(2)), cpu, path_cpu, idle
+
+
+def median_figures(samples):
+    """decode()'s figures, each the median over `samples` (the waiting worker's memory: the last)."""
+    return tuple(statistics.median(sample[i] for sample in samples) for i in range(5)) + (samples[-1][5],)
 
 
 def pillow_heif_ms(path, runs):
@@ -52,7 +61,7 @@ def pillow_heif_ms(path, runs):
             "    start = time.perf_counter(); Image.open(sys.argv[1]).load(); "
             "times.append((time.perf_counter() - start) * 1000)\n"
             "print(sorted(times)[len(times) // 2])")
-    return float(run([PILLOW_HEIF, "-c", code, path, str(runs)]).stdout)
+    return float(run(REALTIME + [PILLOW_HEIF, "-c", code, path, str(runs)]).stdout)
 
 
 def benchmark(babyalbum, decoder, work, runs):
@@ -65,8 +74,8 @@ def benchmark(babyalbum, decoder, work, runs):
     times = {
         "babyalbum worker (decode + scale to 1920x1080 fill)": sandboxed,
         "babyalbum in process (same code, no worker)": in_process,
-        "heif-convert to PNG (full decode + PNG)": timed_ms(["heif-convert", heic, out], runs),
-        "heif-convert to Y4M (full decode, raw)": timed_ms(["heif-convert", heic, out[:-4] + ".y4m"], runs),
+        "heif-convert to PNG (full decode + PNG)": timed_ms(REALTIME + ["heif-convert", heic, out], runs),
+        "heif-convert to Y4M (full decode, raw)": timed_ms(REALTIME + ["heif-convert", heic, out[:-4] + ".y4m"], runs),
     }
     if os.path.exists(PILLOW_HEIF):
         times["pillow-heif decode (libheif 1.23 wheel, in process)"] = pillow_heif_ms(heic, runs)
@@ -78,10 +87,17 @@ def benchmark(babyalbum, decoder, work, runs):
     }
     print("HEIC: worker overhead ...", file=sys.stderr)
     overhead_runs = max(runs, 20)
-    base = decode(babyalbum, tiny, overhead_runs)
+    workers = (("babyalbum decode-worker", []), ("babyalbum-decoder (C program)", ["--worker", decoder]))
+    # Interleaved rounds (in process, then each waiting worker), the median of each figure.
+    rounds = {"base": [], **{name: [] for name, _ in workers}}
+    for _ in range(OVERHEAD_ROUNDS):
+        rounds["base"].append(decode(babyalbum, tiny, overhead_runs))
+        for name, options in workers:
+            rounds[name].append(decode(babyalbum, tiny, overhead_runs, "--sandboxed", "--pause-ms", PAUSE_MS, *options))
+    base = median_figures(rounds["base"])
     overhead = {}
-    for name, options in (("babyalbum decode-worker", []), ("babyalbum-decoder (C program)", ["--worker", decoder])):
-        warm = decode(babyalbum, tiny, overhead_runs, "--sandboxed", "--pause-ms", PAUSE_MS, *options)
+    for name, options in workers:
+        warm = median_figures(rounds[name])
         cold = decode(babyalbum, tiny, overhead_runs, "--sandboxed", "--cold", *options)
         overhead[name] = {"wall": warm[0] - base[0], "ratio": warm[0] / base[0], "path cpu": warm[4] - base[4],
                           "path ratio": warm[4] / base[4], "cold": cold[0] - base[0], "cpu": warm[3] - base[3],
@@ -99,7 +115,8 @@ def report(times, memory, overhead, base, runs):
         lines.append(f"| {name} | {value:.1f} | {value / times[full]:.2f}x |")
     lines += ["", "| peak resident memory | MB |", "|---|---:|"]
     lines += [f"| {name} | {value:.1f} |" for name, value in memory.items()]
-    lines += ["", f"| worker cost per photo (a 64x48 PNG to 1920x1080; in process {base[0]:.2f} ms wall, {base[4]:.2f} ms "
+    lines += ["", f"| worker cost per photo (a 64x48 PNG to 1920x1080, medians of {OVERHEAD_ROUNDS} interleaved rounds"
+              f"{', SCHED_FIFO' if REALTIME else ''}; in process {base[0]:.2f} ms wall, {base[4]:.2f} ms "
               "CPU) | wall, waiting worker, ms (ratio) | CPU on the critical path, ms (ratio) | wall, started per "
               "photo, ms | CPU, both processes, start-up included, ms | waiting worker's VmRSS / RssAnon, MB |",
               "|---|---:|---:|---:|---:|---:|"]

@@ -2,6 +2,7 @@
 peak resident memory (the kernel's ru_maxrss, as /usr/bin/time -v reports it) taken from the same
 run. Commands compared with each other run interleaved, round after round, so a busy moment of the
 machine falls on all of them alike; every figure is the median of the runs."""
+import os
 import statistics
 import subprocess
 import sys
@@ -77,3 +78,17 @@ def resident_over_run(command, env=None, settle_seconds=1.0):
         peak_mb = int(peak.read().strip().splitlines()[-1]) / 1024
     late = [rss for at, rss in samples if at >= settle_seconds] or [rss for _, rss in samples] or [0]
     return peak_mb, statistics.median(late)
+
+
+def cpu_run(command):
+    """One whole-process run: (wall ms, CPU ms). The CPU time is the process's user + system time
+    and that of every child it reaped (a decode worker's too), from wait4's rusage at microsecond
+    resolution: unlike wall time, it is not stretched while other processes hold the CPU."""
+    start = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    elapsed = (time.perf_counter() - start) * 1000
+    if child.returncode != 0:
+        sys.exit(f"failed ({child.returncode}): {' '.join(command)}")
+    return elapsed, (usage.ru_utime + usage.ru_stime) * 1000

@@ -13,6 +13,9 @@
 #include <stdint.h>
 
 #define BACOLOUR_LINEAR_ONE 16384
+/** Frames of at least this many pixels are converted in bands on up to BACOLOUR_MAX_THREADS threads. */
+#define BACOLOUR_THREAD_MIN_PIXELS (512u * 1024u)
+#define BACOLOUR_MAX_THREADS 4
 
 typedef struct {
     /**
@@ -31,7 +34,7 @@ typedef struct {
 /** The fast path's tables for `profile` to `srgb`, or NULL when the profile is not a plain matrix-shaper. */
 bacolour_matshaper *bacolour_matshaper_make(cmsHPROFILE profile, cmsHPROFILE srgb);
 
-/** Converts rows of 0x00RRGGBB pixels in place. */
+/** Converts rows of 0x00RRGGBB pixels in place (a large frame in bands, one per usable CPU up to four; the pad byte untouched). */
 void bacolour_matshaper_apply(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
                               uint32_t stride);
 

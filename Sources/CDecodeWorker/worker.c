@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -136,6 +137,51 @@ static void test_action(int action) {
     }
 }
 
+/*
+ * The frame's mapping of the memfd, left mapped after the decode: the worker answers first, and the
+ * mapping goes with the process when the slideshow kills it (its 0.6 ms munmap, for 8 MB, is then
+ * off the slideshow's critical path).
+ */
+static void *frame_pixels = MAP_FAILED;
+static size_t frame_bytes;
+
+/* The frame offered ahead of the photo (badecode_frame_offer), mapped and cleared while waiting. */
+static struct {
+    void *pixels;
+    size_t bytes;
+    dev_t device;
+    ino_t inode;
+} offered = {.pixels = MAP_FAILED};
+
+/* Maps and clears the offered memfd (one offer at most; one that does not match its memfd is ignored). */
+static void take_offer(int fd, const badecode_frame_offer *offer) {
+    struct stat status;
+    int valid = offered.pixels == MAP_FAILED && offer->magic == BADECODE_MAGIC && offer->version == BADECODE_VERSION &&
+                offer->frame_bytes > 0 && offer->frame_bytes <= (uint64_t)MAX_SIDE * MAX_SIDE * 4 &&
+                fstat(fd, &status) == 0 && (uint64_t)status.st_size == offer->frame_bytes;
+    if (!valid) return;
+    void *pixels = mmap(NULL, (size_t)offer->frame_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    if (pixels == MAP_FAILED) return;
+    memset(pixels, 0, (size_t)offer->frame_bytes);
+    offered.pixels = pixels;
+    offered.bytes = (size_t)offer->frame_bytes;
+    offered.device = status.st_dev;
+    offered.inode = status.st_ino;
+}
+
+/* The offered mapping when `memfd` is the offered memfd at `bytes` (else it is unmapped): MAP_FAILED if none. */
+static void *offered_frame(int memfd, size_t bytes) {
+    if (offered.pixels == MAP_FAILED) return MAP_FAILED;
+    struct stat status;
+    if (fstat(memfd, &status) == 0 && status.st_dev == offered.device && status.st_ino == offered.inode &&
+        (uint64_t)status.st_size == bytes && offered.bytes == bytes) {
+        return offered.pixels;
+    }
+    munmap(offered.pixels, offered.bytes);
+    offered.pixels = MAP_FAILED;
+    return MAP_FAILED;
+}
+
 /* Decodes into the memfd (the slideshow's, sized for the frame); fills the reply. Returns 0 when the frame is ready. */
 static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *request, badecode_reply *reply,
                            decode_metadata *metadata) {
@@ -151,18 +197,21 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
                              .quarter_turns = request->quarter_turns};
     if (request->scale == BADECODE_SCALE_AUTO) resolve_auto(photo_fd, format, request, &target);
     size_t bytes = (size_t)target.width * target.height * 4;
-    void *pixels = MAP_FAILED;
-    /* Mapped in one call (MAP_POPULATE): the slideshow's memfd keeps its pages from one photo to the next. */
-    if (ftruncate(memfd, (off_t)bytes) == 0) {
-        pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, memfd, 0);
-    }
+    /* Mapped and cleared already when it was offered ahead of the photo. */
+    void *pixels = offered_frame(memfd, bytes);
     if (pixels == MAP_FAILED) {
-        reply->status = BAPHOTO_ERROR_NO_MEMORY;
-        snprintf(reply->message, sizeof reply->message, "no memory for the frame: %s", strerror(errno));
-        return -1;
+        /* Mapped in one call (MAP_POPULATE): the slideshow's memfd keeps its pages from one photo to the next. */
+        if (ftruncate(memfd, (off_t)bytes) == 0) {
+            pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, memfd, 0);
+        }
+        if (pixels == MAP_FAILED) {
+            reply->status = BAPHOTO_ERROR_NO_MEMORY;
+            snprintf(reply->message, sizeof reply->message, "no memory for the frame: %s", strerror(errno));
+            return -1;
+        }
+        /* The decoders expect a zeroed frame (bars, the pad byte), and the memfd holds the last photo's. */
+        memset(pixels, 0, bytes);
     }
-    /* The decoders expect a zeroed frame (bars, the pad byte), and the memfd holds the last photo's. */
-    memset(pixels, 0, bytes);
     target.pixels = pixels;
     baphoto_header header;
     reply->status = decode(photo_fd, format, request, &target, &header, metadata, reply->message);
@@ -180,7 +229,8 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
                 bacolour_to_srgb(photo->icc, photo->icc_length, pixels, target.width, target.height, target.width);
         }
     }
-    munmap(pixels, bytes);
+    frame_pixels = pixels;
+    frame_bytes = bytes;
     if (reply->status != BAPHOTO_OK) return -1;
     reply->frame_width = target.width;
     reply->frame_height = target.height;
@@ -235,20 +285,35 @@ static int send_reply(int socket_fd, badecode_reply *reply, const decode_metadat
     return sendmsg(socket_fd, &message, MSG_NOSIGNAL) == (ssize_t)used ? 0 : -1;
 }
 
-/* Receives the request, the photo's descriptor and the frame's memfd; returns the photo's descriptor or -1. */
+/* Receives the request, the photo's descriptor and the frame's memfd (taking a frame offer that
+ * comes first); returns the photo's descriptor or -1. */
 static int receive_request(int socket_fd, badecode_request *request, int *frame_fd) {
     struct iovec part = {.iov_base = request, .iov_len = sizeof *request};
     union {
         char bytes[CMSG_SPACE(2 * sizeof(int))];
         struct cmsghdr align;
     } control;
-    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
-                             .msg_controllen = sizeof control.bytes};
+    struct msghdr message;
     ssize_t got;
-    do {
-        got = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC);
-    } while (got < 0 && errno == EINTR);
-    if (got <= 0) return -1; /* the slideshow closed the socket: it no longer needs this worker */
+    for (;;) {
+        message = (struct msghdr){.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.bytes,
+                                  .msg_controllen = sizeof control.bytes};
+        do {
+            got = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC);
+        } while (got < 0 && errno == EINTR);
+        if (got <= 0) return -1; /* the slideshow closed the socket: it no longer needs this worker */
+        struct cmsghdr *offer_header = CMSG_FIRSTHDR(&message);
+        if (got != (ssize_t)sizeof(badecode_frame_offer) || !offer_header || offer_header->cmsg_type != SCM_RIGHTS ||
+            offer_header->cmsg_len != CMSG_LEN(sizeof(int))) {
+            break;
+        }
+        int offered_fd;
+        memcpy(&offered_fd, CMSG_DATA(offer_header), sizeof offered_fd);
+        badecode_frame_offer offer;
+        memcpy(&offer, request, sizeof offer);
+        take_offer(offered_fd, &offer);
+        close(offered_fd); /* the mapping stays; the request brings the memfd again */
+    }
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     if (!header || header->cmsg_type != SCM_RIGHTS || header->cmsg_len != CMSG_LEN(2 * sizeof(int))) return -1;
     int fds[2];
@@ -343,6 +408,7 @@ int badecode_trace(const char *path, unsigned width, unsigned height) {
     if (basandbox_confine(keep, 3, &limits, reply.message) != 0) return 3;
     static decode_metadata metadata;
     int status = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata);
+    if (frame_pixels != MAP_FAILED) munmap(frame_pixels, frame_bytes);
     baphoto_metadata_free(&metadata.photo);
     if (status != 0) {
         char line[BADECODE_MESSAGE_SIZE + 16];

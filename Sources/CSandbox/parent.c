@@ -17,27 +17,44 @@
 #include <time.h>
 #include <unistd.h>
 
-int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd, int frame_fd) {
-    struct iovec part = {.iov_base = (void *)request, .iov_len = sizeof *request};
-    int fds[2] = {photo_fd, frame_fd};
+/* Sends `length` bytes and the descriptors `fds` (one or two) as one message. */
+static int send_with_fds(int socket_fd, const void *bytes, size_t length, const int *fds, size_t count) {
+    struct iovec part = {.iov_base = (void *)bytes, .iov_len = length};
     union {
-        char buffer[CMSG_SPACE(sizeof fds)];
+        char buffer[CMSG_SPACE(2 * sizeof(int))];
         struct cmsghdr align;
     } control;
     memset(&control, 0, sizeof control);
     struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
     message.msg_control = control.buffer;
-    message.msg_controllen = sizeof control.buffer;
+    message.msg_controllen = CMSG_SPACE(count * sizeof(int));
     struct cmsghdr *header = CMSG_FIRSTHDR(&message);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof fds);
-    memcpy(CMSG_DATA(header), fds, sizeof fds);
+    header->cmsg_len = CMSG_LEN(count * sizeof(int));
+    memcpy(CMSG_DATA(header), fds, count * sizeof(int));
     ssize_t sent;
     do {
         sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
-    return sent == (ssize_t)sizeof *request ? 0 : -1;
+    return sent == (ssize_t)length ? 0 : -1;
+}
+
+int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd, int frame_fd) {
+    int fds[2] = {photo_fd, frame_fd};
+    return send_with_fds(socket_fd, request, sizeof *request, fds, 2);
+}
+
+int basandbox_offer_frame(int socket_fd, int frame_fd) {
+    struct stat status;
+    if (fstat(frame_fd, &status) != 0) return -1;
+    if (status.st_size <= 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    badecode_frame_offer offer = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION,
+                                  .frame_bytes = (uint64_t)status.st_size};
+    return send_with_fds(socket_fd, &offer, sizeof offer, &frame_fd, 1);
 }
 
 long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms) {

@@ -124,7 +124,10 @@ public final class DecodeWorkerPool: Sendable {
     }
 
     deinit {
-        warm.withLock { $0?.process()?.stop() }
+        warm.withLock { held in
+            held?.process()?.stop()
+            if let offered = held?.offeredFrame, offered >= 0 { close(offered) }
+        }
         frameBuffers.withLock { buffers in for buffer in buffers { close(buffer) } }
     }
 
@@ -133,7 +136,6 @@ public final class DecodeWorkerPool: Sendable {
     public var waitingWorker: Int32? {
         warm.withLock { held in
             guard let worker = held?.process() else { return nil }
-            held = worker.waiting
             return worker.pid
         }
     }
@@ -144,7 +146,6 @@ public final class DecodeWorkerPool: Sendable {
     public func waitingWorkerMemory(timeout: Duration = .seconds(5)) -> (resident: Int, anonymous: Int)? {
         warm.withLock { held in
             guard let worker = held?.process() else { return nil }
-            held = worker.waiting
             // Its ready message has arrived (it is not read here): it is confined and idle.
             var socket = pollfd(fd: worker.socket, events: Int16(POLLIN), revents: 0)
             guard poll(&socket, 1, Int32(clamping: timeout.components.seconds * 1000)) == 1 else { return nil }
@@ -161,14 +162,45 @@ public final class DecodeWorkerPool: Sendable {
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
     ) throws(PhotoError) -> WorkerDecode {
         let format = try PhotoDecoder.detectDecoded(file, path: path)
-        let frameBuffer = try takeFrameBuffer(path: path)
-        // Every path below reaps the worker before the memfd goes back for the next photo.
-        defer { frameBuffers.withLock { $0.append(frameBuffer) } }
-        let worker = try handOver(file.descriptor, frameBuffer: frameBuffer, request: request.c, path: path)
+        var held = warm.withLock { held -> WaitingWorker? in
+            let worker = held
+            held = nil
+            return worker
+        }
+        // The memfd offered to the waiting worker when it is the frame's size (never resized while
+        // that worker lives), else one of the pool's.
+        let bytes = Int(request.size.width) * Int(request.size.height) * 4
+        let offered = held.map { $0.offeredFrame } ?? -1
+        let usesOffered = offered >= 0 && Self.size(of: offered) == bytes
+        let frameBuffer: Int32
+        do throws(PhotoError) {
+            frameBuffer = usesOffered ? offered : try takeFrameBuffer(path: path)
+        } catch {
+            held?.process()?.stop()
+            if offered >= 0 { frameBuffers.withLock { $0.append(offered) } }
+            throw error
+        }
+        var handedOver = false
+        // Every path below reaps the worker before the memfds go back (the one of this photo's size
+        // last); then, once a worker had the photo, the next one is started.
+        defer {
+            frameBuffers.withLock { buffers in
+                if offered >= 0 && !usesOffered { buffers.append(offered) }
+                buffers.append(frameBuffer)
+            }
+            if handedOver { refill() }
+        }
+        let worker = try handOver(
+            &held, descriptor: file.descriptor, frameBuffer: frameBuffer, request: request.c, path: path)
+        handedOver = true
         started(worker.pid)
-        defer { refill() }
         return try worker.finish(
             format: format, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+    }
+
+    private static func size(of descriptor: Int32) -> Int {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? Int(status.st_size) : -1
     }
 
     private func takeFrameBuffer(path: String) throws(PhotoError) -> Int32 {
@@ -181,15 +213,10 @@ public final class DecodeWorkerPool: Sendable {
         return buffer
     }
 
-    /// The waiting worker with the photo handed over, or a worker started for it.
+    /// The waiting worker `held` with the photo handed over, or a worker started for it.
     private func handOver(
-        _ descriptor: Int32, frameBuffer: Int32, request: badecode_request, path: String
+        _ held: inout WaitingWorker?, descriptor: Int32, frameBuffer: Int32, request: badecode_request, path: String
     ) throws(PhotoError) -> DecodeWorkerProcess {
-        var held = warm.withLock { held -> WaitingWorker? in
-            let worker = held
-            held = nil
-            return worker
-        }
         if let waiting = held?.process() {
             do throws(PhotoError) {
                 try waiting.handOver(
@@ -208,12 +235,17 @@ public final class DecodeWorkerPool: Sendable {
     /// `exec`), so that its start-up and confinement overlap the slideshow's wait; it holds no
     /// photo until the next `decode`.
     private func refill() {
-        guard keepsWarm, let worker = WaitingWorker(command) else { return }
+        guard keepsWarm, var worker = WaitingWorker(command) else { return }
+        // The last photo's memfd, offered at once: the worker clears it while the slideshow waits.
+        if let buffer = frameBuffers.withLock({ $0.popLast() }), !worker.offer(buffer) {
+            frameBuffers.withLock { $0.append(buffer) }
+        }
         var previous = warm.withLock { held -> WaitingWorker? in
             let previous = held
             held = worker
             return previous
         }
         previous?.process()?.stop()
+        if let offered = previous?.offeredFrame, offered >= 0 { frameBuffers.withLock { $0.append(offered) } }
     }
 }

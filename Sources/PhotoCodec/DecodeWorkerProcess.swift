@@ -67,9 +67,6 @@ struct DecodeWorkerProcess: Sendable {
         }
     }
 
-    /// The worker as a waiting one (started, not yet handed a photo).
-    var waiting: WaitingWorker { WaitingWorker(started: self) }
-
     /// Kills and reaps the worker.
     func stop() {
         close(socket)

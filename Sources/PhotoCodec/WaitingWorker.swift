@@ -12,6 +12,9 @@ struct WaitingWorker: @unchecked Sendable {  // `job` is handed over with the va
     let socket: Int32
     private var job: OpaquePointer?
     private var pid: Int32 = -1
+    /// The pool's frame memfd offered to this worker ahead of its photo (it maps and clears it
+    /// while it waits), or -1; the pool's still, and never resized while this worker lives.
+    private(set) var offeredFrame: Int32 = -1
 
     /// Starts `command` in the background, or `nil` when even its socket cannot be made.
     init?(_ command: DecodeWorkerCommand) {
@@ -30,6 +33,14 @@ struct WaitingWorker: @unchecked Sendable {  // `job` is handed over with the va
         socket = ends[0]
     }
 
+    /// Offers `frameBuffer` (at its current size, the last photo's frame) to the worker, which
+    /// maps and clears it while it waits; `false` when it was not sent (empty, or no socket).
+    mutating func offer(_ frameBuffer: Int32) -> Bool {
+        guard basandbox_offer_frame(socket, frameBuffer) == 0 else { return false }
+        offeredFrame = frameBuffer
+        return true
+    }
+
     /// The worker, once started (waits for the start); `nil` when it could not be started.
     mutating func process() -> DecodeWorkerProcess? {
         if let job {
@@ -41,14 +52,5 @@ struct WaitingWorker: @unchecked Sendable {  // `job` is handed over with the va
             return nil
         }
         return DecodeWorkerProcess(pid: pid, socket: socket)
-    }
-}
-
-extension WaitingWorker {
-    /// A worker already started.
-    init(started worker: DecodeWorkerProcess) {
-        socket = worker.socket
-        job = nil
-        pid = worker.pid
     }
 }

@@ -21,7 +21,9 @@ import Testing
         #expect(WorkerSupport.waitUntilConfined(waiting))
         #expect(Set(WorkerSupport.threadFields("Seccomp", pid: waiting)) == ["2"])
         #expect(Set(WorkerSupport.threadFields("NoNewPrivs", pid: waiting)) == ["1"])
-        // Its own socket, nothing inherited (the frame's memfd comes with the photo).
+        // The last photo's frame memfd was offered ahead: mapped (and cleared) while it waits, its
+        // descriptor closed again. Its own socket, nothing inherited.
+        #expect(Self.waitUntilFrameMapped(waiting), "no frame memfd in /proc/\(waiting)/maps")
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(waiting)/fd")
         #expect(descriptors.count == 1, "\(descriptors)")
         let anonymous = Int(WorkerSupport.statusField("RssAnon", pid: waiting)?.split(separator: " ").first ?? "")
@@ -44,6 +46,19 @@ import Testing
         #expect(next.frame.pixels == (try PhotoDecoder.decode(photo, to: size, scale: .fill)).pixels)
         // Used once: the next photo's worker is another process.
         #expect(pool.waitingWorker != nil && pool.waitingWorker != waiting)
+    }
+
+    /// Whether the worker `pid` maps the slideshow's frame memfd within 5 s.
+    static func waitUntilFrameMapped(_ pid: Int32) -> Bool {
+        for _ in 0..<500 {
+            if let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8),
+                maps.contains("/memfd:babyalbum-frame")
+            {
+                return true
+            }
+            usleep(10_000)
+        }
+        return false
     }
 
     /// PR_SET_PDEATHSIG fires when the thread that started a worker ends: workers are started from

@@ -91,6 +91,13 @@ int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, 
 int basandbox_send_request(int socket_fd, const badecode_request *request, int photo_fd, int frame_fd);
 
 /**
+ * Offers the frame memfd `frame_fd` to a waiting worker (`badecode_frame_offer`, at the memfd's
+ * current size) so that it maps and clears it before its photo comes. Returns 0, or -1 with errno
+ * set (nothing sent: the memfd is empty, or the socket is gone).
+ */
+int basandbox_offer_frame(int socket_fd, int frame_fd);
+
+/**
  * Waits up to `timeout_ms` for the reply. Returns its length (0: the worker closed the socket,
  * it died), -1 with errno set, or -2 on timeout. Descriptors sent with it are closed.
  */

@@ -76,6 +76,18 @@ typedef struct {
     uint64_t address_space_bytes;
 } badecode_ready;
 
+/**
+ * Optional, sent to a waiting worker ahead of its photo with the frame's memfd (SCM_RIGHTS): the
+ * worker maps and clears its `frame_bytes` while it waits, so that the request that follows with
+ * the same memfd finds the frame ready (the mapping and clearing, 1.3 ms for 8 MB, leave the
+ * critical path). Told apart from a request by its length.
+ */
+typedef struct {
+    uint32_t magic;
+    uint32_t version;
+    uint64_t frame_bytes;
+} badecode_frame_offer;
+
 /** What the slideshow asks. */
 typedef struct {
     uint32_t magic;
