@@ -1,60 +1,54 @@
 import LinuxInterfaces
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A scratch folder under /tmp, removed with its files at the end.
-private final class ScratchFolder {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/babyalbum-fd-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-        path = String(cString: try #require(made))
-    }
-
-    deinit {
-        for name in (try? directoryEntries(path)) ?? [] { unlink(path + "/" + name) }
-        rmdir(path)
-    }
+/// The file `descriptor` refers to in this process (`readlink` of `/proc/self/fd/N`), `nil` when
+/// it is not open. Other tests run at the same time and may reuse a freed number, but never
+/// for this test's own file.
+private func openFile(_ descriptor: Int32) -> String? {
+    var target = [CChar](repeating: 0, count: 4096)
+    let count = readlink("/proc/self/fd/\(descriptor)", &target, target.count - 1)
+    return count < 0 ? nil : String(decoding: target[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
-
-/// Whether `descriptor` is an open descriptor of this process (`fcntl(F_GETFD)`).
-private func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) != -1 }
 
 @Suite struct FileDescriptorTests {
     @Test func closesOnceWhenTheValueEnds() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
         let path = scratch.path + "/a"
         try FileDescriptor.replaceAtomically(path, with: Array("hello".utf8), temporary: path + ".tmp")
         var number: Int32 = -1
         do {
             let file = try FileDescriptor(opening: path)
             number = file.rawValue
-            #expect(isOpen(number))
+            #expect(openFile(number) == resolvedPath(path))
             #expect(fcntl(number, F_GETFD) & FD_CLOEXEC != 0)
             #expect(try file.readToEnd(limit: 100) == Array("hello".utf8))
         }
-        #expect(!isOpen(number))
+        #expect(openFile(number) != resolvedPath(path))
     }
 
     @Test func anExplicitCloseIsCheckedAndTheDeinitClosesNothingMore() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
         let path = scratch.path + "/b"
         let file = try FileDescriptor(opening: path, .writeOnly, options: [.create])
         let number = file.rawValue
+        #expect(openFile(number) == resolvedPath(path))
         try file.close()
-        #expect(!isOpen(number))
+        #expect(openFile(number) != resolvedPath(path))
         // The number is free again: the next open may take it, and the ended value must not close it.
         let other = try FileDescriptor(opening: path)
-        #expect(other.rawValue == number)
-        #expect(isOpen(other.rawValue))
+        #expect(openFile(other.rawValue) == resolvedPath(path))
     }
 
     @Test func atomicReplaceLeavesTheNewBytesAndNoTemporaryFile() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
         let path = scratch.path + "/state"
         try FileDescriptor.replaceAtomically(path, with: Array("old".utf8), temporary: path + ".tmp")
         let written = try FileDescriptor.replaceAtomically(path, with: Array("newer".utf8), temporary: path + ".tmp")
@@ -64,11 +58,11 @@ private func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) !=
     }
 
     @Test func aFailedReplaceKeepsTheOldFileAndRemovesTheTemporary() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
         let path = scratch.path + "/state"
         try FileDescriptor.replaceAtomically(path, with: Array("old".utf8), temporary: path + ".tmp")
         #expect(mkdir(path + ".dir", 0o755) == 0)
-        defer { rmdir(path + ".dir") }
         // Renaming a file over a folder fails (EISDIR) after the temporary file was written.
         let failure = try #require(throws: SystemCallFailure.self) {
             try FileDescriptor.replaceAtomically(path + ".dir", with: Array("x".utf8), temporary: path + ".tmp")
@@ -79,7 +73,8 @@ private func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) !=
     }
 
     @Test func errorsCarryTheCallThePathAndTheErrnoText() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
         let path = scratch.path + "/missing"
         let failure = try #require(throws: SystemCallFailure.self) { _ = try FileDescriptor(opening: path) }
         #expect(failure == SystemCallFailure(operation: "open", path: path, code: ENOENT))
@@ -91,7 +86,8 @@ private func isOpen(_ descriptor: Int32) -> Bool { fcntl(descriptor, F_GETFD) !=
     }
 
     @Test func statusPreadAndWriteSeeTheSameFile() throws {
-        let scratch = try ScratchFolder()
+        let scratch = try TemporaryFolder()
+        defer { scratch.remove() }
         let path = scratch.path + "/c"
         let writer = try FileDescriptor(opening: path, .readWrite, options: [.create, .truncate], permissions: 0o600)
         try writer.write(Array("0123456789".utf8))
