@@ -10,7 +10,7 @@
 ///
 /// Every call goes through ``valueOrErrno(_:path:retryOnInterrupt:negativeIsFailure:_:)``: a
 /// failure is a ``SystemCallFailure`` naming the C call, ``path`` and the `errno` text.
-public struct FileDescriptor: ~Copyable {
+public struct FileDescriptor: ~Copyable, Sendable {
     /// The C descriptor number, for calls this type does not wrap (`ioctl`, `poll`). Valid only
     /// while the value lives.
     public private(set) var rawValue: Int32
@@ -61,6 +61,14 @@ public struct FileDescriptor: ~Copyable {
         let descriptor = rawValue
         rawValue = -1  // the deinit that follows closes nothing
         try valueOrErrno("close", path: path, retryOnInterrupt: false) { Glibc.close(descriptor) }
+    }
+
+    /// `close(2)` now, for an owner that must let go before it ends (a DRM card dropping master,
+    /// the console given back); the result is not checked, as in `deinit`. Afterwards
+    /// ``rawValue`` is -1 (which `poll` skips) and nothing is closed again.
+    public mutating func closeNow() {
+        if rawValue >= 0 { _ = Glibc.close(rawValue) }
+        rawValue = -1
     }
 
     /// `fstat(2)`: what the descriptor refers to.
@@ -223,6 +231,8 @@ public struct FileDescriptorStatus: Sendable, Equatable {
     public var size: Int64
     /// `st_mode`: the type and the permission bits.
     public var mode: UInt32
+    /// `st_rdev`: the device number of a device node (0 for other files).
+    public var deviceNumber: UInt64
 
     init(_ buffer: stat) {
         switch buffer.st_mode & S_IFMT {
@@ -237,5 +247,6 @@ public struct FileDescriptorStatus: Sendable, Equatable {
         }
         size = Int64(buffer.st_size)
         mode = UInt32(buffer.st_mode)
+        deviceNumber = UInt64(buffer.st_rdev)
     }
 }
