@@ -2,10 +2,6 @@ import CDisplayShims
 import LinuxInterfaces
 import Logging
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The virtual terminal shown on the screen, switched to `KD_GRAPHICS` so the kernel console
 /// draws no text or cursor over the photos, and back to its previous mode (`KD_TEXT`) by
 /// ``restore()``, or by the crash handler if the process dies first.
