@@ -44,7 +44,7 @@ final class FolderWatcher: Sendable {
     /// consumer and waits for that lock, so joining the watcher there deadlocks (seen under
     /// qemu-user, where a scan of thousands of photos outlasts a test's timeout).
     func stopWithoutWaiting() {
-        mounts?.cancel()
+        mounts?.cancel(waiting: false)  // a late call only posts to the stopped loop, which drops it
         loop.stopWithoutWaiting()
     }
 }

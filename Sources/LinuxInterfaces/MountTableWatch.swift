@@ -21,12 +21,14 @@ public enum MountTableWatch {
 
         /// Stops calling the handler: once this returns, it is not running and will not run
         /// again (a call under way finishes first, unless this is called from the handler).
-        public func cancel() {
+        /// Without `waiting`, a call under way may still finish after this returns (for a caller
+        /// that must not block, such as a stream's termination handler).
+        public func cancel(waiting: Bool = true) {
             let onWatchThread = MountTableWatch.shared.withLock { state in
                 state.handlers[id] = nil
                 return state.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
             }
-            if !onWatchThread { MountTableWatch.calling.withLock { _ in } }
+            if waiting, !onWatchThread { MountTableWatch.calling.withLock { _ in } }
         }
     }
 

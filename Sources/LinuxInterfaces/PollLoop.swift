@@ -102,7 +102,8 @@ public final class PollLoop: Sendable {
         self.shared = shared
     }
 
-    /// Runs `work` on the loop's thread, before its client's next turn.
+    /// Runs `work` on the loop's thread, before its client's next turn (never, once the loop
+    /// has ended).
     public func post(_ work: @escaping @Sendable () -> Void) {
         shared.state.withLock { $0.posted.append(work) }
         shared.wakeup.signal()
