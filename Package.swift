@@ -95,7 +95,9 @@ let package = Package(
         .target(
             name: "BabyAlbumSettings",
             dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(name: "LinuxInterfaces", dependencies: ["CLinuxInterfaces"]),
+        .target(
+            name: "LinuxInterfaces",
+            dependencies: ["CLinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
         .target(name: "CClockShims"),
         .target(
             name: "QuietHours",
@@ -167,7 +169,9 @@ let package = Package(
         .target(
             name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"),
-        .testTarget(name: "LinuxInterfacesTests", dependencies: ["LinuxInterfaces"]),
+        .testTarget(
+            name: "LinuxInterfacesTests",
+            dependencies: ["LinuxInterfaces", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "DecodeWorkerTests",
             dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox", "CColour", "CColourFixtures", "TestSupport"]

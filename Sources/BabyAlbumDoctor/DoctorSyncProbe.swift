@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -56,9 +58,10 @@ public enum DoctorSyncProbe {
 
     /// The body of an HTTP/1.0 GET, or `nil` on any failure or a status other than 200.
     private static func httpGet(host: String, port: UInt16, path: String, apiKey: String) -> String? {
-        let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard socketDescriptor >= 0 else { return nil }
-        defer { close(socketDescriptor) }
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return nil }
+        let owner = FileDescriptor(adopting: descriptor, path: "\(host):\(port)")
+        let socketDescriptor = owner.rawValue
         var timeout = timeval(tv_sec: 3, tv_usec: 0)
         setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socketDescriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -11,8 +11,9 @@ import LinuxInterfaces
 final class DRMDevice {
     /// The device path.
     let path: String
+    private var file: FileDescriptor
     /// The open file descriptor, or -1 once closed.
-    private(set) var fd: Int32
+    var fd: Int32 { file.rawValue }
 
     /// The KMS object ids of the card (`drmModeGetResources`).
     struct Resources {
@@ -41,8 +42,8 @@ final class DRMDevice {
 
     /// Opens `path` read-write, close-on-exec, mapping errors to messages a person can act on.
     init(path: String) throws(DRMError) {
-        do {
-            fd = try valueOrErrno("open", path: path) { Glibc.open(path, O_RDWR | O_CLOEXEC) }
+        do throws(SystemCallFailure) {
+            file = try FileDescriptor(opening: path, .readWrite)
         } catch {
             switch error.code {
             case EACCES, EPERM: throw .permissionDenied(error)
@@ -65,14 +66,10 @@ final class DRMDevice {
         if drmIsMaster(fd) == 0 && drmSetMaster(fd) != 0 { throw .masterHeld(path) }
     }
 
-    deinit { close() }
-
-    /// Closes the descriptor (dropping DRM master). Safe to call more than once.
+    /// Closes the descriptor (dropping DRM master). Safe to call more than once; the
+    /// ``FileDescriptor`` closes it when the device ends otherwise.
     func close() {
-        if fd >= 0 {
-            Glibc.close(fd)
-            fd = -1
-        }
+        file.closeNow()
     }
 
     /// The kernel driver's name (`drmGetVersion`), e.g. `bochs-drm`, `vc4`, `v3d`.

@@ -13,7 +13,7 @@ import Logging
 /// stop the program; when it comes back it is set up again and the current frame drawn again.
 public final class DRMDisplay: FrameView, Sendable {
     private let mailbox: DisplayMailbox
-    private let thread: JoinableThread
+    private let loop: PollLoop
 
     /// The size of the mode in use: frames are prepared at this size.
     public var size: FrameSize { mailbox.status.size }
@@ -47,16 +47,14 @@ public final class DRMDisplay: FrameView, Sendable {
     }
 
     private init(loop: DisplayLoop) throws(DRMError) {
-        do {
+        do throws(SystemCallFailure) {
             let mailbox = try DisplayMailbox(status: loop.status)
             self.mailbox = mailbox
-            thread = try JoinableThread { loop.run(mailbox) }
-        } catch let error as SystemCallFailure {
-            loop.close()
-            throw DRMError(error)
+            loop.attach(mailbox)
+            self.loop = try PollLoop(name: "display", logger: loop.logger, client: loop)
         } catch {
             loop.close()
-            throw DRMError("cannot start the display thread: \(error)")
+            throw DRMError(error)
         }
     }
 
@@ -75,6 +73,6 @@ public final class DRMDisplay: FrameView, Sendable {
     /// call more than once.
     public func close() {
         mailbox.requestClose()
-        thread.join()
+        loop.join()
     }
 }

@@ -2,14 +2,10 @@ import AlbumDomain
 import LinuxInterfaces
 import Logging
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The display's own thread and everything it owns: the open card, the presentation, power,
 /// the console, the saved CRTC and the hotplug socket. Set up on the opening thread (one step
 /// per function, as in drm-howto), then touched by the display thread only, hence
-/// `@unchecked Sendable`. It sleeps in `poll` on the mailbox's wake-up pipe and the uevent
+/// `@unchecked Sendable`. Its ``PollLoop`` sleeps on the mailbox's wake-up pipe and the uevent
 /// socket; page flips are awaited here too, never on Swift's cooperative pool.
 final class DisplayLoop: @unchecked Sendable {
     private let device: DRMDevice
@@ -25,7 +21,10 @@ final class DisplayLoop: @unchecked Sendable {
     private var isClosed = false
     private let requestedMode: FrameSize?
     private let reportsFades: Bool
-    private let logger: Logger
+    let logger: Logger
+    /// Where the requests come from (see ``attach(_:)``).
+    private var mailbox: DisplayMailbox?
+    private var card: String { String(device.path.split(separator: "/").last ?? "card0") }
 
     /// Sets up `output` on the open card `device`: buffers, the console in graphics mode, the
     /// saved CRTC, a first black picture (which also finds out early whether we may set
@@ -73,38 +72,9 @@ final class DisplayLoop: @unchecked Sendable {
         }
     }
 
-    /// The thread body: draws what `mailbox` brings and follows hotplug events until the
-    /// display closes (asked to, or the album ended), then tears down. It sleeps in `poll`
-    /// unless a fade is running; then it checks for news without waiting and presents the
-    /// fade's next picture, so a request (the end of the album) is taken within one picture.
-    func run(_ mailbox: DisplayMailbox) {
-        defer {
-            close()
-            mailbox.finish()
-        }
-        let card = String(device.path.split(separator: "/").last ?? "card0")
-        while true {
-            var fds = [
-                pollfd(fd: mailbox.wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: monitor?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
-            ]
-            if poll(&fds, 2, crossfade == nil ? -1 : 0) < 0 {
-                if errno == EINTR { continue }
-                logger.error("display: poll failed: \(lastErrnoDescription())")
-                usleep(100_000)
-                continue
-            }
-            if fds[1].revents != 0, let monitor,
-                monitor.readEvents().contains(where: { $0.isDisplayChange(card: card) })
-            {
-                handleHotplug(mailbox)
-            }
-            if fds[0].revents != 0 {
-                let (requests, closeRequested) = mailbox.take()
-                if !handle(requests) || closeRequested { return }
-            }
-            if crossfade != nil { presentNextFadePicture() }
-        }
+    /// Hands over the mailbox whose requests the loop draws, before its ``PollLoop`` starts.
+    func attach(_ mailbox: DisplayMailbox) {
+        self.mailbox = mailbox
     }
 
     /// Draws each request's view model and resumes its caller; `false` once the album ended
@@ -243,5 +213,35 @@ final class DisplayLoop: @unchecked Sendable {
         terminal = nil
         presentation.release()
         device.close()
+    }
+}
+
+/// The display thread's turns: draws what the mailbox brings and follows hotplug events until
+/// the display closes (asked to, or the album ended), then tears down. It sleeps unless a fade
+/// is running; then it checks for news without waiting and presents the fade's next picture,
+/// so a request (the end of the album) is taken within one picture.
+extension DisplayLoop: PollLoopClient {
+    func nextWait() -> PollWait {
+        PollWait(
+            [(mailbox?.wakeup.fileDescriptor ?? -1, .readable), (monitor?.fileDescriptor ?? -1, .readable)],
+            timeout: crossfade == nil ? nil : .zero)
+    }
+
+    func handle(_ ready: [PollEvents]) -> PollNext {
+        guard let mailbox else { return .end }
+        if !ready[1].isEmpty, let monitor, monitor.readEvents().contains(where: { $0.isDisplayChange(card: card) }) {
+            handleHotplug(mailbox)
+        }
+        if !ready[0].isEmpty {
+            let (requests, closeRequested) = mailbox.take()
+            if !handle(requests) || closeRequested { return .end }
+        }
+        if crossfade != nil { presentNextFadePicture() }
+        return .wait
+    }
+
+    func loopEnded() {
+        close()
+        mailbox?.finish()
     }
 }

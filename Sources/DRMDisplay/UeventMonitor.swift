@@ -34,22 +34,23 @@ public struct Uevent: Equatable, Sendable {
 /// The kernel's uevents (raw netlink, no libudev): a non-blocking socket that the display
 /// thread polls beside its ``Wakeup``. Owns the socket.
 final class UeventMonitor {
+    private let socket: FileDescriptor
     /// The socket, for `poll`.
-    let fileDescriptor: Int32
+    var fileDescriptor: Int32 { socket.rawValue }
 
     /// Opens the socket, bound to the kernel's uevent multicast group.
     init() throws(SystemCallFailure) {
-        fileDescriptor = try valueOrErrno("socket(NETLINK_KOBJECT_UEVENT)", path: "uevents") {
+        let descriptor = try valueOrErrno("socket(NETLINK_KOBJECT_UEVENT)", path: "uevents") {
             CDisplayShims_open_uevent_socket()
         }
+        socket = FileDescriptor(adopting: descriptor, path: "uevents")
     }
-
-    deinit { Glibc.close(fileDescriptor) }
 
     /// Reads every queued uevent without blocking.
     func readEvents() -> [Uevent] {
         var events: [Uevent] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
+        let fileDescriptor = fileDescriptor
         while true {
             let count = buffer.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return events }

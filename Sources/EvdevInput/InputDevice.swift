@@ -1,4 +1,5 @@
 import CEvdev
+import LinuxInterfaces
 
 #if canImport(Glibc)
     import Glibc
@@ -8,7 +9,8 @@ import CEvdev
 
 /// One evdev device (`/dev/input/eventN`): owns its file descriptor and its `struct libevdev`
 /// (libevdev never owns the descriptor), grabs it with `EVIOCGRAB`, and reads its events.
-/// `deinit` undoes everything in reverse order: ungrab, `libevdev_free`, `close`.
+/// `deinit` undoes everything in reverse order: ungrab, `libevdev_free`, then the
+/// ``FileDescriptor`` closes.
 ///
 /// Not thread-safe: used by one thread at a time.
 final class InputDevice {
@@ -20,8 +22,9 @@ final class InputDevice {
     var name: String { identity.name }
     /// The device number of the node, to tell a reused `eventN` name from the device we hold.
     let deviceNumber: UInt64
+    private let file: FileDescriptor
     /// The descriptor, for `poll`.
-    let fileDescriptor: Int32
+    var fileDescriptor: Int32 { file.rawValue }
     private let evdev: OpaquePointer
     private(set) var isGrabbed = false
 
@@ -31,25 +34,31 @@ final class InputDevice {
     /// Opens the device (`O_RDONLY | O_NONBLOCK | O_CLOEXEC`) and reads its description
     /// (`libevdev_new_from_fd`).
     init(path: String) throws(InputError) {
-        let fd = try valueOrErrno("open", path: path) { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        var info = stat()
-        var handle: OpaquePointer?
-        do throws(InputError) {
-            _ = try valueOrErrno("fstat", path: path) { fstat(fd, &info) }
-            try libevdevResult("libevdev_new_from_fd", path: path) { libevdev_new_from_fd(fd, &handle) }
+        let file = try Self.openNode(path)
+        let status: FileDescriptorStatus
+        do throws(SystemCallFailure) {
+            status = try file.status()
         } catch {
-            close(fd)
-            throw error
+            throw InputError(error)
         }
-        guard let handle else {
-            close(fd)
-            throw InputError(operation: "libevdev_new_from_fd", path: path, code: ENOMEM)
-        }
+        var handle: OpaquePointer?
+        let fd = file.rawValue
+        try libevdevResult("libevdev_new_from_fd", path: path) { libevdev_new_from_fd(fd, &handle) }
+        guard let handle else { throw InputError(operation: "libevdev_new_from_fd", path: path, code: ENOMEM) }
         self.path = path
-        fileDescriptor = fd
+        self.file = file
         evdev = handle
-        deviceNumber = UInt64(info.st_rdev)
+        deviceNumber = status.deviceNumber
         identity = Self.identity(of: handle, path: path)
+    }
+
+    /// `open(O_RDONLY | O_NONBLOCK | O_CLOEXEC)` of the event node.
+    private static func openNode(_ path: String) throws(InputError) -> FileDescriptor {
+        do throws(SystemCallFailure) {
+            return try FileDescriptor(opening: path, options: .nonBlocking)
+        } catch {
+            throw InputError(error)
+        }
     }
 
     /// Reads name, `phys`, `uniq`, ids and key bits from libevdev's description of the device.
@@ -67,7 +76,7 @@ final class InputDevice {
     deinit {
         ungrab()
         libevdev_free(evdev)
-        close(fileDescriptor)
+        // Then `file` closes the descriptor.
     }
 
     /// Takes the device for this process alone (`libevdev_grab(LIBEVDEV_GRAB)`, i.e. `EVIOCGRAB`):

@@ -9,12 +9,12 @@ import Synchronization
     import Musl
 #endif
 
-/// The input thread: owns every grabbed device and the `/dev/input` watcher, and sleeps in `poll(2)`
-/// on them and on a wake-up pipe (``Wakeup``). It grabs new devices as they appear, closes those that go away,
+/// The input thread: owns every grabbed device and the `/dev/input` watcher, and sleeps in its
+/// ``PollLoop`` on them. It grabs new devices as they appear, closes those that go away,
 /// swallows every event, and forwards only the exit keys of the devices allowed to carry the button.
 ///
 /// Thread confinement: the device state is touched by ``start()`` before the thread exists, then only
-/// by the thread, then (after `pthread_join`) by ``stop()``. Only the wake-up pipe is shared.
+/// by the thread, then (after `pthread_join`) by ``stop()``. Only the loop is shared.
 final class InputLoop: @unchecked Sendable {
     /// A grabbed device, and whether and why it may carry the exit button.
     private struct Grabbed {
@@ -32,8 +32,7 @@ final class InputLoop: @unchecked Sendable {
     private let policy: ExitButtonPolicy
     private let logger: Logger
     private let onButton: @Sendable (ButtonEvent) -> Void
-    private let wakeup: Wakeup
-    private let thread = Mutex<JoinableThread?>(nil)
+    private let loop = Mutex<PollLoop?>(nil)
     private let stopped = Mutex(false)
 
     // Confined state (see the type's doc comment).
@@ -52,11 +51,6 @@ final class InputLoop: @unchecked Sendable {
         self.policy = policy
         self.logger = logger
         self.onButton = onButton
-        do {
-            wakeup = try Wakeup()
-        } catch {
-            throw InputError(error)
-        }
     }
 
     deinit {
@@ -86,8 +80,7 @@ final class InputLoop: @unchecked Sendable {
             return stopped
         }
         guard !wasStopped else { return }
-        wakeup.signal()
-        thread.withLock { $0.take() }?.join()
+        loop.withLock { $0.take() }?.stop()
         closeAll()
     }
 
@@ -243,39 +236,36 @@ final class InputLoop: @unchecked Sendable {
 
     private func spawnThread() throws(InputError) {
         do {
-            let started = try JoinableThread { [self] in run() }
-            thread.withLock { $0 = started }
+            let started = try PollLoop(name: "input", logger: logger, client: self)
+            loop.withLock { $0 = started }
         } catch {
             throw InputError(operation: "pthread_create", path: directory, code: error.code)
         }
     }
+}
 
-    /// The thread body: sleep in `poll` until a device, the watcher or the wake-up pipe is readable
-    /// (or, while a new node is settling, until the next retry).
-    private func run() {
-        while true {
-            var fds = [pollfd(fd: wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0)]
-            if let watcher { fds.append(pollfd(fd: watcher.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
-            let firstDevice = fds.count
-            fds += devices.map { pollfd(fd: $0.device.fileDescriptor, events: Int16(POLLIN), revents: 0) }
-            let timeout = !backlog.isEmpty ? 0 : pending.isEmpty ? -1 : Int32(Self.retryInterval.wholeMilliseconds)
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                logger.error("input: poll failed: \(lastErrnoDescription())")
-                usleep(100_000)
-                continue
-            }
-            if fds[0].revents != 0 { return }
-            let now = ContinuousClock.now
-            // Devices first (indices are only valid until the list changes), newest first.
-            let readable = (firstDevice..<fds.count).map { $0 - firstDevice }.filter {
-                fds[firstDevice + $0].revents != 0 || backlog.contains(devices[$0].device.path)
-            }
-            for index in readable.reversed() { readDevice(at: index) }
-            if firstDevice > 1, fds[1].revents != 0 { handleDirectoryChanges(now: now) }
-            for path in pending.keys.sorted() { tryNewNode(path: path, now: now) }
+extension InputLoop: PollLoopClient {
+    /// Before each wait: the watcher and every device; while a new node is settling, at most
+    /// until its next retry; with a backlog, no wait at all.
+    func nextWait() -> PollWait {
+        var descriptors = watcher.map { [($0.fileDescriptor, PollEvents.readable)] } ?? []
+        descriptors += devices.map { ($0.device.fileDescriptor, .readable) }
+        let timeout: Duration? = !backlog.isEmpty ? .zero : pending.isEmpty ? nil : Self.retryInterval
+        return PollWait(descriptors, timeout: timeout)
+    }
+
+    /// Reads the ready devices, then the watcher's news, then retries the settling nodes.
+    func handle(_ ready: [PollEvents]) -> PollNext {
+        let firstDevice = watcher == nil ? 0 : 1
+        let now = ContinuousClock.now
+        // Devices first (indices are only valid until the list changes), newest first.
+        let readable = (firstDevice..<ready.count).map { $0 - firstDevice }.filter {
+            !ready[firstDevice + $0].isEmpty || backlog.contains(devices[$0].device.path)
         }
+        for index in readable.reversed() { readDevice(at: index) }
+        if firstDevice == 1, !ready[0].isEmpty { handleDirectoryChanges(now: now) }
+        for path in pending.keys.sorted() { tryNewNode(path: path, now: now) }
+        return .wait
     }
 }
 

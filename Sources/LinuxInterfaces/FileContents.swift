@@ -7,20 +7,8 @@ import Glibc
 /// reader that takes the first short `read` for the end never sees the mounts after it.
 /// Reads at most `limit` bytes (more is an `EFBIG` failure), so a runaway file costs nothing.
 public func fileContents(_ path: String, limit: Int = 16 << 20) throws(SystemCallFailure) -> [UInt8] {
-    let descriptor = try valueOrErrno("open", path: path) { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-    defer { close(descriptor) }
-    var contents: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 16_384)
-    while true {
-        let count = try valueOrErrno("read", path: path) {
-            chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        }
-        if count == 0 { return contents }
-        guard contents.count + count <= limit else {
-            throw SystemCallFailure(operation: "read", path: path, code: EFBIG)
-        }
-        contents.append(contentsOf: chunk[0..<count])
-    }
+    let file = try FileDescriptor(opening: path, options: .nonBlocking)
+    return try file.readToEnd(limit: limit)
 }
 
 /// The file at `path` as UTF-8 text (invalid bytes replaced); `nil` when it cannot be read.

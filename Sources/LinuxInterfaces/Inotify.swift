@@ -4,8 +4,8 @@
     import Musl
 #endif
 
-/// An inotify instance (`inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`). Owns the descriptor;
-/// `deinit` closes it.
+/// An inotify instance (`inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`). Owns the descriptor (a
+/// ``FileDescriptor``, closed when the instance ends).
 public final class Inotify {
     /// A watch descriptor, as `inotify_add_watch` returns it.
     public struct Watch: Hashable, Sendable, CustomStringConvertible {
@@ -69,19 +69,17 @@ public final class Inotify {
         public var name: String { String(decoding: nameBytes, as: UTF8.self) }
     }
 
+    private let file: FileDescriptor
     /// The descriptor, for `poll`.
-    public let fileDescriptor: Int32
+    public var fileDescriptor: Int32 { file.rawValue }
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// `inotify_init1(IN_NONBLOCK | IN_CLOEXEC)`.
     public init() throws(SystemCallFailure) {
-        fileDescriptor = try valueOrErrno("inotify_init1", path: "inotify") {
+        let descriptor = try valueOrErrno("inotify_init1", path: "inotify") {
             inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         }
-    }
-
-    deinit {
-        close(fileDescriptor)
+        file = FileDescriptor(adopting: descriptor, path: "inotify")
     }
 
     /// `inotify_add_watch`. Watching an object already watched returns its existing watch.

@@ -39,16 +39,15 @@ public func programOutput(_ path: String, arguments: [String], limit: Int = 1 <<
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }
     var pid: pid_t = 0
+    let readEnd = FileDescriptor(adopting: fds[0], path: path)
+    var writeEnd = FileDescriptor(adopting: fds[1], path: path)
     let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
-    close(fds[1])
-    defer { close(fds[0]) }
+    writeEnd.closeNow()  // the child holds its copy: the read ends when it exits
     guard started == 0 else { return nil }
     var output: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     while true {
-        let count = chunk.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        guard count > 0 else { break }
+        guard let count = try? readEnd.read(into: &chunk), count > 0 else { break }
         if output.count < limit { output.append(contentsOf: chunk[0..<min(count, limit - output.count)]) }
     }
     var status: Int32 = 0

@@ -44,14 +44,12 @@ public struct Backlight: Equatable, Sendable {
     /// Sets the brightness (clamped to 0…`maxBrightness`).
     public func setBrightness(_ value: Int) throws(BacklightError) {
         let clamped = min(max(value, 0), maxBrightness)
-        let descriptor = open(brightnessFile, O_WRONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            throw .unwritable(brightnessFile, reason: lastErrnoDescription())
-        }
-        defer { close(descriptor) }
-        let text = Array("\(clamped)\n".utf8)
-        guard text.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == text.count else {
-            throw .unwritable(brightnessFile, reason: lastErrnoDescription())
+        do throws(SystemCallFailure) {
+            let file = try FileDescriptor(opening: brightnessFile, .writeOnly)
+            try file.write(Array("\(clamped)\n".utf8))
+            try file.close()
+        } catch {
+            throw .unwritable(brightnessFile, reason: errnoDescription(error.code))
         }
     }
 

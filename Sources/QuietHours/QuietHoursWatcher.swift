@@ -7,16 +7,12 @@ import Logging
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Decides from "now", never from events: tells whether the wall clock is inside the quiet
 /// hours at start, at every edge of a window, and whenever the wall clock is set. Between
-/// those, its thread sleeps in `poll` on a ``WallClockTimer``: nothing wakes the process.
+/// those, its ``PollLoop`` sleeps on a ``WallClockTimer``: nothing wakes the process.
 public final class QuietHoursWatcher: Sendable {
-    private let wakeup: Wakeup
-    private let thread: JoinableThread
+    private let loop: PollLoop
 
     /// Starts watching `timetable` (a ``QuietSchedule`` on the system's calendar);
     /// `quietChanged` is called on the watcher's thread, first with the state now, then with
@@ -24,18 +20,14 @@ public final class QuietHoursWatcher: Sendable {
     public init(
         timetable: some QuietTimetable, logger: Logger, quietChanged: @escaping @Sendable (_ isQuiet: Bool) -> Void
     ) throws {
-        let timer = try WallClockTimer()
-        let wakeup = try Wakeup()
-        let loop = WatchLoop(timetable: timetable, logger: logger, quietChanged: quietChanged)
-        nonisolated(unsafe) let ownedTimer = timer  // only the thread uses it from here on
-        thread = try JoinableThread { loop.run(timer: ownedTimer, wakeup: wakeup) }
-        self.wakeup = wakeup
+        let client = WatchLoop(
+            timer: try WallClockTimer(), timetable: timetable, logger: logger, quietChanged: quietChanged)
+        loop = try PollLoop(name: "quiet hours", logger: logger, client: client)
     }
 
     /// Stops the thread and waits for it.
     public func stop() {
-        wakeup.signal()
-        thread.join()
+        loop.stop()
     }
 }
 
@@ -65,14 +57,28 @@ public struct CalendarTimetable: QuietTimetable {
 }
 
 /// The watcher's loop, on its own thread.
-private struct WatchLoop<Timetable: QuietTimetable>: Sendable {
+private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
+    let timer: WallClockTimer
     let timetable: Timetable
     let logger: Logger
     let quietChanged: @Sendable (Bool) -> Void
+    private var told: Bool?
+    /// Whether the timer must be armed again before the next wait (not after a spurious wake-up).
+    private var mustArm = true
+    /// Whether the last arming failed (logged once, tried again each minute).
+    private var failing = false
 
-    func run(timer: WallClockTimer, wakeup: Wakeup) {
-        var told: Bool?
-        while true {
+    init(
+        timer: WallClockTimer, timetable: Timetable, logger: Logger, quietChanged: @escaping @Sendable (Bool) -> Void
+    ) {
+        self.timer = timer
+        self.timetable = timetable
+        self.logger = logger
+        self.quietChanged = quietChanged
+    }
+
+    func nextWait() -> PollWait {
+        while mustArm {
             let now = Date()
             let quiet = timetable.isQuiet(at: now)
             if quiet != told {
@@ -87,34 +93,32 @@ private struct WatchLoop<Timetable: QuietTimetable>: Sendable {
                     continue
                 }
             } catch {
-                logger.error(
-                    "quiet hours: cannot arm the wall-clock timer (\(error)); the schedule is no longer followed")
-                return
+                if !failing {
+                    logger.error("quiet hours: cannot arm the wall-clock timer (\(error)); trying again each minute")
+                }
+                failing = true
+                return PollWait([], timeout: .seconds(60))
             }
+            if failing { logger.notice("quiet hours: the wall-clock timer works again") }
+            failing = false
             // The clock may have been set between reading it and arming: look again.
             guard timetable.isQuiet(at: Date()) == quiet else { continue }
             logger.debug("quiet hours: next edge \(edge)")
-            guard waitForTimer(timer, wakeup: wakeup) else { return }
+            mustArm = false
         }
+        return PollWait([(timer.fileDescriptor, .readable)])
     }
 
-    /// Sleeps until the timer fires or the clock is set (true), or the watcher stops (false).
-    private func waitForTimer(_ timer: WallClockTimer, wakeup: Wakeup) -> Bool {
-        var fds = [
-            pollfd(fd: timer.fileDescriptor, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeup.fileDescriptor, events: Int16(POLLIN), revents: 0),
-        ]
-        while true {
-            let ready = poll(&fds, 2, -1)
-            if ready == -1, errno == EINTR { continue }
-            if ready == -1 || fds[1].revents != 0 { return false }
-            switch timer.consume() {
-            case .expired: return true
-            case .clockChanged:
-                logger.notice("the wall clock was set: it is now \(Date()); checking the quiet hours again")
-                return true
-            case .nothing: continue
-            }
+    func handle(_ ready: [PollEvents]) -> PollNext {
+        guard let events = ready.first else { return .wait }  // the retry after a failed arming
+        guard !events.isEmpty else { return .wait }
+        switch timer.consume() {
+        case .expired: mustArm = true
+        case .clockChanged:
+            logger.notice("the wall clock was set: it is now \(Date()); checking the quiet hours again")
+            mustArm = true
+        case .nothing: break
         }
+        return .wait
     }
 }

@@ -24,16 +24,15 @@ final class WallClockTimer {
         case nothing
     }
 
+    private let timer: FileDescriptor
+
     /// The timer, for `poll`.
-    let fileDescriptor: Int32
+    var fileDescriptor: Int32 { timer.rawValue }
 
     /// Creates the timer, unarmed.
     init() throws(SystemCallFailure) {
-        fileDescriptor = try valueOrErrno("timerfd_create", path: "CLOCK_REALTIME") { CClockShims_realtime_timer() }
-    }
-
-    deinit {
-        close(fileDescriptor)
+        let descriptor = try valueOrErrno("timerfd_create", path: "CLOCK_REALTIME") { CClockShims_realtime_timer() }
+        timer = FileDescriptor(adopting: descriptor, path: "CLOCK_REALTIME timer")
     }
 
     /// Arms the timer for the wall-clock moment `date` (at once when it has passed).
@@ -48,6 +47,7 @@ final class WallClockTimer {
         let seconds = since1970.rounded(.down)
         let nanoseconds = min(((since1970 - seconds) * 1e9).rounded(), 999_999_999)
         var clockWasSet = false
+        let fileDescriptor = fileDescriptor
         _ = try valueOrErrno("timerfd_settime", path: "CLOCK_REALTIME") {
             let result = Int(CClockShims_arm_until(fileDescriptor, Int64(seconds), Int64(nanoseconds)))
             if result == -1 && errno == ECANCELED {
@@ -62,7 +62,7 @@ final class WallClockTimer {
     /// Reads the timer after `poll` said it is readable.
     func consume() -> Outcome {
         var expirations: UInt64 = 0
-        let count = read(fileDescriptor, &expirations, MemoryLayout<UInt64>.size)
+        let count = read(timer.rawValue, &expirations, MemoryLayout<UInt64>.size)
         if count == MemoryLayout<UInt64>.size { return .expired }
         return count == -1 && errno == ECANCELED ? .clockChanged : .nothing
     }

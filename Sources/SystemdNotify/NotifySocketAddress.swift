@@ -50,8 +50,9 @@ public enum NotifySocketAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Sends `message` as one datagram from a fresh `SOCK_DGRAM` socket, like `sd_notify(3)`.
     func sendDatagram(_ message: String) throws(SystemdNotifyError) {
-        let fd = try notifyCall("socket") { socket(AF_UNIX, Self.datagramType, 0) }
-        defer { close(fd) }
+        let socket = FileDescriptor(
+            adopting: try notifyCall("socket") { Glibc.socket(AF_UNIX, Self.datagramType, 0) }, path: "$NOTIFY_SOCKET")
+        let fd = socket.rawValue
 
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
