@@ -411,6 +411,7 @@ def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
     hit = 0
     made = 0
     for n in range(1, cuts + 1):
+        # The reserve adds the boot that ends this step (about as long as a cut) to the later steps'.
         if n > MINIMUM_CUTS and out_of_time(deadline, durations, reserve + max(durations)):
             print(f"cuts stopped after {made} of {cuts}: the next would pass the test command's time budget "
                   f"(BABYALBUM_IMAGE_DEADLINE; the slowest cut took {max(durations):.0f} s)")
