@@ -70,6 +70,14 @@ public struct PhotoShuffle: Equatable, Sendable {
     public mutating func replacePhotos(with newPhotos: [Photo], using random: inout some RandomNumberGenerator) {
         let newSet = Set(newPhotos)
         for photo in members where !newSet.contains(photo) { forget(photo) }
+        // Sized once (growing by doubling leaves up to twice the room: 10,000 photos in 16,384).
+        let joining = newPhotos.count - members.count
+        if joining > 0 {
+            members.reserveCapacity(newPhotos.count)
+            order.reserveCapacity(order.count + joining)
+            remainingStack.reserveCapacity(remainingStack.count + joining)
+            remainingMembers.reserveCapacity(remainingMembers.count + joining)
+        }
         for photo in newPhotos where !members.contains(photo) { add(photo, using: &random) }
     }
 

@@ -1,12 +1,55 @@
 import AlbumDomain
 
 /// One photo file as the readiness model knows it: the folder it is in (the driver's number for
-/// that folder) and its name, as bytes.
+/// that folder) and its name, as bytes. Two keys are equal when folder and name are.
+///
+/// The name is the end of the file's path, which is also the photo's id: the driver makes keys
+/// of whole paths, so a listed file costs one array of bytes, not a path and a name apart. A key
+/// made of a name alone (an inotify event's) finds the same entry.
 struct FileKey: Hashable, Sendable {
+    // In this order, 16 bytes: the path's reference, then the two 32-bit numbers.
+    /// The path whose last bytes (from ``nameStart``) are the name; the name alone for a key
+    /// made with ``init(folder:name:)``.
+    let path: [UInt8]
     /// The folder (the driver uses its inotify watch descriptor).
-    var folder: Int32
+    let folder: Int32
+    private let nameStart: Int32
+
+    /// A key of a bare name (its ``path`` is the name).
+    init(folder: Int32, name: [UInt8]) {
+        (self.folder, path, nameStart) = (folder, name, 0)
+    }
+
+    /// A key whose name is `path` from `nameStart` on.
+    init(folder: Int32, path: [UInt8], nameStart: Int) {
+        (self.folder, self.path, self.nameStart) = (folder, path, Int32(nameStart))
+    }
+
     /// The name within the folder.
-    var name: [UInt8]
+    var name: ArraySlice<UInt8> { path[Int(nameStart)...] }
+
+    static func == (lhs: FileKey, rhs: FileKey) -> Bool {
+        lhs.folder == rhs.folder && lhs.name.elementsEqual(rhs.name)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(folder)
+        name.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+}
+
+/// A file's signature as the readiness model keeps it: a 64-bit digest (SipHash, keyed afresh in
+/// every process) instead of the 40-byte ``FileSignature``, so a slot of the table of 10,000
+/// files is 32 bytes, not 64. Two versions of a file are taken for the same with a chance of
+/// 2^-64.
+struct SignatureDigest: Equatable, Sendable {
+    private let value: Int
+
+    init(_ signature: FileSignature) {
+        var hasher = Hasher()
+        hasher.combine(signature)
+        value = hasher.finalize()
+    }
 }
 
 /// Why a file is looked at.
@@ -66,11 +109,11 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         case changed
     }
 
-    /// One file. A byte for ``Published`` instead of the published signature keeps a table of
-    /// 10,000 files at 64 bytes a slot, not 104.
+    /// One file (its id is its key's path). A byte for ``Published`` instead of the published
+    /// signature, and a digest of the signature, keep a slot of the table at 32 bytes (key
+    /// included), not 104.
     struct Entry: Sendable, Equatable {
-        var id: PhotoID
-        var signature: FileSignature {
+        var signature: SignatureDigest {
             didSet { if published == .current, signature != oldValue { published = .changed } }
         }
         var readiness: Readiness
@@ -122,12 +165,14 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     /// Whether `key` is known.
     func contains(_ key: FileKey) -> Bool { entries[key] != nil }
 
-    /// Takes in what the driver saw of the photo file `key` (path `id`) for `cause`.
-    mutating func observe(_ key: FileKey, id: PhotoID, _ seen: FileObservation, cause: FileCause) {
+    /// Takes in what the driver saw of the photo file `key` for `cause`; the photo's id is the
+    /// key's path.
+    mutating func observe(_ key: FileKey, _ seen: FileObservation, cause: FileCause) {
         let old = entries[key]
-        guard let readiness = readiness(after: cause, old: old, seen: seen) else { return }
-        var entry = old ?? Entry(id: id, signature: seen.signature, readiness: readiness, published: .no)
-        (entry.id, entry.signature, entry.readiness) = (id, seen.signature, readiness)
+        let signature = SignatureDigest(seen.signature)
+        guard let readiness = readiness(after: cause, old: old, signature: signature, seen: seen) else { return }
+        var entry = old ?? Entry(signature: signature, readiness: readiness, published: .no)
+        (entry.signature, entry.readiness) = (signature, readiness)
         store(entry, at: key)
         switch readiness {
         case .settling: settleQueue.append(key, at: clock.now.advanced(by: timing.settleTime))
@@ -136,11 +181,13 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         }
     }
 
-    private func readiness(after cause: FileCause, old: Entry?, seen: FileObservation) -> Readiness? {
+    private func readiness(
+        after cause: FileCause, old: Entry?, signature: SignatureDigest, seen: FileObservation
+    ) -> Readiness? {
         switch cause {
         case .scan:
             if let old, old.readiness == .writing { return nil }
-            if let old, old.readiness == .ready, old.signature == seen.signature { return nil }
+            if let old, old.readiness == .ready, old.signature == signature { return nil }
             // Unchanged since longer than the settle time already (the usual photo at start):
             // taken at once, so a small folder is published as one list.
             return seen.modifiedLongAgo ? .ready : .settling
@@ -153,16 +200,23 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         case .attributesChanged:
             guard let old else { return .settling }
             // Mode or owner changed (a photo made readable): a new version of the photo.
-            guard old.readiness == .ready, old.signature != seen.signature else { return nil }
+            guard old.readiness == .ready, old.signature != signature else { return nil }
             return .ready
         }
     }
 
     /// Forgets the file `key` (deleted, moved away, no longer a regular file).
     mutating func remove(_ key: FileKey) {
-        guard let old = entries.removeValue(forKey: key) else { return }
+        guard let index = entries.index(forKey: key) else { return }
+        // The stored key: `key` may be a bare name.
+        let (stored, old) = entries.remove(at: index)
         account(old, becoming: nil)
-        if old.published != .no { vanished.insert(old.id) }
+        if old.published != .no { vanished.insert(PhotoID(bytes: stored.path)) }
+    }
+
+    /// The files of `folders` (one pass over every file: for a folder scanned again or removed).
+    func keys(inFolders folders: Set<Int32>) -> [FileKey] {
+        entries.keys.filter { folders.contains($0.folder) }
     }
 
     /// The files whose settle or quiet time ran out: the driver looks at each again and reports
@@ -183,7 +237,8 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     /// regular file. Unchanged: ready; changed: wait once more.
     mutating func recheck(_ recheck: Recheck, signature: FileSignature?) {
         guard var entry = entries[recheck.key], entry.readiness == recheck.expecting else { return }
-        guard let signature else { return remove(recheck.key) }
+        guard let seen = signature else { return remove(recheck.key) }
+        let signature = SignatureDigest(seen)
         if signature == entry.signature {
             entry.readiness = .ready
         } else {
@@ -225,7 +280,7 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         while index != entries.endIndex {
             let entry = entries.values[index]
             if entry.readiness == .ready {
-                let photo = Photo(id: entry.id)
+                let photo = Photo(id: PhotoID(bytes: entries.keys[index].path))
                 photos.append(photo)
                 if entry.published == .changed { replaced.insert(photo) }
                 if entry.published != .current { entries.values[index].published = .current }
