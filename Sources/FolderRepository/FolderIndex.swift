@@ -385,7 +385,7 @@ final class FolderIndex {
         guard !FolderScan.isIgnored(name: name), let directory = directories[watch] else { return }
         // The key holds the path, which becomes the photo's id: the name is not kept apart.
         let path = joinPath(directory.path, name)
-        let key = FileKey(folder: watch.rawValue, path: path, nameStart: path.count - name.count)
+        let key = FileKey(folder: watch.rawValue, path: path)
         if cause == .modified, readiness.isWriting(key) { return }
         guard let status = try? FileStatus(pathBytes: path) else {
             // Gone already, or a dangling symbolic link.
@@ -426,7 +426,7 @@ final class FolderIndex {
 
     private func removeEntry(_ name: [UInt8], in watch: Inotify.Watch) {
         guard let directory = directories[watch] else { return }
-        readiness.remove(FileKey(folder: watch.rawValue, name: name))
+        readiness.remove(FileKey(folder: watch.rawValue, path: joinPath(directory.path, name)))
         if let child = directory.subdirectories[name] { removeDirectory(child) }
     }
 }

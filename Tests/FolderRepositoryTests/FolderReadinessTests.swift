@@ -12,7 +12,7 @@ struct FolderReadinessTests {
         minimumPublicationInterval: .zero)
 
     /// The key of `name` in the folder `/p` (its path is the photo's id).
-    func key(_ name: String) -> FileKey { FileKey(folder: 1, path: Array(("/p/" + name).utf8), nameStart: 3) }
+    func key(_ name: String) -> FileKey { FileKey(folder: 1, path: Array(("/p/" + name).utf8)) }
     func seen(size: Int64 = 10, mode: UInt32 = 0o100644, old: Bool = false, link: Bool = false) -> FileObservation {
         FileObservation(
             signature: FileSignature(size: size, modified: 1, inode: 7, access: FileAccess(mode: mode)),
