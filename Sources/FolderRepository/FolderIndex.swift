@@ -15,9 +15,9 @@ import Logging
 /// Paths are bytes from `readdir` and inotify to `stat` and into the photo ids, so a name that
 /// is not UTF-8, or two names that differ only in Unicode normalisation, are photos like any
 /// other. Memory is per file its path (which holds its name), a digest of its signature and its
-/// state; pixels are never read. An event
-/// touches one entry (one `stat`); a new subfolder is scanned on its own; only a lost event
-/// queue (`IN_Q_OVERFLOW`) rescans everything.
+/// state; pixels are never read. An event touches one entry (one `stat`); a new subfolder is
+/// scanned on its own; only a lost event queue (`IN_Q_OVERFLOW`) rescans everything, and a
+/// folder scanned again or removed costs one pass over the files.
 final class FolderIndex {
     private struct ParentLink {
         var watch: Inotify.Watch
