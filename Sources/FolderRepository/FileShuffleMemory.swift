@@ -52,8 +52,9 @@ public final class FileShuffleMemory: ShuffleMemory {
     private struct SaveState {
         /// What the files hold (state file plus journal).
         var saved: ShuffleSnapshot?
-        /// The state file's bytes, which the journal's header names.
-        var savedBase: [UInt8] = []
+        /// The journal's first line, which names the state file by its checksum (the state
+        /// file's bytes are not kept: 730 KB for a round of 10,000 photos).
+        var journalHeader: [UInt8] = []
         /// Whether the journal may be appended to (it is whole and continues the state file).
         var journalUsable = false
         /// The newest snapshot, written or held.
@@ -125,7 +126,7 @@ public final class FileShuffleMemory: ShuffleMemory {
             let snapshot = ShuffleJournal.applying(shown, to: base)
             state.withLock {
                 $0.saved = snapshot
-                $0.savedBase = bytes
+                $0.journalHeader = ShuffleJournal.headerLine(for: bytes)
                 $0.journalUsable = whole
             }
             return snapshot
@@ -167,12 +168,12 @@ public final class FileShuffleMemory: ShuffleMemory {
                 var lines: [UInt8] = []
                 for id in shown { lines += Array("shown ".utf8) + encode(id) + [0x0A] }
                 state.bytesWritten += try appendToFile(
-                    journal, lines, header: ShuffleJournal.headerLine(for: state.savedBase))
+                    journal, lines, header: state.journalHeader)
             } else {
                 state.journalUsable = false
                 let bytes = format(latest)
                 state.bytesWritten += try replaceFile(file, with: bytes)
-                state.savedBase = bytes
+                state.journalHeader = ShuffleJournal.headerLine(for: bytes)
                 try removeFile(journal)
                 state.journalUsable = true
             }

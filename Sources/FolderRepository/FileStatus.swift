@@ -8,7 +8,7 @@ import LinuxInterfaces
 #endif
 
 /// What the repository remembers of a photo file: enough to tell that it changed.
-struct FileSignature: Equatable, Sendable {
+struct FileSignature: Hashable, Sendable {
     /// `st_size`.
     var size: Int64
     /// `st_mtim`, in nanoseconds.
@@ -21,7 +21,7 @@ struct FileSignature: Equatable, Sendable {
 }
 
 /// Who may read a file: its mode bits and owner.
-struct FileAccess: Equatable, Sendable {
+struct FileAccess: Hashable, Sendable {
     var mode: UInt32 = 0
     var owner: UInt32 = 0
     var group: UInt32 = 0
@@ -105,9 +105,13 @@ func joinPath(_ parent: String, _ name: String) -> String {
 }
 
 /// `parent/name` as bytes, without doubling the slash.
-func joinPath(_ parent: some Collection<UInt8>, _ name: some Collection<UInt8>) -> [UInt8] {
-    var path = Array(parent)
-    if path.last != UInt8(ascii: "/") { path.append(UInt8(ascii: "/")) }
+func joinPath(_ parent: some BidirectionalCollection<UInt8>, _ name: some Collection<UInt8>) -> [UInt8] {
+    // Sized exactly: a path is kept for as long as its photo is listed.
+    let slash = parent.last == UInt8(ascii: "/") ? 0 : 1
+    var path: [UInt8] = []
+    path.reserveCapacity(parent.count + slash + name.count)
+    path += parent
+    if slash == 1 { path.append(UInt8(ascii: "/")) }
     path += name
     return path
 }

@@ -14,9 +14,10 @@ import Logging
 ///
 /// Paths are bytes from `readdir` and inotify to `stat` and into the photo ids, so a name that
 /// is not UTF-8, or two names that differ only in Unicode normalisation, are photos like any
-/// other. Memory is per file a name, a signature and its state; pixels are never read. An event
-/// touches one entry (one `stat`); a new subfolder is scanned on its own; only a lost event
-/// queue (`IN_Q_OVERFLOW`) rescans everything.
+/// other. Memory is per file its path (which holds its name), a digest of its signature and its
+/// state; pixels are never read. An event touches one entry (one `stat`); a new subfolder is
+/// scanned on its own; only a lost event queue (`IN_Q_OVERFLOW`) rescans everything, and a
+/// folder scanned again or removed costs one pass over the files.
 final class FolderIndex {
     private struct ParentLink {
         var watch: Inotify.Watch
@@ -27,13 +28,14 @@ final class FolderIndex {
         var path: [UInt8]
         var identity: FileIdentity
         var parent: ParentLink?
-        var files: Set<[UInt8]> = []
+        /// Whether it was scanned already (a scan again must forget what is gone).
+        var scanned = false
         var subdirectories: [[UInt8]: Inotify.Watch] = [:]
     }
 
     private struct ScanCursor {
         var watch: Inotify.Watch
-        var names: [[UInt8]]
+        var names: PackedNames
         var next = 0
     }
 
@@ -113,8 +115,9 @@ final class FolderIndex {
     /// Re-checks files whose settle or quiet time ran out, and looks for a missing folder.
     func processDeadlines() {
         for due in readiness.dueRechecks() {
-            guard let directory = directories[Inotify.Watch(rawValue: due.key.folder)] else { continue }
-            let status = try? FileStatus(pathBytes: joinPath(directory.path, due.key.name))
+            guard directories[Inotify.Watch(rawValue: due.key.folder)] != nil else { continue }
+            // The key of a file the index noted holds its whole path.
+            let status = try? FileStatus(pathBytes: due.key.path)
             readiness.recheck(due, signature: status?.kind == .regular ? status?.signature : nil)
         }
         let now = readiness.clock.now
@@ -182,7 +185,7 @@ final class FolderIndex {
                 (try? FileStatus(pathBytes: directory.path))?.identity != directory.identity
             else { continue }
             removeDirectory(watch)
-            note(parent.name, in: parent.watch, cause: .scan)
+            note(parent.name[...], in: parent.watch, cause: .scan)
         }
     }
 
@@ -223,7 +226,9 @@ final class FolderIndex {
 
     /// Forgets the whole tree and its watches, without publishing anything.
     private func clearAll() {
-        for watch in Array(directories.keys) { removeDirectory(watch) }
+        // The readiness model is replaced below: its files need not be removed one by one.
+        var gone: Set<Int32> = []
+        for watch in Array(directories.keys) { forgetDirectory(watch, into: &gone) }
         rootWatch = nil
         pendingScans.removeAll()
         scanning = nil
@@ -268,7 +273,7 @@ final class FolderIndex {
         if event.mask.contains(.ignored) {
             // The kernel dropped the watch (deleted, or its file system unmounted): look again.
             removeDirectory(event.watch)
-            if let parent = directory.parent { note(parent.name, in: parent.watch, cause: .scan) }
+            if let parent = directory.parent { note(parent.name[...], in: parent.watch, cause: .scan) }
             return
         }
         let name = event.nameBytes
@@ -276,7 +281,7 @@ final class FolderIndex {
         if !event.mask.isDisjoint(with: [.delete, .movedFrom]) {
             removeEntry(name, in: event.watch)
         } else if let cause = Self.cause(of: event.mask) {
-            note(name, in: event.watch, cause: cause)
+            note(name[...], in: event.watch, cause: cause)
         }
     }
 
@@ -330,28 +335,43 @@ final class FolderIndex {
 
     private func beginScan(of watch: Inotify.Watch) {
         guard let directory = directories[watch] else { return }
-        let names: [[UInt8]]
+        let names: PackedNames
         do throws(FolderError) {
-            names = try directoryEntryNames(directory.path)
+            names = try packedDirectoryEntryNames(directory.path)
         } catch {
             logger.warning("cannot read \(PhotoID(bytes: directory.path)): \(error.withoutPath)")
             return
         }
-        if !directory.files.isEmpty || !directory.subdirectories.isEmpty {
+        if directory.scanned {
             // A rescan: forget what is gone.
             let present = Set(names)
-            for name in directory.files where !present.contains(name) { removeEntry(name, in: watch) }
-            for name in directory.subdirectories.keys where !present.contains(name) { removeEntry(name, in: watch) }
+            for key in readiness.keys(inFolders: [watch.rawValue]) where !present.contains(key.name) {
+                readiness.remove(key)
+            }
+            for name in directory.subdirectories.keys where !present.contains(name[...]) {
+                removeEntry(name, in: watch)
+            }
         }
+        directories[watch]?.scanned = true
         scanning = ScanCursor(watch: watch, names: names)
     }
 
+    /// Forgets the folder `watch`, its subfolders and their files (one pass over the files).
     private func removeDirectory(_ watch: Inotify.Watch) {
+        var gone: Set<Int32> = []
+        forgetDirectory(watch, into: &gone)
+        guard !gone.isEmpty else { return }
+        for key in readiness.keys(inFolders: gone) { readiness.remove(key) }
+    }
+
+    /// Forgets the folder `watch` and its subfolders, adding them to `gone`; their files are
+    /// left to the caller.
+    private func forgetDirectory(_ watch: Inotify.Watch, into gone: inout Set<Int32>) {
         guard let directory = directories.removeValue(forKey: watch) else { return }
+        gone.insert(watch.rawValue)
         if identities[directory.identity] == watch { identities.removeValue(forKey: directory.identity) }
         inotify.removeWatch(watch)
-        for name in directory.files { readiness.remove(FileKey(folder: watch.rawValue, name: name)) }
-        for child in directory.subdirectories.values { removeDirectory(child) }
+        for child in directory.subdirectories.values { forgetDirectory(child, into: &gone) }
         if let parent = directory.parent, directories[parent.watch]?.subdirectories[parent.name] == watch {
             directories[parent.watch]?.subdirectories.removeValue(forKey: parent.name)
         }
@@ -361,56 +381,52 @@ final class FolderIndex {
 
     // MARK: Files
 
-    private func note(_ name: [UInt8], in watch: Inotify.Watch, cause: FileCause) {
+    private func note(_ name: ArraySlice<UInt8>, in watch: Inotify.Watch, cause: FileCause) {
         guard !FolderScan.isIgnored(name: name), let directory = directories[watch] else { return }
-        let key = FileKey(folder: watch.rawValue, name: name)
-        if cause == .modified, readiness.isWriting(key) { return }
+        // The key holds the path, which becomes the photo's id: the name is not kept apart.
         let path = joinPath(directory.path, name)
+        let key = FileKey(folder: watch.rawValue, path: path)
+        if cause == .modified, readiness.isWriting(key) { return }
         guard let status = try? FileStatus(pathBytes: path) else {
             // Gone already, or a dangling symbolic link.
-            return removeEntry(name, in: watch)
+            return removeEntry(Array(name), in: watch)
         }
+        let child = directory.subdirectories.isEmpty ? nil : directory.subdirectories[Array(name)]
         switch FolderScan.classify(name: name, kind: status.kind.entryKind) {
         case .folder:
-            removeFile(key, in: watch)
-            if let child = directory.subdirectories[name] {
+            readiness.remove(key)
+            if let child {
                 if directories[child]?.identity == status.identity { return }
                 removeDirectory(child)
             }
-            _ = addDirectory(path, status: status, parent: ParentLink(watch: watch, name: name))
+            _ = addDirectory(path, status: status, parent: ParentLink(watch: watch, name: Array(name)))
         case .photo:
-            if let child = directory.subdirectories[name] { removeDirectory(child) }
-            noteFile(key, path: path, status: status, cause: cause)
+            if let child { removeDirectory(child) }
+            noteFile(key, status: status, cause: cause)
         case .skipped:
-            removeEntry(name, in: watch)
+            removeEntry(Array(name), in: watch)
         }
     }
 
-    private func noteFile(_ key: FileKey, path: [UInt8], status: FileStatus, cause: FileCause) {
+    private func noteFile(_ key: FileKey, status: FileStatus, cause: FileCause) {
         if !readiness.contains(key), readiness.fileCount >= limits.maxPhotos {
-            return reportLimit(.photoLimit(limits.maxPhotos), at: PhotoID(bytes: path).description)
+            return reportLimit(.photoLimit(limits.maxPhotos), at: PhotoID(bytes: key.path).description)
         }
         var isLink = false
         if cause == .created {
-            let own = try? FileStatus(pathBytes: path, followingLinks: false)
+            let own = try? FileStatus(pathBytes: key.path, followingLinks: false)
             isLink = own?.kind == .symbolicLink || status.links > 1
         }
         let seen = FileObservation(
             signature: status.signature,
             modifiedLongAgo: cause == .scan && status.modifiedLongerAgo(than: timing.settleTime),
             isLink: isLink)
-        readiness.observe(key, id: PhotoID(bytes: path), seen, cause: cause)
-        directories[Inotify.Watch(rawValue: key.folder)]?.files.insert(key.name)
-    }
-
-    private func removeFile(_ key: FileKey, in watch: Inotify.Watch) {
-        readiness.remove(key)
-        directories[watch]?.files.remove(key.name)
+        readiness.observe(key, seen, cause: cause)
     }
 
     private func removeEntry(_ name: [UInt8], in watch: Inotify.Watch) {
         guard let directory = directories[watch] else { return }
-        removeFile(FileKey(folder: watch.rawValue, name: name), in: watch)
+        readiness.remove(FileKey(folder: watch.rawValue, path: joinPath(directory.path, name)))
         if let child = directory.subdirectories[name] { removeDirectory(child) }
     }
 }

@@ -1,12 +1,42 @@
 import AlbumDomain
 
 /// One photo file as the readiness model knows it: the folder it is in (the driver's number for
-/// that folder) and its name, as bytes.
+/// that folder) and its path, as bytes, which is also the photo's id. Its name is the path's
+/// end, so a listed file costs one array of bytes, not a path and a name apart.
 struct FileKey: Hashable, Sendable {
+    /// The path (the name alone for a key made with ``init(folder:name:)``).
+    let path: [UInt8]
     /// The folder (the driver uses its inotify watch descriptor).
-    var folder: Int32
-    /// The name within the folder.
-    var name: [UInt8]
+    let folder: Int32
+
+    /// The key of the file at `path` in `folder`.
+    init(folder: Int32, path: [UInt8]) {
+        (self.folder, self.path) = (folder, path)
+    }
+
+    /// A key of a bare name (its ``path`` is the name).
+    init(folder: Int32, name: [UInt8]) {
+        self.init(folder: folder, path: name)
+    }
+
+    /// The name within the folder: the path after its last slash.
+    var name: ArraySlice<UInt8> {
+        path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...]
+    }
+}
+
+/// A file's signature as the readiness model keeps it: a 64-bit digest (SipHash, keyed afresh in
+/// every process) instead of the 40-byte ``FileSignature``, so a slot of the table of 10,000
+/// files is 24 bytes, not 64. Two versions of a file are taken for the same with a chance of
+/// 2^-64.
+struct SignatureDigest: Equatable, Sendable {
+    private let value: Int
+
+    init(_ signature: FileSignature) {
+        var hasher = Hasher()
+        hasher.combine(signature)
+        value = hasher.finalize()
+    }
 }
 
 /// Why a file is looked at.
@@ -66,13 +96,14 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         case changed
     }
 
-    /// One file. A byte for ``Published`` instead of the published signature keeps a table of
-    /// 10,000 files at 64 bytes a slot, not 104.
+    /// One file, in a table keyed by its path (its id). A byte for ``Published`` instead of the
+    /// published signature, a digest of the signature, and the folder here rather than in the
+    /// key, keep a slot of the table at 24 bytes (key included), not 104.
     struct Entry: Sendable, Equatable {
-        var id: PhotoID
-        var signature: FileSignature {
+        var signature: SignatureDigest {
             didSet { if published == .current, signature != oldValue { published = .changed } }
         }
+        var folder: Int32
         var readiness: Readiness
         var published: Published
     }
@@ -85,7 +116,7 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
 
     let clock: C
     let timing: FolderWatchTiming
-    private(set) var entries: [FileKey: Entry] = [:]
+    private(set) var entries: [[UInt8]: Entry] = [:]
     private var settleQueue = DeadlineQueue<FileKey, C.Instant>()
     private var quietQueue = DeadlineQueue<FileKey, C.Instant>()
     private(set) var readyCount = 0
@@ -117,17 +148,19 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     }
 
     /// Whether `key` is being written (an `IN_MODIFY` for it needs no `stat`).
-    func isWriting(_ key: FileKey) -> Bool { entries[key]?.readiness == .writing }
+    func isWriting(_ key: FileKey) -> Bool { entries[key.path]?.readiness == .writing }
 
     /// Whether `key` is known.
-    func contains(_ key: FileKey) -> Bool { entries[key] != nil }
+    func contains(_ key: FileKey) -> Bool { entries[key.path] != nil }
 
-    /// Takes in what the driver saw of the photo file `key` (path `id`) for `cause`.
-    mutating func observe(_ key: FileKey, id: PhotoID, _ seen: FileObservation, cause: FileCause) {
-        let old = entries[key]
-        guard let readiness = readiness(after: cause, old: old, seen: seen) else { return }
-        var entry = old ?? Entry(id: id, signature: seen.signature, readiness: readiness, published: .no)
-        (entry.id, entry.signature, entry.readiness) = (id, seen.signature, readiness)
+    /// Takes in what the driver saw of the photo file `key` for `cause`; the photo's id is the
+    /// key's path.
+    mutating func observe(_ key: FileKey, _ seen: FileObservation, cause: FileCause) {
+        let old = entries[key.path]
+        let signature = SignatureDigest(seen.signature)
+        guard let readiness = readiness(after: cause, old: old, signature: signature, seen: seen) else { return }
+        var entry = old ?? Entry(signature: signature, folder: key.folder, readiness: readiness, published: .no)
+        (entry.signature, entry.folder, entry.readiness) = (signature, key.folder, readiness)
         store(entry, at: key)
         switch readiness {
         case .settling: settleQueue.append(key, at: clock.now.advanced(by: timing.settleTime))
@@ -136,11 +169,13 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         }
     }
 
-    private func readiness(after cause: FileCause, old: Entry?, seen: FileObservation) -> Readiness? {
+    private func readiness(
+        after cause: FileCause, old: Entry?, signature: SignatureDigest, seen: FileObservation
+    ) -> Readiness? {
         switch cause {
         case .scan:
             if let old, old.readiness == .writing { return nil }
-            if let old, old.readiness == .ready, old.signature == seen.signature { return nil }
+            if let old, old.readiness == .ready, old.signature == signature { return nil }
             // Unchanged since longer than the settle time already (the usual photo at start):
             // taken at once, so a small folder is published as one list.
             return seen.modifiedLongAgo ? .ready : .settling
@@ -153,16 +188,27 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         case .attributesChanged:
             guard let old else { return .settling }
             // Mode or owner changed (a photo made readable): a new version of the photo.
-            guard old.readiness == .ready, old.signature != seen.signature else { return nil }
+            guard old.readiness == .ready, old.signature != signature else { return nil }
             return .ready
         }
     }
 
     /// Forgets the file `key` (deleted, moved away, no longer a regular file).
     mutating func remove(_ key: FileKey) {
-        guard let old = entries.removeValue(forKey: key) else { return }
+        guard let index = entries.index(forKey: key.path) else { return }
+        // The stored path, which the published photo holds too.
+        let (path, old) = entries.remove(at: index)
         account(old, becoming: nil)
-        if old.published != .no { vanished.insert(old.id) }
+        if old.published != .no { vanished.insert(PhotoID(bytes: path)) }
+    }
+
+    /// The files of `folders` (one pass over every file: for a folder scanned again or removed).
+    func keys(inFolders folders: Set<Int32>) -> [FileKey] {
+        var keys: [FileKey] = []
+        for (path, entry) in entries where folders.contains(entry.folder) {
+            keys.append(FileKey(folder: entry.folder, path: path))
+        }
+        return keys
     }
 
     /// The files whose settle or quiet time ran out: the driver looks at each again and reports
@@ -171,10 +217,10 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         let now = clock.now
         var due: [Recheck] = []
         while let key = settleQueue.popDue(by: now.advanced(by: Self.settleSlack)) {
-            if entries[key]?.readiness == .settling { due.append(Recheck(key: key, expecting: .settling)) }
+            if entries[key.path]?.readiness == .settling { due.append(Recheck(key: key, expecting: .settling)) }
         }
         while let key = quietQueue.popDue(by: now) {
-            if entries[key]?.readiness == .writing { due.append(Recheck(key: key, expecting: .writing)) }
+            if entries[key.path]?.readiness == .writing { due.append(Recheck(key: key, expecting: .writing)) }
         }
         return due
     }
@@ -182,8 +228,9 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     /// What the driver saw when it looked again: `nil` when the file is gone or no longer a
     /// regular file. Unchanged: ready; changed: wait once more.
     mutating func recheck(_ recheck: Recheck, signature: FileSignature?) {
-        guard var entry = entries[recheck.key], entry.readiness == recheck.expecting else { return }
-        guard let signature else { return remove(recheck.key) }
+        guard var entry = entries[recheck.key.path], entry.readiness == recheck.expecting else { return }
+        guard let seen = signature else { return remove(recheck.key) }
+        let signature = SignatureDigest(seen)
         if signature == entry.signature {
             entry.readiness = .ready
         } else {
@@ -225,7 +272,7 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         while index != entries.endIndex {
             let entry = entries.values[index]
             if entry.readiness == .ready {
-                let photo = Photo(id: entry.id)
+                let photo = Photo(id: PhotoID(bytes: entries.keys[index]))
                 photos.append(photo)
                 if entry.published == .changed { replaced.insert(photo) }
                 if entry.published != .current { entries.values[index].published = .current }
@@ -267,7 +314,7 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
     }
 
     private mutating func store(_ entry: Entry, at key: FileKey) {
-        let old = entries.updateValue(entry, forKey: key)
+        let old = entries.updateValue(entry, forKey: key.path)
         account(old, becoming: entry)
     }
 

@@ -59,20 +59,5 @@ public func directoryEntries(_ path: String) throws(SystemCallFailure) -> [Strin
 /// Lists a directory's entry names as the bytes `readdir` gives (`opendir`, `readdir`), without
 /// `.` and `..`. `path` is bytes too (no terminating zero), so any name can be listed and opened.
 public func directoryEntryNames(_ path: some Collection<UInt8>) throws(SystemCallFailure) -> [[UInt8]] {
-    let cPath = Array(path) + [0]
-    let display = String(decoding: path, as: UTF8.self)
-    guard
-        let directory = cPath.withUnsafeBufferPointer({
-            $0.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
-        })
-    else {
-        throw SystemCallFailure(operation: "opendir", path: display, code: errno)
-    }
-    defer { closedir(directory) }
-    var names: [[UInt8]] = []
-    while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-        if name != [0x2E] && name != [0x2E, 0x2E] { names.append(name) }
-    }
-    return names
+    try packedDirectoryEntryNames(path).map { Array($0) }
 }

@@ -43,6 +43,9 @@ public struct PhotoListMerge: Sendable, Equatable {
         let sticksPresent = sources.contains { $0.isStick }
         let counted = sources.filter { !(stickPhotos == .replace && sticksPresent && !$0.isStick) }
         if counted.isEmpty { return .loaded([]) }
+        // One source (the usual frame): its list as it is, each photo once already (a folder lists
+        // a path once), so the combined list shares its storage instead of copying it.
+        if counted.count == 1, case .loaded(let list) = counted[0].state { return .loaded(list) }
         var seen: Set<Photo> = []
         var photos: [Photo] = []
         var loading = false

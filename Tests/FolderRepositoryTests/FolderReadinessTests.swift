@@ -11,8 +11,8 @@ struct FolderReadinessTests {
         settleTime: .milliseconds(500), quietTimeForOpenFiles: .seconds(10), firstListPatience: .milliseconds(250),
         minimumPublicationInterval: .zero)
 
-    func key(_ name: String) -> FileKey { FileKey(folder: 1, name: Array(name.utf8)) }
-    func id(_ name: String) -> PhotoID { PhotoID("/p/" + name) }
+    /// The key of `name` in the folder `/p` (its path is the photo's id).
+    func key(_ name: String) -> FileKey { FileKey(folder: 1, path: Array(("/p/" + name).utf8)) }
     func seen(size: Int64 = 10, mode: UInt32 = 0o100644, old: Bool = false, link: Bool = false) -> FileObservation {
         FileObservation(
             signature: FileSignature(size: size, modified: 1, inode: 7, access: FileAccess(mode: mode)),
@@ -26,9 +26,9 @@ struct FolderReadinessTests {
     func oldFilesAreOneList() {
         var model = FolderReadiness(clock: TestClock<Duration>(), timing: timing)
         model.folderOpened()
-        model.observe(key("b.png"), id: id("b.png"), seen(old: true), cause: .scan)
+        model.observe(key("b.png"), seen(old: true), cause: .scan)
         #expect(model.publication(scanSettled: false).isEmpty, "the scan runs, the patience has not run out")
-        model.observe(key("a.png"), id: id("a.png"), seen(old: true), cause: .scan)
+        model.observe(key("a.png"), seen(old: true), cause: .scan)
         #expect(names(model.publication(scanSettled: true)) == [["a.png", "b.png"]])
         #expect(model.publication(scanSettled: true).isEmpty, "nothing changed since")
     }
@@ -38,7 +38,7 @@ struct FolderReadinessTests {
         let clock = TestClock<Duration>()
         var model = FolderReadiness(clock: clock, timing: timing)
         model.folderOpened()
-        model.observe(key("a.png"), id: id("a.png"), seen(size: 10), cause: .scan)
+        model.observe(key("a.png"), seen(size: 10), cause: .scan)
         #expect(model.publication(scanSettled: true).isEmpty, "the only file is not ready yet")
         #expect(model.dueRechecks().isEmpty)
         #expect(model.nextDeadline == clock.now.advanced(by: .milliseconds(250)), "the first list's patience")
@@ -61,11 +61,11 @@ struct FolderReadinessTests {
         var model = FolderReadiness(clock: clock, timing: timing)
         model.folderOpened()
         _ = model.publication(scanSettled: true)
-        model.observe(key("closed.png"), id: id("closed.png"), seen(), cause: .created)
-        model.observe(key("open.png"), id: id("open.png"), seen(), cause: .created)
-        model.observe(key("link.png"), id: id("link.png"), seen(link: true), cause: .created)
+        model.observe(key("closed.png"), seen(), cause: .created)
+        model.observe(key("open.png"), seen(), cause: .created)
+        model.observe(key("link.png"), seen(link: true), cause: .created)
         #expect(model.isWriting(key("open.png")))
-        model.observe(key("closed.png"), id: id("closed.png"), seen(), cause: .closedAfterWrite)
+        model.observe(key("closed.png"), seen(), cause: .closedAfterWrite)
         #expect(names(model.publication(scanSettled: true)) == [["closed.png"]])
         await clock.advance(by: .milliseconds(500))
         for recheck in model.dueRechecks() { model.recheck(recheck, signature: seen().signature) }
@@ -79,12 +79,12 @@ struct FolderReadinessTests {
     func attributeChangeRepublishes() {
         var model = FolderReadiness(clock: TestClock<Duration>(), timing: timing)
         model.folderOpened()
-        model.observe(key("a.png"), id: id("a.png"), seen(mode: 0o100000, old: true), cause: .scan)
-        model.observe(key("b.png"), id: id("b.png"), seen(old: true), cause: .scan)
+        model.observe(key("a.png"), seen(mode: 0o100000, old: true), cause: .scan)
+        model.observe(key("b.png"), seen(old: true), cause: .scan)
         #expect(names(model.publication(scanSettled: true)) == [["a.png", "b.png"]])
-        model.observe(key("b.png"), id: id("b.png"), seen(old: true), cause: .attributesChanged)
+        model.observe(key("b.png"), seen(old: true), cause: .attributesChanged)
         #expect(model.publication(scanSettled: true).isEmpty, "control: nothing changed, nothing published")
-        model.observe(key("a.png"), id: id("a.png"), seen(mode: 0o100644), cause: .attributesChanged)
+        model.observe(key("a.png"), seen(mode: 0o100644), cause: .attributesChanged)
         #expect(names(model.publication(scanSettled: true)) == [["b.png"], ["a.png", "b.png"]])
     }
 
@@ -92,12 +92,12 @@ struct FolderReadinessTests {
     func removal() {
         var model = FolderReadiness(clock: TestClock<Duration>(), timing: timing)
         model.folderOpened()
-        model.observe(key("a.png"), id: id("a.png"), seen(old: true), cause: .scan)
-        model.observe(key("b.png"), id: id("b.png"), seen(old: true), cause: .scan)
+        model.observe(key("a.png"), seen(old: true), cause: .scan)
+        model.observe(key("b.png"), seen(old: true), cause: .scan)
         _ = model.publication(scanSettled: true)
         model.remove(key("a.png"))
         #expect(names(model.publication(scanSettled: true)) == [["b.png"]])
-        model.observe(key("c.png"), id: id("c.png"), seen(), cause: .created)
+        model.observe(key("c.png"), seen(), cause: .created)
         model.remove(key("c.png"))
         #expect(model.publication(scanSettled: true).isEmpty)
     }
@@ -108,7 +108,7 @@ struct FolderReadinessTests {
         var model = FolderReadiness(clock: clock, timing: timing)
         model.folderOpened()
         func add(_ range: Range<Int>) {
-            for n in range { model.observe(key("\(n).png"), id: id("\(n).png"), seen(old: true), cause: .scan) }
+            for n in range { model.observe(key("\(n).png"), seen(old: true), cause: .scan) }
         }
         add(0..<3)
         #expect(model.publication(scanSettled: false).isEmpty)
@@ -130,7 +130,7 @@ struct FolderReadinessTests {
         model.folderOpened()
         let names: [[UInt8]] = [Array("caf\u{E9}.png".utf8), Array("cafe\u{301}.png".utf8), [0x63, 0xE9, 0x2E, 0x70]]
         for name in names {
-            model.observe(FileKey(folder: 1, name: name), id: PhotoID(bytes: name), seen(old: true), cause: .scan)
+            model.observe(FileKey(folder: 1, name: name), seen(old: true), cause: .scan)
         }
         let published = model.publication(scanSettled: true)
         #expect(published.count == 1)
@@ -149,7 +149,7 @@ struct FolderReadinessBurstTests {
             let key = FileKey(folder: 1, name: Array(name.utf8))
             let seen = FileObservation(
                 signature: FileSignature(size: 1, modified: 1, inode: 1), modifiedLongAgo: false, isLink: false)
-            model.observe(key, id: PhotoID(name), seen, cause: .closedAfterWrite)
+            model.observe(key, seen, cause: .closedAfterWrite)
         }
         model.folderOpened()
         #expect(model.publication(scanSettled: true).map(\.count) == [0], "the (empty) first list")
