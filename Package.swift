@@ -94,7 +94,7 @@ let package = Package(
             dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "BabyAlbumSettings",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["LinuxInterfaces", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(
             name: "LinuxInterfaces",
             dependencies: ["CLinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
