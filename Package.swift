@@ -94,7 +94,7 @@ let package = Package(
             dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "BabyAlbumSettings",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")]),
+            dependencies: ["LinuxInterfaces", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .target(
             name: "LinuxInterfaces",
             dependencies: ["CLinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
@@ -174,7 +174,9 @@ let package = Package(
             dependencies: ["LinuxInterfaces", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "DecodeWorkerTests",
-            dependencies: ["PhotoCodec", "AlbumDomain", "CSandbox", "CColour", "CColourFixtures", "TestSupport"]
+            dependencies: [
+                "PhotoCodec", "AlbumDomain", "CSandbox", "CColour", "CColourFixtures", "LinuxInterfaces", "TestSupport",
+            ]
         ),
         // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).
         .target(name: "CColourFixtures", dependencies: ["CLCMS2"], path: "Tests/CColourFixtures"),

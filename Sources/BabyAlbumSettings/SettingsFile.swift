@@ -1,10 +1,9 @@
+import LinuxInterfaces
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
-#endif
-#if canImport(Glibc)
-    import Glibc
 #endif
 /// One `key = value` line of a settings file.
 public struct SettingsEntry: Sendable, Equatable {
@@ -127,11 +126,17 @@ public struct SettingsFile: Sendable, Equatable {
     /// The first `limit` bytes of `path` (all of it when shorter); `nil` when it cannot be opened
     /// or read (a folder, no permission).
     static func leadingBytes(of path: String, limit: Int) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        let count = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, limit, file) }
-        guard ferror(file) == 0 else { return nil }
+        guard let file = try? FileDescriptor(opening: path) else { return nil }
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: limit, alignment: 1)
+        defer { bytes.deallocate() }
+        var count = 0
+        while count < limit {
+            guard let got = try? file.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[count...])) else {
+                return nil
+            }
+            if got == 0 { break }
+            count += got
+        }
         return Array(bytes[..<count])
     }
 

@@ -631,12 +631,15 @@ int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *tar
     return decode_file(fd, limits, target, header, error);
 }
 
-/* Writing: a separate context because the write structs differ. */
+/* Writing: a separate context because the write structs differ. libpng's small writes (chunk
+   lengths, types, CRCs) are gathered in `buffer` and reach the descriptor in large write(2)s. */
 typedef struct {
-    FILE *file;
+    int fd;
     png_structp png;
     png_infop info;
     char *message;
+    size_t used;
+    unsigned char buffer[1 << 14];
 } encode_context;
 
 static void on_write_error(png_structp png, png_const_charp message) {
@@ -645,33 +648,44 @@ static void on_write_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
-/* libpng's default writer reports only "Write Error": this one keeps the reason (a full disk). */
-static void write_data(png_structp png, png_bytep data, size_t length) {
-    encode_context *context = png_get_io_ptr(png);
-    if (fwrite(data, 1, length, context->file) != length) {
-        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
-        png_longjmp(png, 1);
+/* All `length` bytes to the descriptor, after short writes and EINTR; the reason (a full disk) is
+   kept, where libpng's default writer reports only "Write Error". */
+static void write_all(png_structp png, int fd, const unsigned char *data, size_t length) {
+    while (length > 0) {
+        ssize_t written = write(fd, data, length);
+        if (written < 0 && errno == EINTR) continue;
+        if (written < 0) {
+            encode_context *context = png_get_io_ptr(png);
+            snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
+            png_longjmp(png, 1);
+        }
+        data += written;
+        length -= (size_t)written;
     }
 }
 
 static void flush_data(png_structp png) {
     encode_context *context = png_get_io_ptr(png);
-    if (fflush(context->file) != 0) {
-        snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
-        png_longjmp(png, 1);
-    }
+    write_all(png, context->fd, context->buffer, context->used);
+    context->used = 0;
 }
 
-int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
-                     int compression_level, int interlaced, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    encode_context context = {.message = error};
+static void write_data(png_structp png, png_bytep data, size_t length) {
+    encode_context *context = png_get_io_ptr(png);
+    if (context->used + length > sizeof context->buffer) flush_data(png);
+    if (length >= sizeof context->buffer) {
+        write_all(png, context->fd, data, length);
+        return;
+    }
+    memcpy(context->buffer + context->used, data, length);
+    context->used += length;
+}
+
+int bapng_write_xrgb(int fd, const uint32_t *pixels, uint32_t width, uint32_t height, int compression_level,
+                     int interlaced, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    encode_context context = {.fd = fd, .message = error};
     error[0] = 0;
     int status = BAPHOTO_OK;
-    context.file = fopen(path, "wb");
-    if (!context.file) {
-        snprintf(error, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot create: %s", strerror(errno));
-        return BAPHOTO_ERROR_IO;
-    }
     context.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, on_write_error, on_write_warning);
     if (context.png) context.info = png_create_info_struct(context.png);
     if (!context.png || !context.info) {
@@ -695,11 +709,8 @@ int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, u
             }
         }
         png_write_end(context.png, NULL);
+        flush_data(context.png);
     }
     if (context.png) png_destroy_write_struct(&context.png, context.info ? &context.info : NULL);
-    if (fclose(context.file) != 0 && status == BAPHOTO_OK) {
-        snprintf(error, BAPHOTO_ERROR_MESSAGE_SIZE, "cannot write: %s", strerror(errno));
-        status = BAPHOTO_ERROR_IO;
-    }
     return status;
 }

@@ -28,3 +28,14 @@ public func pathExists(_ path: String) -> Bool {
     var status = stat()
     return stat(path, &status) == 0
 }
+
+/// `rename(2)`: `source` takes the place of `destination` in one step (both on one file system),
+/// so a reader sees the old file or the new one, never a partial one.
+public func renameFile(_ source: String, to destination: String) throws(SystemCallFailure) {
+    try valueOrErrno("rename", path: destination) { rename(source, destination) }
+}
+
+/// `unlink(2)` of `path`, to remove a temporary file after a failure: the result is not checked.
+public func removeFileIgnoringErrors(_ path: String) {
+    _ = unlink(path)
+}

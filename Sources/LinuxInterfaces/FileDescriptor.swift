@@ -185,9 +185,9 @@ extension FileDescriptor {
             try file.write(bytes)
             try file.sync()
             try file.close()
-            try valueOrErrno("rename", path: path) { rename(temporary, path) }
+            try renameFile(temporary, to: path)
         } catch {
-            unlink(temporary)
+            removeFileIgnoringErrors(temporary)
             throw error
         }
         try syncFolder(of: path)

@@ -1,5 +1,4 @@
 import AlbumDomain
-import Glibc
 import LinuxInterfaces
 import PhotoCodec
 
@@ -46,13 +45,14 @@ public actor PNGFileView: FrameView {
         do {
             try PNGEncoder.write(frame, to: temporary)
         } catch {
-            unlink(temporary)
+            removeFileIgnoringErrors(temporary)
             throw PNGFileViewError(path: path, reason: error.reason)
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = lastErrnoDescription()
-            unlink(temporary)
-            throw PNGFileViewError(path: path, reason: reason)
+        do {
+            try renameFile(temporary, to: path)
+        } catch {
+            removeFileIgnoringErrors(temporary)
+            throw PNGFileViewError(path: path, reason: errnoDescription(error.code))
         }
     }
 }

@@ -112,7 +112,7 @@ public final class DecodeWorkerPool: Sendable {
     public let keepsWarm: Bool
     private let warm = Mutex<WaitingWorker?>(nil)
     /// Frame memfds between decodes (one, unless decodes overlap): their pages are reused.
-    private let frameBuffers = Mutex<[Int32]>([])
+    private let frameBuffers = Mutex<[FrameMemory]>([])
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
     public init(
@@ -123,21 +123,15 @@ public final class DecodeWorkerPool: Sendable {
         self.keepsWarm = keepsWarm
     }
 
+    /// Stops the waiting worker; the frame memfds close as the pool ends.
     deinit {
-        warm.withLock { held in
-            held?.process()?.stop()
-            if let offered = held?.offeredFrame, offered >= 0 { close(offered) }
-        }
-        frameBuffers.withLock { buffers in for buffer in buffers { close(buffer) } }
+        warm.withLock { $0.take()?.process()?.stop() }
     }
 
     /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
     /// and `scripts/bench`).
     public var waitingWorker: Int32? {
-        warm.withLock { held in
-            guard let worker = held?.process() else { return nil }
-            return worker.pid
-        }
+        warm.withLock { $0?.startedPid() }
     }
 
     /// The waiting worker's resident memory, KiB (`VmRSS`, and `RssAnon`: what is its own, not
@@ -145,11 +139,11 @@ public final class DecodeWorkerPool: Sendable {
     /// `timeout`); `nil` without one (for `scripts/bench`).
     public func waitingWorkerMemory(timeout: Duration = .seconds(5)) -> (resident: Int, anonymous: Int)? {
         warm.withLock { held in
-            guard let worker = held?.process() else { return nil }
+            guard let pid = held?.startedPid(), let descriptor = held?.socketDescriptor else { return nil }
             // Its ready message has arrived (it is not read here): it is confined and idle.
-            var socket = pollfd(fd: worker.socket, events: Int16(POLLIN), revents: 0)
+            var socket = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             guard poll(&socket, 1, Int32(clamping: timeout.components.seconds * 1000)) == 1 else { return nil }
-            return (basandbox_status_kb(worker.pid, "VmRSS:"), basandbox_status_kb(worker.pid, "RssAnon:"))
+            return (basandbox_status_kb(pid, "VmRSS:"), basandbox_status_kb(pid, "RssAnon:"))
         }
     }
 
@@ -162,22 +156,18 @@ public final class DecodeWorkerPool: Sendable {
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
     ) throws(PhotoError) -> WorkerDecode {
         let format = try PhotoDecoder.detectDecoded(file, path: path)
-        var held = warm.withLock { held -> WaitingWorker? in
-            let worker = held
-            held = nil
-            return worker
-        }
+        var held = warm.withLock { $0.take() }
         // The memfd offered to the waiting worker when it is the frame's size (never resized while
         // that worker lives), else one of the pool's.
         let bytes = Int(request.size.width) * Int(request.size.height) * 4
-        let offered = held.map { $0.offeredFrame } ?? -1
-        let usesOffered = offered >= 0 && Self.size(of: offered) == bytes
-        let frameBuffer: Int32
+        let offered = held?.offeredFrame
+        let usesOffered = offered?.size == bytes
+        let frameBuffer: FrameMemory
         do throws(PhotoError) {
-            frameBuffer = usesOffered ? offered : try takeFrameBuffer(path: path)
+            if let offered, usesOffered { frameBuffer = offered } else { frameBuffer = try takeFrameBuffer(path: path) }
         } catch {
-            held?.process()?.stop()
-            if offered >= 0 { frameBuffers.withLock { $0.append(offered) } }
+            held.take()?.process()?.stop()
+            if let offered { frameBuffers.withLock { $0.append(offered) } }
             throw error
         }
         var handedOver = false
@@ -185,28 +175,23 @@ public final class DecodeWorkerPool: Sendable {
         // last); then, once a worker had the photo, the next one is started.
         defer {
             frameBuffers.withLock { buffers in
-                if offered >= 0 && !usesOffered { buffers.append(offered) }
+                if let offered, !usesOffered { buffers.append(offered) }
                 buffers.append(frameBuffer)
             }
             if handedOver { refill() }
         }
         let worker = try handOver(
-            &held, descriptor: file.descriptor, frameBuffer: frameBuffer, request: request.c, path: path)
+            held.take(), descriptor: file.descriptor, frameBuffer: frameBuffer.descriptor, request: request.c,
+            path: path)
         handedOver = true
         started(worker.pid)
         return try worker.finish(
-            format: format, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+            format: format, frameBuffer: frameBuffer.descriptor, request: request, deadline: deadline, path: path)
     }
 
-    private static func size(of descriptor: Int32) -> Int {
-        var status = stat()
-        return fstat(descriptor, &status) == 0 ? Int(status.st_size) : -1
-    }
-
-    private func takeFrameBuffer(path: String) throws(PhotoError) -> Int32 {
+    private func takeFrameBuffer(path: String) throws(PhotoError) -> FrameMemory {
         if let buffer = frameBuffers.withLock({ $0.popLast() }) { return buffer }
-        let buffer = basandbox_frame_memfd()
-        guard buffer >= 0 else {
+        guard let buffer = FrameMemory() else {
             let reason = "cannot make the frame's memfd: \(lastErrnoDescription())"
             throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
         }
@@ -215,20 +200,20 @@ public final class DecodeWorkerPool: Sendable {
 
     /// The waiting worker `held` with the photo handed over, or a worker started for it.
     private func handOver(
-        _ held: inout WaitingWorker?, descriptor: Int32, frameBuffer: Int32, request: badecode_request, path: String
+        _ held: consuming WaitingWorker?, descriptor: Int32, frameBuffer: Int32, request: badecode_request,
+        path: String
     ) throws(PhotoError) -> DecodeWorkerProcess {
-        if let waiting = held?.process() {
+        if let waiting = held.take()?.process() {
             do throws(PhotoError) {
-                try waiting.handOver(
+                return try waiting.handOver(
                     descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
-                return waiting
             } catch {
                 // The waiting worker is gone (killed while idle): start another.
             }
         }
         let worker = try DecodeWorkerProcess.start(command, path: path)
-        try worker.handOver(descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
-        return worker
+        return try worker.handOver(
+            descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
     }
 
     /// Starts the next photo's worker now, in the background (the spawning thread does the
@@ -240,12 +225,34 @@ public final class DecodeWorkerPool: Sendable {
         if let buffer = frameBuffers.withLock({ $0.popLast() }), !worker.offer(buffer) {
             frameBuffers.withLock { $0.append(buffer) }
         }
+        var replacement: WaitingWorker? = consume worker
         var previous = warm.withLock { held -> WaitingWorker? in
-            let previous = held
-            held = worker
+            let previous = held.take()
+            held = replacement.take()
             return previous
         }
-        previous?.process()?.stop()
-        if let offered = previous?.offeredFrame, offered >= 0 { frameBuffers.withLock { $0.append(offered) } }
+        let offered = previous?.offeredFrame
+        previous.take()?.process()?.stop()
+        if let offered { frameBuffers.withLock { $0.append(offered) } }
     }
+}
+
+/// A frame memfd (`basandbox_frame_memfd`) that workers write frames into, owned in turn by the
+/// pool's list, the waiting worker it is offered to and the decode using it; its descriptor is
+/// closed once, when the last of them lets go.
+final class FrameMemory: Sendable {
+    private let file: FileDescriptor
+
+    /// A new, empty memfd; `nil` (with `errno` set) when it cannot be made.
+    init?() {
+        let descriptor = basandbox_frame_memfd()
+        guard descriptor >= 0 else { return nil }
+        file = FileDescriptor(adopting: descriptor, path: "the frame memfd")
+    }
+
+    /// The descriptor, for the worker protocol: valid while this object lives.
+    var descriptor: Int32 { file.rawValue }
+
+    /// Its size in bytes (`fstat`), or -1.
+    var size: Int { (try? file.status()).map { Int($0.size) } ?? -1 }
 }

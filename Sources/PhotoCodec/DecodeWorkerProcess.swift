@@ -9,42 +9,44 @@ import LinuxInterfaces
     import Musl
 #endif
 
-/// One decode worker: its pid and its end of the socket. Started waiting for a request.
-struct DecodeWorkerProcess: Sendable {
+/// One decode worker: its pid and its end of the socket, which it owns (closed once, when the
+/// worker is stopped or done). Started waiting for a request.
+struct DecodeWorkerProcess: ~Copyable, Sendable {
     let pid: Int32
-    let socket: Int32
+    private var socket: FileDescriptor
+
+    /// The worker `pid`, reached through `socket`.
+    init(pid: Int32, socket: consuming FileDescriptor) {
+        self.pid = pid
+        self.socket = socket
+    }
 
     /// Starts `command` with a fresh socket pair (the worker's end becomes its descriptor 3).
     static func start(_ command: DecodeWorkerCommand, path: String) throws(PhotoError) -> DecodeWorkerProcess {
-        var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+        var pid: Int32 = -1
+        guard let socket = command.spawnWithSocket({ pid = basandbox_spawn(command.executable, $0, $1) }) else {
             throw PhotoError(kind: .decoderFailed, reason: "cannot make the decode worker's socket", path: path)
         }
-        let argv = ([command.executable] + command.arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let pid = basandbox_spawn(command.executable, argv, ends[1])
-        close(ends[1])
         guard pid > 0 else {
-            close(ends[0])
             let reason = "cannot start the decode worker \(command.executable): \(lastErrnoDescription())"
             throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
         }
-        return DecodeWorkerProcess(pid: pid, socket: ends[0])
+        return DecodeWorkerProcess(pid: pid, socket: socket)
     }
 
     /// Hands the worker its photo: waits until it is confined (at once for a worker that was
     /// started ahead of need), sets its `RLIMIT_AS` and `RLIMIT_CPU` for `request` from outside,
     /// then sends the request, the photo's `descriptor` and the frame memfd `frameBuffer` (sized here
-    /// for the frame). The worker is reaped on failure.
-    func handOver(
+    /// for the frame). Returns the worker, or reaps it on failure.
+    consuming func handOver(
         _ descriptor: Int32, frameBuffer: Int32, request: badecode_request, deadline: Duration, path: String
-    ) throws(PhotoError) {
+    ) throws(PhotoError) -> DecodeWorkerProcess {
         var ready = badecode_ready()
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
-        let waited = basandbox_await_ready(socket, Int32(clamping: deadline.components.seconds * 1000), &ready, &text)
+        let milliseconds = Int32(clamping: deadline.components.seconds * 1000)
+        let waited = basandbox_await_ready(socket.rawValue, milliseconds, &ready, &text)
         guard waited == 0 else {
-            close(socket)
-            let status = basandbox_reap(pid, waited == -1 ? 0 : 1)
+            let status = end(killing: waited != -1)
             if waited == -1 { basandbox_describe_status(status, &text) }
             let reason =
                 waited == -2
@@ -60,40 +62,44 @@ struct DecodeWorkerProcess: Sendable {
         }
         let bytes = Int(request.width) * Int(request.height) * 4
         guard ftruncate(frameBuffer, off_t(bytes)) == 0,
-            basandbox_send_request(socket, &request, descriptor, frameBuffer) == 0
+            basandbox_send_request(socket.rawValue, &request, descriptor, frameBuffer) == 0
         else {
             stop()
             throw PhotoError(kind: .decoderFailed, reason: "cannot reach the decode worker", path: path)
         }
+        return self
     }
 
     /// Kills and reaps the worker.
-    func stop() {
-        close(socket)
-        _ = basandbox_reap(pid, 1)
+    consuming func stop() { _ = end(killing: true) }
+
+    /// Closes the socket and reaps the worker (killing it first when `killing`): its wait status.
+    private consuming func end(killing: Bool) -> Int32 {
+        socket.closeNow()
+        return basandbox_reap(pid, killing ? 1 : 0)
     }
 
     /// Waits for the reply to `request`, reaps the worker and returns the frame (read from
     /// `frameBuffer` once the worker is gone), or the reason.
-    func finish(
+    consuming func finish(
         format: PhotoFormat, frameBuffer: Int32, request: DecodeRequest, deadline: Duration, path: String
     ) throws(PhotoError) -> WorkerDecode {
         var buffer = [UInt8](repeating: 0, count: Int(BADECODE_REPLY_MAX))
         let milliseconds = Int32(clamping: deadline.components.seconds * 1000)
+        let descriptor = socket.rawValue
         let length = buffer.withUnsafeMutableBytes {
-            basandbox_receive_reply(socket, $0.baseAddress, $0.count, milliseconds)
+            basandbox_receive_reply(descriptor, $0.baseAddress, $0.count, milliseconds)
         }
         guard length > 0 else {
-            close(socket)
-            let status = basandbox_reap(pid, length == -2 ? 1 : 0)
-            throw PhotoError(kind: .decoderFailed, reason: failure(length, status, deadline), path: path)
+            let status = end(killing: length == -2)
+            throw PhotoError(kind: .decoderFailed, reason: Self.failure(length, status, deadline), path: path)
         }
         // The worker waits after its reply: its memory figures are still there. Then it is killed,
         // and reaped once the frame is read (it dies meanwhile, so the reap rarely waits). What it
         // could still write is pixels; the memfd's size is checked and the read bounded.
         let peakKilobytes = basandbox_peak_rss_kb(pid)
         let cpu = basandbox_cpu_ns(pid)
-        close(socket)
+        socket.closeNow()
         kill(pid, SIGKILL)
         let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
             let reply = try Self.reply(buffer, length: length, path: path)
@@ -109,7 +115,7 @@ struct DecodeWorkerProcess: Sendable {
             workerPeakKilobytes: peakKilobytes, workerCPUNanoseconds: cpu)
     }
 
-    private func failure(_ length: Int, _ status: Int32, _ deadline: Duration) -> String {
+    private static func failure(_ length: Int, _ status: Int32, _ deadline: Duration) -> String {
         if length == -2 { return "the decode worker took longer than \(deadline.components.seconds) s and was stopped" }
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
         basandbox_describe_status(status, &text)

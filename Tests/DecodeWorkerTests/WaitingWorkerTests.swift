@@ -1,5 +1,6 @@
 import AlbumDomain
 import Foundation
+import LinuxInterfaces
 import PhotoCodec
 import Synchronization
 import Testing
@@ -52,11 +53,8 @@ import Testing
     /// machine, not a timing: it maps it within milliseconds on a quiet one).
     static func waitUntilFrameMapped(_ pid: Int32) -> Bool {
         for _ in 0..<3000 {
-            if let maps = try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8),
-                maps.contains("/memfd:babyalbum-frame")
-            {
-                return true
-            }
+            // Read to the end: a worker's maps is longer than the first page a single read returns.
+            if let maps = textFile("/proc/\(pid)/maps"), maps.contains("/memfd:babyalbum-frame") { return true }
             usleep(10_000)
         }
         return false

@@ -61,10 +61,10 @@ int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *tar
                  char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 /**
- * Writes `pixels` (XRGB8888, `width * height`) to `path` as an 8-bit RGB PNG (Adam7 when
- * `interlaced`). The one codec function that takes a path: it creates the file.
+ * Writes `pixels` (XRGB8888, `width * height`) to the open descriptor `fd` as an 8-bit RGB PNG
+ * (Adam7 when `interlaced`), from its current position. The caller opens and closes `fd`.
  */
-int bapng_write_xrgb(const char *path, const uint32_t *pixels, uint32_t width, uint32_t height,
-                     int compression_level, int interlaced, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+int bapng_write_xrgb(int fd, const uint32_t *pixels, uint32_t width, uint32_t height, int compression_level,
+                     int interlaced, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 #endif
