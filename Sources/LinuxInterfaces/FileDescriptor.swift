@@ -71,6 +71,15 @@ public struct FileDescriptor: ~Copyable, Sendable {
         rawValue = -1
     }
 
+    /// The descriptor moved to a new owner; this value is left with -1 and closes nothing. For an
+    /// owner that gives its descriptor away and then ends whole (moving the field out of it
+    /// instead crashes Swift 6.2.3's SIL verifier).
+    public mutating func movedOut() -> FileDescriptor {
+        let moved = FileDescriptor(adopting: rawValue, path: path)
+        rawValue = -1
+        return moved
+    }
+
     /// `fstat(2)`: what the descriptor refers to.
     public func status() throws(SystemCallFailure) -> FileDescriptorStatus {
         var buffer = stat()

@@ -11,9 +11,9 @@ import LinuxInterfaces
 /// started it (`basandbox_spawn_later`), so that asking for it costs the caller no `exec`. It owns
 /// its socket until ``process()`` hands it to the ``DecodeWorkerProcess``.
 struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over with the value, used once
-    private let socket: FileDescriptor
+    private var socket: FileDescriptor
     private var job: OpaquePointer?
-    private var pid: Int32 = -1
+    private var pid: Int32
     /// The pool's frame memfd offered to this worker ahead of its photo (it maps and clears it
     /// while it waits), or `nil`; never resized while this worker lives.
     private(set) var offeredFrame: FrameMemory?
@@ -22,11 +22,25 @@ struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over 
     init?(_ command: DecodeWorkerCommand) {
         var job: OpaquePointer?
         guard let socket = command.spawnWithSocket({ job = basandbox_spawn_later(command.executable, $0, $1) }),
-            job != nil
+            let job
         else { return nil }
+        // Delegates, so that no stored property is set before the `nil` return: Swift 6.2.3's
+        // SIL verifier crashes on a failable init of a noncopyable struct that returns `nil` after
+        // its default values were stored.
+        self.init(socket: socket, job: job)
+    }
+
+    private init(socket: consuming FileDescriptor, job: OpaquePointer) {
         self.socket = socket
         self.job = job
+        self.pid = -1
+        self.offeredFrame = nil
     }
+
+    // Ends as a whole, never taken apart field by field: Swift 6.2.3's SIL verifier crashes on
+    // the destructuring of a noncopyable struct whose field has a `deinit` (the socket). The
+    // socket closes itself; a worker never handed over dies with this process (`PR_SET_PDEATHSIG`).
+    deinit {}
 
     /// Offers `frame` (at its current size, the last photo's frame) to the worker, which maps and
     /// clears it while it waits; `false` when it was not sent (empty, or no socket).
@@ -52,7 +66,7 @@ struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over 
     /// socket closed, when it could not be started.
     consuming func process() -> DecodeWorkerProcess? {
         guard let pid = startedPid() else { return nil }
-        return DecodeWorkerProcess(pid: pid, socket: socket)
+        return DecodeWorkerProcess(pid: pid, socket: socket.movedOut())
     }
 }
 
