@@ -52,10 +52,30 @@ def peak_rss_mb(command):
     return run_once(command)[1]
 
 
+def tree_resident_mb(pid):
+    """VmRSS of `pid` and of every process below it (the slideshow's decode workers), summed, MB.
+    Children are listed per thread (/proc/PID/task/TID/children): the worker is started by the
+    slideshow's spawning thread."""
+    total, pending = 0, [pid]
+    while pending:
+        current = pending.pop()
+        try:
+            with open(f"/proc/{current}/status") as status:
+                total += next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children") as children:
+                    pending += [int(child) for child in children.read().split()]
+        except (OSError, StopIteration, ValueError):
+            continue  # the process ended between two reads
+    return total / 1024
+
+
 def resident_over_run(command, env=None, settle_seconds=1.0):
-    """Runs `command` to its end under GNU time, sampling the command's /proc/PID/status every
-    20 ms. Returns (peak MB, GNU time's maximum resident size; steady MB: the median VmRSS of
-    the samples after `settle_seconds`, when the process mostly waits between photos)."""
+    """Runs `command` to its end under GNU time, sampling the command's /proc/PID/status (and its
+    workers') every 20 ms. Returns (peak MB, GNU time's maximum resident size: the largest of the
+    process and the workers it reaped, never their sum; steady MB: the median VmRSS of the samples
+    after `settle_seconds`, when the process mostly waits between photos; the sampled peak and the
+    steady median of the process and its workers together, VmRSS summed)."""
     samples, start = [], time.monotonic()
     with tempfile.NamedTemporaryFile(mode="r") as peak, tempfile.TemporaryFile() as stderr:
         wrapper = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command],
@@ -68,7 +88,7 @@ def resident_over_run(command, env=None, settle_seconds=1.0):
                         child = int(children.read().split()[0])
                 with open(f"/proc/{child}/status") as proc_status:
                     rss = next(int(line.split()[1]) for line in proc_status if line.startswith("VmRSS:"))
-                samples.append((time.monotonic() - start, rss / 1024))
+                samples.append((time.monotonic() - start, rss / 1024, tree_resident_mb(child)))
             except (OSError, StopIteration, IndexError, ValueError):
                 pass
             time.sleep(0.02)
@@ -76,8 +96,10 @@ def resident_over_run(command, env=None, settle_seconds=1.0):
             stderr.seek(0)
             sys.exit(f"failed: {' '.join(command)}\n{stderr.read().decode(errors='replace')}")
         peak_mb = int(peak.read().strip().splitlines()[-1]) / 1024
-    late = [rss for at, rss in samples if at >= settle_seconds] or [rss for _, rss in samples] or [0]
-    return peak_mb, statistics.median(late)
+    late = [sample for sample in samples if sample[0] >= settle_seconds] or samples or [(0, 0, 0)]
+    tree_peak = max((tree for _, _, tree in samples), default=0)
+    return (peak_mb, statistics.median(rss for _, rss, _ in late), tree_peak,
+            statistics.median(tree for _, _, tree in late))
 
 
 def cpu_run(command):

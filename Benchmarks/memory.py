@@ -72,22 +72,26 @@ def benchmark(babyalbum, work):
 
 
 def report(rows, help_mb, list_mb):
-    lines = ["\nMemory of the slideshow with its defaults (--scale auto --transition fade, --output memory), "
-             "whole process, MB",
-             "| photo (twice, two fades) | 1080p peak | 1080p steady | 4K peak | 4K steady |",
-             "|---|---:|---:|---:|---:|"]
+    lines = ["\nMemory of the slideshow with its defaults (--scale auto --transition fade, --output memory), MB: "
+             "the slideshow alone (peak: the kernel's ru_maxrss, the largest single process), and with its "
+             "decode workers (VmRSS of the slideshow and every worker alive, summed, sampled every 20 ms)",
+             "| photo (twice, two fades) | 1080p peak | 1080p steady | 1080p with workers: peak | steady "
+             "| 4K peak | 4K steady | 4K with workers: peak | steady |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     misses = []
-    for label, ((peak, steady), (peak4k, steady4k)) in rows.items():
-        lines.append(f"| {label} | {peak:.1f} | {steady:.1f} | {peak4k:.1f} | {steady4k:.1f} |")
-        if peak > GOALS["peak"] or steady > GOALS["steady"]:
-            misses.append(f"{label} at 1080p: {peak:.1f} MB peak, {steady:.1f} MB steady")
+    for label, sizes in rows.items():
+        cells = " | ".join(f"{figure:.1f}" for size in sizes for figure in size)
+        lines.append(f"| {label} | {cells} |")
+        peak, steady, with_peak, with_steady = sizes[0]
+        if max(peak, with_peak) > GOALS["peak"] or with_steady > GOALS["steady"]:
+            misses.append(f"{label} at 1080p: {max(peak, with_peak):.1f} MB peak, {with_steady:.1f} MB steady")
     extra = list_mb[1] - list_mb[0]
     lines += ["",
               f"--help alone: {help_mb:.1f} MB (goal <= {GOALS['help']:.0f} MB)",
               f"photo list: 10 photos {list_mb[0]:.1f} MB, 10,000 photos {list_mb[1]:.1f} MB: "
               f"{extra:+.1f} MB (goal <= {GOALS['photos']:.0f} MB over 10)",
-              f"goals at 1080p: peak <= {GOALS['peak']:.0f} MB, steady <= {GOALS['steady']:.0f} MB; "
-              + ("missed: " + "; ".join(misses) if misses else "all met")]
+              f"goals at 1080p, the slideshow and its workers together: peak <= {GOALS['peak']:.0f} MB, "
+              f"steady <= {GOALS['steady']:.0f} MB; " + ("missed: " + "; ".join(misses) if misses else "all met")]
     if help_mb > GOALS["help"]:
         lines.append(f"missed: --help {help_mb:.1f} MB")
     if extra > GOALS["photos"]:
