@@ -53,15 +53,17 @@ def peak_rss_mb(command):
 
 
 def tree_resident_mb(pid):
-    """VmRSS of `pid` and of every process below it (the slideshow's decode workers), summed, MB.
+    """The proportional set size (Pss, /proc/PID/smaps_rollup) of `pid` and of every process below
+    it (the slideshow's decode workers), summed, MB: the pages they share, the binary's above all
+    (the worker is the same program), are counted once between them, and a memfd's pages once.
     Children are listed per thread (/proc/PID/task/TID/children): the worker is started by the
     slideshow's spawning thread."""
     total, pending = 0, [pid]
     while pending:
         current = pending.pop()
         try:
-            with open(f"/proc/{current}/status") as status:
-                total += next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+            with open(f"/proc/{current}/smaps_rollup") as rollup:
+                total += next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children") as children:
                     pending += [int(child) for child in children.read().split()]
@@ -75,7 +77,7 @@ def resident_over_run(command, env=None, settle_seconds=1.0):
     workers') every 20 ms. Returns (peak MB, GNU time's maximum resident size: the largest of the
     process and the workers it reaped, never their sum; steady MB: the median VmRSS of the samples
     after `settle_seconds`, when the process mostly waits between photos; the sampled peak and the
-    steady median of the process and its workers together, VmRSS summed)."""
+    steady median of the process and its workers together, their Pss summed)."""
     samples, start = [], time.monotonic()
     with tempfile.NamedTemporaryFile(mode="r") as peak, tempfile.TemporaryFile() as stderr:
         wrapper = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak.name, *command],

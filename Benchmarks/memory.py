@@ -74,7 +74,7 @@ def benchmark(babyalbum, work):
 def report(rows, help_mb, list_mb):
     lines = ["\nMemory of the slideshow with its defaults (--scale auto --transition fade, --output memory), MB: "
              "the slideshow alone (peak: the kernel's ru_maxrss, the largest single process), and with its "
-             "decode workers (VmRSS of the slideshow and every worker alive, summed, sampled every 20 ms)",
+             "decode workers (the Pss of the slideshow and of every worker alive, summed, sampled every 20 ms)",
              "| photo (twice, two fades) | 1080p peak | 1080p steady | 1080p with workers: peak | steady "
              "| 4K peak | 4K steady | 4K with workers: peak | steady |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
