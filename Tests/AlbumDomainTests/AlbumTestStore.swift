@@ -67,6 +67,25 @@ struct AlbumTestStore {
         return unasserted
     }
 
+    /// `photo`'s frame arrives at `now` and shows at once, with no fade: the photo is reported
+    /// shown, the round saved, the next tick scheduled at `nextTick` and the next photo's frame
+    /// asked for, all checked. Returns the photo asked for next.
+    @discardableResult
+    mutating func framePreparedAndShown(
+        _ photo: Photo, now: AlbumTime, nextTick: AlbumTime, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> Photo {
+        let prepared = frame()
+        let next = send(.framePrepared(photo, prepared, now: now), sourceLocation: sourceLocation) {
+            $0.content = showing(photo, prepared)
+        }.preparedPhoto!
+        receive(
+            [
+                .report(.photoShown(photo)), .saveRound(roundSaved(showing: photo, before: next)),
+                .scheduleTick(at: nextTick), .prepareFrame(next, size: screen),
+            ], sourceLocation: sourceLocation)
+        return next
+    }
+
     /// Succeeds in preparing `photo` and, when it waits for its tick (a photo is on screen), fires
     /// the tick at its deadline, so the photo shows. Returns the photo asked for next.
     mutating func showPrepared(_ photo: Photo, now: AlbumTime) -> Photo? {

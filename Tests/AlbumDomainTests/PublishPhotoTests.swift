@@ -11,15 +11,7 @@ import Testing
         store.receive([])
         let first = store.send(.photoListChanged(.loaded(names.map { Photo(id: PhotoID($0)) }))).preparedPhoto!
         _ = store.takeEffects()
-        let firstFrame = frame()
-        let effects = store.send(.framePrepared(first, firstFrame, now: at(0))) {
-            $0.content = showing(first, firstFrame)
-        }
-        let next = effects.preparedPhoto!
-        store.receive([
-            .report(.photoShown(first)), .saveRound(store.roundSaved(showing: first, before: next)),
-            .scheduleTick(at: at(15)), .prepareFrame(next, size: screen),
-        ])
+        let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         return (store, first, next)
     }
 
@@ -79,14 +71,7 @@ import Testing
         // The photo stays until the next one is ready.
         store.send(.intervalElapsed(now: at(15)))
         store.receive([.report(.intervalElapsed)])
-        let nextFrame = frame()
-        let third = store.send(.framePrepared(next, nextFrame, now: at(22))) {
-            $0.content = showing(next, nextFrame)
-        }.preparedPhoto!
-        store.receive([
-            .report(.photoShown(next)), .saveRound(store.roundSaved(showing: next, before: third)),
-            .scheduleTick(at: at(37)), .prepareFrame(third, size: screen),
-        ])
+        store.framePreparedAndShown(next, now: at(22), nextTick: at(37))
     }
 
     @Test func neverRepeatsAPhotoAndShowsEachOncePerRound() {
@@ -355,11 +340,7 @@ import Testing
         let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
         _ = store.takeEffects()
         // The first photo comes up at once: no fade.
-        let firstFrame = frame()
-        let next = store.send(.framePrepared(first, firstFrame, now: at(0))) {
-            $0.content = showing(first, firstFrame)
-        }.preparedPhoto!
-        _ = store.takeEffects()
+        let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         let nextFrame = frame()
         store.send(.framePrepared(next, nextFrame, now: at(1)))
         store.receive([])

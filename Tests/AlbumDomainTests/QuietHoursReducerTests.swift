@@ -10,11 +10,7 @@ import Testing
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b", "c", "d")))).preparedPhoto!
         _ = store.takeEffects()
-        let firstFrame = frame()
-        let next = store.send(.framePrepared(first, firstFrame, now: at(0))) {
-            $0.content = showing(first, firstFrame)
-        }.preparedPhoto!
-        _ = store.takeEffects()
+        let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         return (store, first, next)
     }
 
@@ -72,14 +68,7 @@ import Testing
             $0.displayPower = .on
         }.preparedPhoto!
         store.receive([.report(.quietHoursEnded), .prepareFrame(first, size: screen)])
-        let firstFrame = frame()
-        let next = store.send(.framePrepared(first, firstFrame, now: at(501))) {
-            $0.content = showing(first, firstFrame)
-        }.preparedPhoto!
-        store.receive([
-            .report(.photoShown(first)), .saveRound(store.roundSaved(showing: first, before: next)),
-            .scheduleTick(at: at(516)), .prepareFrame(next, size: screen),
-        ])
+        store.framePreparedAndShown(first, now: at(501), nextTick: at(516))
     }
 
     @Test func wakingWithoutAReadyFrameShowsTheNextAsSoonAsItIsReady() {
