@@ -179,7 +179,7 @@ let package = Package(
             ]
         ),
         // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).
-        .target(name: "CColourFixtures", dependencies: ["CLCMS2"], path: "Tests/CColourFixtures"),
+        .target(name: "CColourFixtures", dependencies: ["CLCMS2", "CColour"], path: "Tests/CColourFixtures"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,11 +24,15 @@ typedef struct {
     bacolour_matshaper *fast; /* the matrix-shaper fast path, used instead of `transform` */
     bacolour_outcome outcome;
     int used;
-    int users; /* open CMYK handles: the entry is not reused while they last */
+    int users; /* open CMYK and row handles: the entry is not reused while they last */
     int detached; /* made outside the cache (every entry was in use): freed when closed */
 } cache_entry;
 
 struct bacolour_cmyk {
+    cache_entry entry;
+};
+
+struct bacolour_rows {
     cache_entry entry;
 };
 
@@ -229,7 +233,14 @@ bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *p
     return outcome;
 }
 
-bacolour_cmyk *bacolour_cmyk_open(const uint8_t *icc, size_t length, int inverted, bacolour_outcome *outcome) {
+/* Whether the entry changes pixels: a CMYK or RGB transform, or the fast path. */
+static int entry_converts(const cache_entry *entry) { return entry->transform != NULL || entry->fast != NULL; }
+
+/*
+ * The cached entry for the profile, held (`users`) until closed, or one made for the caller alone
+ * when every entry is held; NULL (with `outcome` saying why) when it converts nothing.
+ */
+static cache_entry *open_entry(const uint8_t *icc, size_t length, transform_kind kind, bacolour_outcome *outcome) {
     memset(outcome, 0, sizeof *outcome);
     if (!icc || length == 0) return NULL;
     if (length > BACOLOUR_MAX_PROFILE_BYTES) {
@@ -237,18 +248,19 @@ bacolour_cmyk *bacolour_cmyk_open(const uint8_t *icc, size_t length, int inverte
         snprintf(outcome->reason, sizeof outcome->reason, "the profile is larger than 4 MB (%zu bytes)", length);
         return NULL;
     }
-    transform_kind kind = inverted ? KIND_CMYK_INVERTED : KIND_CMYK;
     pthread_mutex_lock(&cache_lock);
     cache_entry *entry = lookup(icc, length, kind);
-    bacolour_cmyk *handle = NULL;
+    cache_entry *handle = NULL;
     if (entry) {
         *outcome = entry->outcome;
-        if (entry->transform) entry->users++;
-        if (entry->transform) handle = (bacolour_cmyk *)entry;
+        if (entry_converts(entry)) {
+            entry->users++;
+            handle = entry;
+        }
     }
     pthread_mutex_unlock(&cache_lock);
     if (entry) return handle;
-    /* Every entry is held by a CMYK decode: this one gets a transform of its own. */
+    /* Every entry is held by an open handle: this one gets a transform of its own. */
     entry = calloc(1, sizeof *entry);
     if (!entry) return NULL;
     pthread_mutex_lock(&cache_lock); /* lcms2's sRGB profile is shared */
@@ -256,18 +268,14 @@ bacolour_cmyk *bacolour_cmyk_open(const uint8_t *icc, size_t length, int inverte
     pthread_mutex_unlock(&cache_lock);
     *outcome = entry->outcome;
     entry->detached = 1;
-    if (entry->transform) return (bacolour_cmyk *)entry;
+    if (entry_converts(entry)) return entry;
+    entry_clear(entry);
     free(entry);
     return NULL;
 }
 
-void bacolour_cmyk_row(const bacolour_cmyk *transform, const uint8_t *cmyk, uint8_t *rgb, uint32_t width) {
-    cmsDoTransform(((const cache_entry *)transform)->transform, cmyk, rgb, width);
-}
-
-void bacolour_cmyk_close(bacolour_cmyk *transform) {
-    if (!transform) return;
-    cache_entry *entry = (cache_entry *)transform;
+static void close_entry(cache_entry *entry) {
+    if (!entry) return;
     if (entry->detached) {
         entry_clear(entry);
         free(entry);
@@ -277,3 +285,25 @@ void bacolour_cmyk_close(bacolour_cmyk *transform) {
     entry->users--;
     pthread_mutex_unlock(&cache_lock);
 }
+
+bacolour_cmyk *bacolour_cmyk_open(const uint8_t *icc, size_t length, int inverted, bacolour_outcome *outcome) {
+    return (bacolour_cmyk *)open_entry(icc, length, inverted ? KIND_CMYK_INVERTED : KIND_CMYK, outcome);
+}
+
+void bacolour_cmyk_row(const bacolour_cmyk *transform, const uint8_t *cmyk, uint8_t *rgb, uint32_t width) {
+    cmsDoTransform(((const cache_entry *)transform)->transform, cmyk, rgb, width);
+}
+
+void bacolour_cmyk_close(bacolour_cmyk *transform) { close_entry((cache_entry *)transform); }
+
+bacolour_rows *bacolour_rows_open(const uint8_t *icc, size_t length, bacolour_outcome *outcome) {
+    return (bacolour_rows *)open_entry(icc, length, KIND_FRAME, outcome);
+}
+
+void bacolour_rows_convert(const bacolour_rows *rows, uint32_t *pixels, uint32_t width) {
+    const cache_entry *entry = (const cache_entry *)rows;
+    if (entry->fast) bacolour_matshaper_apply_rows(entry->fast, pixels, width, 1, width);
+    else cmsDoTransform(entry->transform, pixels, pixels, width);
+}
+
+void bacolour_rows_close(bacolour_rows *rows) { close_entry((cache_entry *)rows); }

@@ -137,7 +137,7 @@ typedef int32_t lanes4 __attribute__((vector_size(16)));
  * 1.7 ns a pixel on the development machine against 2.7 for the word-at-a-time loop it replaced
  * (and 2.4 with the vector adds alone), the same results.
  */
-static void apply_rows(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
+void bacolour_matshaper_apply_rows(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
                        uint32_t stride) {
     const uint8_t *encode = m->encode;
     const lanes4 *red = (const lanes4 *)m->contribution[0], *green = (const lanes4 *)m->contribution[1],
@@ -171,7 +171,7 @@ typedef struct {
 
 static void *apply_band(void *argument) {
     const band *b = argument;
-    apply_rows(b->m, b->pixels, b->width, b->height, b->stride);
+    bacolour_matshaper_apply_rows(b->m, b->pixels, b->width, b->height, b->stride);
     return NULL;
 }
 
@@ -207,6 +207,6 @@ void bacolour_matshaper_apply(const bacolour_matshaper *m, uint32_t *pixels, uin
         }
         pthread_attr_destroy(&attributes);
     }
-    apply_rows(m, pixels + (size_t)first * stride, width, height - first, stride);
+    bacolour_matshaper_apply_rows(m, pixels + (size_t)first * stride, width, height - first, stride);
     for (int i = 0; i < started; i++) pthread_join(threads[i], NULL);
 }

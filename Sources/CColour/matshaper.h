@@ -38,4 +38,8 @@ bacolour_matshaper *bacolour_matshaper_make(cmsHPROFILE profile, cmsHPROFILE srg
 void bacolour_matshaper_apply(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
                               uint32_t stride);
 
+/** The same on this thread alone: rows already in cache, such as a scaler's finished row. */
+void bacolour_matshaper_apply_rows(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
+                                   uint32_t stride);
+
 #endif

@@ -44,6 +44,8 @@ typedef struct {
     uint8_t *rows;       /* rec_outbuf_height decoded rows (RGB or CMYK) */
     uint8_t *rgb;        /* one CMYK row converted to RGB */
     bacolour_cmyk *cmyk; /* the embedded CMYK profile's transform to sRGB; NULL: the plain conversion */
+    bacolour_rows *colour; /* an RGB or gray profile's conversion, applied to each finished row; NULL: none */
+    bacolour_follower *follower; /* converts the finished rows with `colour` on a second thread */
     bapng_scaler scaler;
     int scaler_ready;
     baphoto_canvas canvas;
@@ -250,10 +252,12 @@ static jpeg_context *context_new(int fd, const baphoto_limits *limits, baphoto_h
 }
 
 static void context_free(jpeg_context *context) {
+    bacolour_follower_finish(context->follower); /* before the rows it converts go */
     if (context->created) jpeg_destroy_decompress(&context->cinfo);
     if (context->scaler_ready) bapng_scaler_free(&context->scaler);
     bajpeg_markers_free(&context->markers);
     bacolour_cmyk_close(context->cmyk);
+    bacolour_rows_close(context->colour);
     baphoto_canvas_free(&context->canvas);
     free(context->rgb);
     free(context->rows);
@@ -370,6 +374,36 @@ static void open_cmyk_profile(jpeg_context *context) {
     metadata->colour_done = 1;
 }
 
+static void row_done(void *follower, uint32_t *row, uint32_t width) {
+    (void)row, (void)width; /* the follower knows where the rows are */
+    bacolour_follower_row_done(follower);
+}
+
+/*
+ * An RGB or gray photo with a profile: each screen-size row the scaler finishes is converted
+ * (lcms2's transform or its fast path) on a second thread while the decoder goes on, rather than
+ * in a second pass over the whole frame afterwards; the result is the same. The outcome is the
+ * photo's colour.
+ */
+static void follow_profile(jpeg_context *context, const bapng_placement *p) {
+    baphoto_metadata *metadata = context->metadata;
+    if (!metadata || !metadata->icc) return;
+    context->colour = bacolour_rows_open(metadata->icc, metadata->icc_length, &metadata->colour);
+    metadata->colour_done = 1;
+    if (!context->colour) return;
+    uint32_t *first = context->canvas.pixels + (size_t)p->dst_y * context->canvas.width + p->dst_x;
+    context->follower = bacolour_follower_start(context->colour, first, p->dst_w, context->canvas.width);
+    if (!context->follower) fail(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    context->scaler.row_done = row_done;
+    context->scaler.row_context = context->follower;
+}
+
+/* Waits for the last rows' colour. */
+static void finish_colour(jpeg_context *context) {
+    bacolour_follower_finish(context->follower);
+    context->follower = NULL;
+}
+
 /* Sets the scale and colour space, then the scaler from the scaled size onto the canvas. */
 static void prepare_output(jpeg_context *context, const baphoto_target *target) {
     struct jpeg_decompress_struct *cinfo = &context->cinfo;
@@ -396,6 +430,7 @@ static void prepare_output(jpeg_context *context, const baphoto_target *target) 
         fail(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     context->scaler_ready = 1;
+    if (!four) follow_profile(context, &p);
     context->first_row = p.src_y;
     context->end_row = p.src_y + p.src_h;
 }
@@ -459,6 +494,7 @@ static int run_decoder(int fd, const baphoto_limits *limits, const baphoto_targe
         if (target) {
             prepare_output(context, target);
             decode_rows(context);
+            finish_colour(context);
             baphoto_canvas_finish(&context->canvas, target);
         }
     }

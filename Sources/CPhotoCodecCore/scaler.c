@@ -107,6 +107,12 @@ static uint32_t *dst_row(const bapng_scaler *s, uint32_t j) {
     return s->dst + (size_t)(s->dst_y + j) * s->dst_stride + s->dst_x;
 }
 
+/* The destination row is complete: hands it to `row_done` and moves on. */
+static void finish_row(bapng_scaler *s, uint32_t *out) {
+    if (s->row_done) s->row_done(s->row_context, out, s->dst_w);
+    s->next_dst_row++;
+}
+
 void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
     uint32_t r = s->pushed++;
     if (r >= s->src_h || s->next_dst_row >= s->dst_h) return;
@@ -122,7 +128,7 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
             for (uint32_t i = 0; i < s->dst_w; i++, h += 3) {
                 out[i] = pack((h[0] + 128) >> 8, (h[1] + 128) >> 8, (h[2] + 128) >> 8);
             }
-            s->next_dst_row++;
+            finish_row(s, out);
             return;
         }
         for (uint32_t k = 0; k < 3 * s->dst_w; k++) s->sums[k] += s->hrow[k];
@@ -138,7 +144,7 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
             }
             memset(s->sums, 0, sizeof(uint64_t) * 3 * s->dst_w);
             s->rows_in_sum = 0;
-            s->next_dst_row++;
+            finish_row(s, out);
         }
         return;
     }
@@ -159,6 +165,6 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
             }
             out[i] = pack(c[0], c[1], c[2]);
         }
-        s->next_dst_row++;
+        finish_row(s, out);
     }
 }

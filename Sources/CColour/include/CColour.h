@@ -3,7 +3,8 @@
 /*
  * BabyAlbum's colour management: a photo's embedded ICC profile converted to sRGB with lcms2.
  *
- * The transform is applied to the screen-size frame after scaling (2 MP, not the photo's 12), in
+ * The transform is applied to the screen-size frame after scaling (2 MP, not the photo's 12), or
+ * to its rows as a decoder's scaler finishes them (`bacolour_rows`, `bacolour_follower`), in
  * place, to uint32_t 0x00RRGGBB pixels (lcms2's TYPE_BGRA_8 on little-endian), with perceptual
  * intent and black-point compensation. Transforms are cached by the profile's checksum (a few
  * entries). Untagged and sRGB-tagged photos are left untouched (bit-identical); a broken profile
@@ -105,5 +106,44 @@ void bacolour_cmyk_row(const bacolour_cmyk *transform, const uint8_t *cmyk, uint
 
 /** Releases the transform (NULL is fine). */
 void bacolour_cmyk_close(bacolour_cmyk *transform);
+
+/** An RGB or gray profile's transform to sRGB, for a frame's rows (see `bacolour_rows_open`). */
+typedef struct bacolour_rows bacolour_rows;
+
+/**
+ * Opens, before decoding, the conversion `bacolour_to_srgb` would apply to the finished frame, so
+ * a decoder can convert each screen-size row as its scaler finishes it, while the row is still in
+ * cache. `outcome` is what `bacolour_to_srgb` would return. Returns NULL when the pixels stay as
+ * they are (no profile, sRGB, or ignored with a reason). Close it with `bacolour_rows_close`.
+ */
+bacolour_rows *bacolour_rows_open(const uint8_t *icc, size_t length, bacolour_outcome *outcome);
+
+/** Converts `width` 0x00RRGGBB pixels in place, with the same result as `bacolour_to_srgb`. Thread-safe. */
+void bacolour_rows_convert(const bacolour_rows *rows, uint32_t *pixels, uint32_t width);
+
+/** Releases the conversion (NULL is fine). */
+void bacolour_rows_close(bacolour_rows *rows);
+
+/**
+ * Converts a frame's rows on a second thread while the decoder still decodes: the decoder's
+ * scaler finishes screen-size rows top to bottom, and this thread converts them a batch behind,
+ * so the conversion's time is hidden behind the decode where a second CPU is free (a Pi has four).
+ * Without a second CPU or thread, each row is converted on the decoder's thread as it finishes.
+ */
+typedef struct bacolour_follower bacolour_follower;
+
+/**
+ * Starts following rows of `width` pixels, the first at `first` and each `stride` pixels after
+ * the one before, converted with `rows` (which must stay open until the follower finishes).
+ * NULL when out of memory.
+ */
+bacolour_follower *bacolour_follower_start(const bacolour_rows *rows, uint32_t *first, uint32_t width,
+                                           uint32_t stride);
+
+/** The decoder has finished the next row (the first, then the one after the last). */
+void bacolour_follower_row_done(bacolour_follower *follower);
+
+/** Waits until every finished row is converted, then frees the follower (NULL is fine). */
+void bacolour_follower_finish(bacolour_follower *follower);
 
 #endif

@@ -45,6 +45,11 @@ typedef struct {
     uint32_t next_dst_row;
     uint32_t rows_in_sum;
     uint32_t pushed;
+
+    /* Optional: called with each destination row as soon as it is written (dst_w pixels), while
+     * it is still in cache, e.g. to convert its colour. Set after bapng_scaler_init. */
+    void (*row_done)(void *context, uint32_t *row, uint32_t width);
+    void *row_context;
 } bapng_scaler;
 
 /** Prepares the scaler; returns 0 or -1 when out of memory. */

@@ -18,4 +18,15 @@ typedef enum {
 /** Writes the profile into `buffer`; returns its length (0 when it does not fit). */
 size_t bacolour_fixture_profile(bacolour_fixture kind, uint8_t *buffer, size_t capacity);
 
+struct bacolour_rows;
+
+/**
+ * Converts a frame's rows one by one through a follower (`bacolour_follower_*`), as a decoder
+ * does, while this thread may run on one CPU only when `one_cpu` (the follower then converts on
+ * this thread, with no second one); the thread's CPUs are restored after. Returns 0, or -1 when
+ * the follower or the CPU mask cannot be had.
+ */
+int bacolour_fixture_follow(const struct bacolour_rows *rows, uint32_t *pixels, uint32_t width, uint32_t height,
+                            int one_cpu);
+
 #endif
