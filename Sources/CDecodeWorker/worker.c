@@ -145,7 +145,7 @@ static void test_action(int action) {
 static void *frame_pixels = MAP_FAILED;
 static size_t frame_bytes;
 
-/* The frame offered ahead of the photo (badecode_frame_offer), mapped and cleared while waiting. */
+/* The frame offered ahead of the photo (badecode_frame_offer), mapped while waiting. */
 static struct {
     void *pixels;
     size_t bytes;
@@ -153,16 +153,24 @@ static struct {
     ino_t inode;
 } offered = {.pixels = MAP_FAILED};
 
-/* Maps and clears the offered memfd (one offer at most; one that does not match its memfd is ignored). */
+/*
+ * Whether the memfd holds data, so that the frame must be cleared. The slideshow releases its frame memfds' pages
+ * after every photo (basandbox_release_frame): their holes read as zeros, the cleared frame the
+ * decoders expect (bars, the pad byte), so normally nothing is written here and the pages are
+ * allocated as the photo is drawn, not while the worker waits.
+ */
+static int holds_data(int memfd) { return lseek(memfd, 0, SEEK_DATA) >= 0 || errno != ENXIO; }
+
+/* Maps the offered memfd (one offer at most; one that does not match its memfd is ignored). */
 static void take_offer(int fd, const badecode_frame_offer *offer) {
     struct stat status;
     int valid = offered.pixels == MAP_FAILED && offer->magic == BADECODE_MAGIC && offer->version == BADECODE_VERSION &&
                 offer->frame_bytes > 0 && offer->frame_bytes <= (uint64_t)MAX_SIDE * MAX_SIDE * 4 &&
                 fstat(fd, &status) == 0 && (uint64_t)status.st_size == offer->frame_bytes;
     if (!valid) return;
-    void *pixels = mmap(NULL, (size_t)offer->frame_bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+    void *pixels = mmap(NULL, (size_t)offer->frame_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (pixels == MAP_FAILED) return;
-    memset(pixels, 0, (size_t)offer->frame_bytes);
+    if (holds_data(fd)) memset(pixels, 0, (size_t)offer->frame_bytes);
     offered.pixels = pixels;
     offered.bytes = (size_t)offer->frame_bytes;
     offered.device = status.st_dev;
@@ -197,11 +205,13 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
                              .quarter_turns = request->quarter_turns};
     if (request->scale == BADECODE_SCALE_AUTO) resolve_auto(photo_fd, format, request, &target);
     size_t bytes = (size_t)target.width * target.height * 4;
-    /* Mapped and cleared already when it was offered ahead of the photo. */
+    /* Mapped already when it was offered ahead of the photo; its pages come as the photo is drawn. */
     void *pixels = offered_frame(memfd, bytes);
     if (pixels == MAP_FAILED) {
-        /* Mapped in one call (MAP_POPULATE): the slideshow's memfd keeps its pages from one photo to the next. */
+        /* Mapped in one call (MAP_POPULATE), its pages allocated at once rather than a fault each. */
+        int used = 1;
         if (ftruncate(memfd, (off_t)bytes) == 0) {
+            used = holds_data(memfd); /* before the mapping allocates its pages */
             pixels = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, memfd, 0);
         }
         if (pixels == MAP_FAILED) {
@@ -209,8 +219,7 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
             snprintf(reply->message, sizeof reply->message, "no memory for the frame: %s", strerror(errno));
             return -1;
         }
-        /* The decoders expect a zeroed frame (bars, the pad byte), and the memfd holds the last photo's. */
-        memset(pixels, 0, bytes);
+        if (used) memset(pixels, 0, bytes);
     }
     target.pixels = pixels;
     baphoto_header header;

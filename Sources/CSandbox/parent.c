@@ -176,6 +176,13 @@ int basandbox_reap(pid_t pid, int kill_first) {
 
 int basandbox_frame_memfd(void) { return memfd_create("babyalbum-frame", MFD_CLOEXEC); }
 
+int basandbox_release_frame(int fd) {
+    struct stat status;
+    if (fstat(fd, &status) != 0) return -1;
+    if (status.st_size == 0) return 0;
+    return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, status.st_size);
+}
+
 int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]) {
     struct stat status;
     if (fstat(fd, &status) != 0 || (uint64_t)status.st_size != bytes) {

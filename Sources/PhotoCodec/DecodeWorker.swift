@@ -111,7 +111,7 @@ public final class DecodeWorkerPool: Sendable {
     /// Whether the next photo's worker is started as soon as one finishes.
     public let keepsWarm: Bool
     private let warm = Mutex<WaitingWorker?>(nil)
-    /// Frame memfds between decodes (one, unless decodes overlap): their pages are reused.
+    /// Frame memfds between decodes (one, unless decodes overlap), their pages released.
     private let frameBuffers = Mutex<[FrameMemory]>([])
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
@@ -172,11 +172,13 @@ public final class DecodeWorkerPool: Sendable {
         }
         var handedOver = false
         // Every path below reaps the worker before the memfds go back (the one of this photo's size
-        // last); then, once a worker had the photo, the next one is started.
+        // last, its pages released: the frame was copied out or refused); then, once a worker had
+        // the photo, the next one is started.
         defer {
+            let released = frameBuffer.releasePages()
             frameBuffers.withLock { buffers in
                 if let offered, !usesOffered { buffers.append(offered) }
-                buffers.append(frameBuffer)
+                if released { buffers.append(frameBuffer) }
             }
             if handedOver { refill() }
         }
@@ -221,7 +223,7 @@ public final class DecodeWorkerPool: Sendable {
     /// photo until the next `decode`.
     private func refill() {
         guard keepsWarm, var worker = WaitingWorker(command) else { return }
-        // The last photo's memfd, offered at once: the worker clears it while the slideshow waits.
+        // The last photo's memfd (its pages released), offered at once: the worker maps it while it waits.
         if let buffer = frameBuffers.withLock({ $0.popLast() }), !worker.offer(buffer) {
             frameBuffers.withLock { $0.append(buffer) }
         }
@@ -255,4 +257,9 @@ final class FrameMemory: Sendable {
 
     /// Its size in bytes (`fstat`), or -1.
     var size: Int { (try? file.status()).map { Int($0.size) } ?? -1 }
+
+    /// Frees its pages, keeping its size (`basandbox_release_frame`): between photos it holds no
+    /// memory and reads as zeros, the cleared frame a worker needs. `false` when that fails: the
+    /// memfd must not be handed to a worker again.
+    func releasePages() -> Bool { basandbox_release_frame(file.rawValue) == 0 }
 }

@@ -14,8 +14,8 @@ struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over 
     private var socket: FileDescriptor
     private var job: OpaquePointer?
     private var pid: Int32
-    /// The pool's frame memfd offered to this worker ahead of its photo (it maps and clears it
-    /// while it waits), or `nil`; never resized while this worker lives.
+    /// The pool's frame memfd offered to this worker ahead of its photo (it maps it while it
+    /// waits; its pages were released, so it reads as a cleared frame), or `nil`; never resized while this worker lives.
     private(set) var offeredFrame: FrameMemory?
 
     /// Starts `command` in the background, or `nil` when even its socket cannot be made.
@@ -42,8 +42,8 @@ struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over 
     // socket closes itself; a worker never handed over dies with this process (`PR_SET_PDEATHSIG`).
     deinit {}
 
-    /// Offers `frame` (at its current size, the last photo's frame) to the worker, which maps and
-    /// clears it while it waits; `false` when it was not sent (empty, or no socket).
+    /// Offers `frame` (at its current size, the last photo's frame) to the worker, which maps it while it
+    /// waits; `false` when it was not sent (empty, or no socket).
     mutating func offer(_ frame: FrameMemory) -> Bool {
         guard basandbox_offer_frame(socket.rawValue, frame.descriptor) == 0 else { return false }
         offeredFrame = frame

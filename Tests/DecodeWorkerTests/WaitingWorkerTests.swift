@@ -22,8 +22,8 @@ import Testing
         #expect(WorkerSupport.waitUntilConfined(waiting))
         #expect(Set(WorkerSupport.threadFields("Seccomp", pid: waiting)) == ["2"])
         #expect(Set(WorkerSupport.threadFields("NoNewPrivs", pid: waiting)) == ["1"])
-        // The last photo's frame memfd was offered ahead: mapped (and cleared) while it waits, its
-        // descriptor closed again. Its own socket, nothing inherited.
+        // The last photo's frame memfd was offered ahead: mapped while it waits, its descriptor
+        // closed again. Its own socket, nothing inherited.
         #expect(Self.waitUntilFrameMapped(waiting), "no frame memfd in /proc/\(waiting)/maps")
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(waiting)/fd")
         #expect(descriptors.count == 1, "\(descriptors)")
@@ -47,6 +47,42 @@ import Testing
         #expect(next.frame.pixels == (try PhotoDecoder.decode(photo, to: size, scale: .fill)).pixels)
         // Used once: the next photo's worker is another process.
         #expect(pool.waitingWorker != nil && pool.waitingWorker != waiting)
+    }
+
+    /// Between photos the frame memfd keeps its size but holds no memory (its pages released once
+    /// the frame was copied out), and the next photo still finds it cleared: a photo fitted with
+    /// bars after one that filled the frame has black bars, not the last photo's pixels.
+    @Test func betweenPhotosTheFrameMemoryHoldsNoPages() throws {
+        let pool = DecodeWorkerPool(command: WorkerSupport.command)
+        let screen = FrameSize(width: 640, height: 480)
+        let filled = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: screen, scale: .fill))
+        #expect(filled.frame.pixels == (try PhotoDecoder.decode(photo, to: screen, scale: .fill)).pixels)
+        let waiting = try #require(pool.waitingWorker)
+        #expect(Self.waitUntilFrameMapped(waiting))
+        let resident = Self.frameMappingResidentKB(waiting)
+        #expect(resident == 0, "the waiting worker's frame mapping holds \(resident ?? -1) kB")
+
+        // 45x37 on 4:3: the fitted photo has bars at the sides, where the filled one had pixels.
+        let fitted = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: screen, scale: .fit))
+        let expected = try PhotoDecoder.decode(photo, to: screen, scale: .fit)
+        #expect(expected.pixels.first == 0 && filled.frame.pixels.first != 0)
+        #expect(fitted.frame.pixels == expected.pixels)
+    }
+
+    /// The `Rss` of the worker `pid`'s mapping of the frame memfd, kB (`/proc/PID/smaps`), or nil.
+    static func frameMappingResidentKB(_ pid: Int32) -> Int? {
+        guard let smaps = textFile("/proc/\(pid)/smaps") else { return nil }
+        var inFrame = false
+        for line in smaps.split(separator: "\n") {
+            // A mapping's header: "start-end perms offset dev inode [path]"; its fields follow.
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), !first.hasSuffix(":") {
+                inFrame = line.contains("/memfd:babyalbum-frame")
+            } else if inFrame, fields.first == "Rss:", fields.count >= 2 {
+                return Int(fields[1])
+            }
+        }
+        return nil
     }
 
     /// Whether the worker `pid` maps the slideshow's frame memfd within 30 s (a bound for a loaded

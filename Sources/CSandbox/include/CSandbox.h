@@ -92,7 +92,7 @@ int basandbox_send_request(int socket_fd, const badecode_request *request, int p
 
 /**
  * Offers the frame memfd `frame_fd` to a waiting worker (`badecode_frame_offer`, at the memfd's
- * current size) so that it maps and clears it before its photo comes. Returns 0, or -1 with errno
+ * current size) so that it maps it before its photo comes. Returns 0, or -1 with errno
  * set (nothing sent: the memfd is empty, or the socket is gone).
  */
 int basandbox_offer_frame(int socket_fd, int frame_fd);
@@ -104,11 +104,18 @@ int basandbox_offer_frame(int socket_fd, int frame_fd);
 long basandbox_receive_reply(int socket_fd, void *buffer, size_t capacity, int timeout_ms);
 
 /**
- * A memfd for frames, kept by the slideshow and handed to one worker after another: its pages
- * stay allocated, so a fresh worker does not fault in (and zero) a new frame each photo. Read only
- * once the worker that wrote it is reaped. Returns the descriptor or -1 with errno set.
+ * A memfd for frames, kept by the slideshow and handed to one worker after another: read only
+ * once the worker that wrote it is reaped, then released (`basandbox_release_frame`), so that
+ * between photos it keeps its size but holds no memory. Returns the descriptor or -1 with errno set.
  */
 int basandbox_frame_memfd(void);
+
+/**
+ * Frees the frame memfd's pages (`fallocate` with `FALLOC_FL_PUNCH_HOLE`), keeping its size: it
+ * then reads as zeros, the cleared frame the next worker needs, and costs no memory while the
+ * photo it held is shown. Returns 0, or -1 with errno set (the caller then drops the memfd).
+ */
+int basandbox_release_frame(int fd);
 
 /**
  * Reaps `pid`: at once after SIGKILL when `kill_first`, else after up to a second for it to exit

@@ -78,9 +78,10 @@ typedef struct {
 
 /**
  * Optional, sent to a waiting worker ahead of its photo with the frame's memfd (SCM_RIGHTS): the
- * worker maps and clears its `frame_bytes` while it waits, so that the request that follows with
- * the same memfd finds the frame ready (the mapping and clearing, 1.3 ms for 8 MB, leave the
- * critical path). Told apart from a request by its length.
+ * worker maps its `frame_bytes` while it waits, so that the request that follows with the same
+ * memfd finds the frame mapped. The slideshow released the memfd's pages after the last photo, so
+ * the frame reads as cleared and its pages are allocated as the photo is drawn; one that still
+ * holds data is cleared while the worker waits. Told apart from a request by its length.
  */
 typedef struct {
     uint32_t magic;
