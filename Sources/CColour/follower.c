@@ -1,8 +1,8 @@
 #define _GNU_SOURCE
 #include "CColour.h"
+#include "matshaper.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 
 /* Rows are handed to the second thread in batches: one wake-up per batch, not per row. */
@@ -39,17 +39,10 @@ static void *follow(void *argument) {
     return NULL;
 }
 
-/* Whether a second CPU may run this process's threads (sched_getaffinity: the decode worker's filter allows it). */
-static int second_cpu(void) {
-    cpu_set_t set;
-    return sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 1;
-}
-
 static int start_thread(bacolour_follower *f) {
     pthread_attr_t attributes;
     if (pthread_attr_init(&attributes) != 0) return 0;
-    /* A small stack keeps the thread within the decode worker's RLIMIT_AS. */
-    int started = pthread_attr_setstacksize(&attributes, 64 * 1024) == 0 &&
+    int started = pthread_attr_setstacksize(&attributes, BACOLOUR_THREAD_STACK_BYTES) == 0 &&
                   pthread_create(&f->thread, &attributes, follow, f) == 0;
     pthread_attr_destroy(&attributes);
     return started;
@@ -62,7 +55,7 @@ bacolour_follower *bacolour_follower_start(const bacolour_rows *rows, uint32_t *
     *f = (bacolour_follower){.rows = rows, .first = first, .width = width, .stride = stride};
     pthread_mutex_init(&f->lock, NULL);
     pthread_cond_init(&f->more, NULL);
-    f->threaded = second_cpu() && start_thread(f);
+    f->threaded = bacolour_usable_cpus(2) > 1 && start_thread(f);
     return f;
 }
 

@@ -175,9 +175,7 @@ static void *apply_band(void *argument) {
     return NULL;
 }
 
-/* How many CPUs may run this process's threads, at most `most` (sched_getaffinity: the decode
- * worker's filter allows it, where sysconf would open /sys). */
-static int usable_cpus(int most) {
+int bacolour_usable_cpus(int most) {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
     int count = CPU_COUNT(&set);
@@ -189,14 +187,14 @@ void bacolour_matshaper_apply(const bacolour_matshaper *m, uint32_t *pixels, uin
     /* A screen-size frame in bands, one per usable CPU (up to four), the last on this thread: the
      * decoders are single-threaded, so the other cores are idle then (a Pi has four). A small
      * stack keeps the threads within the worker's RLIMIT_AS; clone for a thread is allowed. */
-    int count = (uint64_t)width * height >= BACOLOUR_THREAD_MIN_PIXELS ? usable_cpus(BACOLOUR_MAX_THREADS) : 1;
+    int count = (uint64_t)width * height >= BACOLOUR_THREAD_MIN_PIXELS ? bacolour_usable_cpus(BACOLOUR_MAX_THREADS) : 1;
     band bands[BACOLOUR_MAX_THREADS];
     pthread_t threads[BACOLOUR_MAX_THREADS];
     int started = 0;
     uint32_t first = 0;
     pthread_attr_t attributes;
     if (count > 1 && pthread_attr_init(&attributes) == 0) {
-        if (pthread_attr_setstacksize(&attributes, 64 * 1024) == 0) {
+        if (pthread_attr_setstacksize(&attributes, BACOLOUR_THREAD_STACK_BYTES) == 0) {
             for (int i = 0; i < count - 1; i++) {
                 uint32_t end = (uint32_t)((uint64_t)height * (uint64_t)(i + 1) / (uint64_t)count);
                 bands[i] = (band){m, pixels + (size_t)first * stride, width, end - first, stride};

@@ -16,6 +16,8 @@
 /** Frames of at least this many pixels are converted in bands on up to BACOLOUR_MAX_THREADS threads. */
 #define BACOLOUR_THREAD_MIN_PIXELS (512u * 1024u)
 #define BACOLOUR_MAX_THREADS 4
+/** The stack of the conversion's threads: small, so they fit within the decode worker's RLIMIT_AS. */
+#define BACOLOUR_THREAD_STACK_BYTES (64 * 1024)
 
 typedef struct {
     /**
@@ -37,6 +39,12 @@ bacolour_matshaper *bacolour_matshaper_make(cmsHPROFILE profile, cmsHPROFILE srg
 /** Converts rows of 0x00RRGGBB pixels in place (a large frame in bands, one per usable CPU up to four; the pad byte untouched). */
 void bacolour_matshaper_apply(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,
                               uint32_t stride);
+
+/**
+ * How many CPUs may run this process's threads, at most `most` (sched_getaffinity: the decode
+ * worker's filter allows it, where sysconf would open /sys).
+ */
+int bacolour_usable_cpus(int most);
 
 /** The same on this thread alone: rows already in cache, such as a scaler's finished row. */
 void bacolour_matshaper_apply_rows(const bacolour_matshaper *m, uint32_t *pixels, uint32_t width, uint32_t height,

@@ -154,10 +154,10 @@ static struct {
 } offered = {.pixels = MAP_FAILED};
 
 /*
- * Whether the memfd holds data, so that the frame must be cleared. The slideshow releases its frame memfds' pages
- * after every photo (basandbox_release_frame): their holes read as zeros, the cleared frame the
- * decoders expect (bars, the pad byte), so normally nothing is written here and the pages are
- * allocated as the photo is drawn, not while the worker waits.
+ * Whether the memfd holds data, so that the frame must be cleared. The slideshow releases its
+ * frame memfds' pages after every photo (basandbox_release_frame): their holes read as zeros, the
+ * cleared frame the decoders expect (bars, the pad byte), so normally nothing is written here and
+ * the pages are allocated as the photo is drawn, not while the worker waits.
  */
 static int holds_data(int memfd) { return lseek(memfd, 0, SEEK_DATA) >= 0 || errno != ENXIO; }
 
