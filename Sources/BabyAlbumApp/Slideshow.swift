@@ -87,6 +87,11 @@ public enum Slideshow {
             // the DRM master and the grabbed input devices).
             preparer: SandboxedFramePreparer(
                 scale: configuration.scale, limits: configuration.limits, rotation: rotation,
+                workers: DecodeWorkerPool(refusalAlarm: { call in
+                    logger.error(
+                        "the decode sandbox refuses \(call): every photo that needs it is skipped (a gap in the allow-list for this system's libraries; `babyalbum doctor` counts them)"
+                    )
+                }),
                 caption: captionPainter(configuration, logger: logger), colourWarning: { logger.warning("\($0)") },
                 colourNote: { logger.info("\($0)") }),
             memory: memory,

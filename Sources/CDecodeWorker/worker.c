@@ -5,6 +5,7 @@
 #include "CPNGCodec.h"
 #include "CPhotoCodec.h"
 #include "CSandbox.h"
+#include "warm_up.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -127,7 +128,11 @@ static void resolve_auto(int fd, int format, const badecode_request *request, ba
 static void test_action(int action) {
     if (action == BADECODE_TEST_OPEN_FILE) {
         int fd = open("/etc/passwd", O_RDONLY);
-        if (fd >= 0) close(fd);
+        if (fd >= 0 || errno != EACCES) _exit(7); /* the filter let it through: "exited with status 7" */
+    }
+    if (action == BADECODE_TEST_FORBIDDEN_CALL) {
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd >= 0) _exit(7);
     }
     if (action == BADECODE_TEST_HANG) {
         for (;;) {
@@ -348,6 +353,9 @@ static uint64_t prepare(void) {
      */
     mallopt(M_ARENA_MAX, 1);
     bacolour_prepare();
+    /* Each decoder's set-up on first use (libjpeg-turbo's CPU probe, libheif's plugins). */
+    badecode_warm_up_result warmed;
+    badecode_warm_up(&warmed);
     return basandbox_current_address_space();
 }
 
@@ -379,6 +387,7 @@ int badecode_worker_main(int socket_fd) {
     badecode_reply reply = {.magic = BADECODE_MAGIC, .version = BADECODE_VERSION, .fixed_size = sizeof reply};
     int keep[1] = {socket_fd};
     uint64_t address_space = prepare();
+    basandbox_report_refusals(socket_fd, 1);
     /* No RLIMIT_AS or RLIMIT_CPU here: the slideshow sets them (prlimit) before it sends the photo. */
     basandbox_limits unset = {0};
     if (basandbox_confine(keep, 1, &unset, reply.message) != 0) {
@@ -414,6 +423,7 @@ int badecode_trace(const char *path, unsigned width, unsigned height) {
     badecode_reply reply = {0};
     int keep[3] = {photo_fd, memfd, 2};
     basandbox_limits limits = basandbox_worker_limits(prepare(), &request);
+    basandbox_report_refusals(2, 0);
     if (basandbox_confine(keep, 3, &limits, reply.message) != 0) return 3;
     static decode_metadata metadata;
     int status = decode_to_memfd(photo_fd, memfd, &request, &reply, &metadata);

@@ -256,6 +256,8 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     return status;
 }
 
+void baphoto_heif_prepare(void) { heif_init(NULL); /* never deinitialised: a worker ends with its photo */ }
+
 const char *baphoto_heif_version(void) { return heif_get_version(); }
 
 int baphoto_heif_decodes_avif(void) { return heif_have_decoder_for_format(heif_compression_AV1); }

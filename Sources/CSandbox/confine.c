@@ -20,8 +20,8 @@
 /*
  * The allow-list, measured with strace -f -c on decodes of PNG, JPEG, WebP and HEIC (single and
  * grid images) by the worker, on x86_64 and aarch64 (README, "The decode sandbox"). Nothing opens
- * a file, makes a socket or starts a program: open/openat, socket, connect, execve, ptrace and
- * the rest are off the list and kill the worker (SIGSYS).
+ * a file, makes a socket or starts a program: socket, connect, execve, ptrace and the rest are off
+ * the list and end the worker (SIGSYS, reported first: basandbox_report_refusals).
  */
 static const int allowed[] = {
     SYS_read, SYS_pread64, SYS_write, SYS_close, SYS_lseek, SYS_fstat, SYS_newfstatat,
@@ -29,6 +29,18 @@ static const int allowed[] = {
     SYS_futex, SYS_set_robust_list, SYS_rseq, SYS_sched_yield, SYS_sched_getaffinity,
     SYS_exit, SYS_exit_group, SYS_rt_sigreturn, SYS_rt_sigprocmask, SYS_rt_sigaction, SYS_getpid, SYS_gettid, SYS_tgkill,
     SYS_clock_gettime, SYS_clock_nanosleep, SYS_ftruncate, SYS_fcntl, SYS_sendmsg, SYS_recvmsg, SYS_dup,
+};
+
+/*
+ * Calls that look for a file fail with EACCES instead: a library's probe on first use (a CPU
+ * feature in /proc/cpuinfo, a configuration file) then takes its fallback, as it would for a file
+ * it may not read, and the worker still opens nothing.
+ */
+static const int refused_with_eacces[] = {
+    SYS_openat, SYS_openat2, SYS_faccessat, SYS_faccessat2, SYS_readlinkat,
+#if defined(__x86_64__)
+    SYS_open, SYS_creat, SYS_access, SYS_readlink,
+#endif
 };
 
 #if defined(__x86_64__)
@@ -40,7 +52,7 @@ static const int allowed[] = {
 #endif
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
-#define FILTER_MAX 128
+#define FILTER_MAX 160
 
 int basandbox_allowed_syscall_count(void) { return (int)COUNT(allowed) + 2; /* clone for threads, prctl(PR_SET_NAME) */ }
 
@@ -61,6 +73,10 @@ static unsigned short build_filter(struct sock_filter *program) {
         program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)allowed[i], 0, 1);
         program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
     }
+    for (size_t i = 0; i < COUNT(refused_with_eacces); i++) {
+        program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)refused_with_eacces[i], 0, 1);
+        program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EACCES);
+    }
     /* clone3's flags are behind a pointer the filter cannot read: ENOSYS makes glibc use clone. */
     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone3, 0, 1);
     program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS);
@@ -69,14 +85,19 @@ static unsigned short build_filter(struct sock_filter *program) {
     program[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PR_SET_NAME, 0, 1);
     program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
     /* clone only for a thread (CLONE_THREAD): a new process could escape the limits. */
     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4);
     program[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]));
     program[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 0, 1);
     program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
-    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
-    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+    /*
+     * Anything else: SIGSYS to the calling thread, the call not made. The worker's handler
+     * (basandbox_report_refusals) names the call to the slideshow, then dies by SIGSYS; a handler
+     * that returned would still have made no call. SIGSYS blocked or ignored kills at once.
+     */
+    program[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
     return n;
 }
 

@@ -124,6 +124,11 @@ int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, 
         memcpy(ready, &reply, sizeof *ready);
         return 0;
     }
+    if (got == (ssize_t)sizeof reply && reply.magic == BADECODE_MAGIC && reply.status == BADECODE_STATUS_REFUSED_CALL) {
+        reply.message[sizeof reply.message - 1] = 0;
+        snprintf(error, BASANDBOX_ERROR_SIZE, "%s", reply.message);
+        return -4;
+    }
     if (got == (ssize_t)sizeof reply && reply.magic == BADECODE_MAGIC && reply.status != 0) {
         reply.message[sizeof reply.message - 1] = 0;
         snprintf(error, BASANDBOX_ERROR_SIZE, "the decode worker cannot confine itself: %s", reply.message);

@@ -110,18 +110,28 @@ public final class DecodeWorkerPool: Sendable {
     public let deadline: Duration
     /// Whether the next photo's worker is started as soon as one finishes.
     public let keepsWarm: Bool
+    /// Called once for each system call the sandbox refuses (its first photo), with "system call
+    /// N (name)": the slideshow logs it as an error, where a line a photo would be lost.
+    public let refusalAlarm: @Sendable (String) -> Void
+    private let refusals = Mutex<[String: Int]>([:])
     private let warm = Mutex<WaitingWorker?>(nil)
     /// Frame memfds between decodes (one, unless decodes overlap), their pages released.
     private let frameBuffers = Mutex<[FrameMemory]>([])
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
     public init(
-        command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true
+        command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true,
+        refusalAlarm: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.command = command
         self.deadline = deadline
         self.keepsWarm = keepsWarm
+        self.refusalAlarm = refusalAlarm
     }
+
+    /// The photos whose decode the sandbox refused, counted by the system call ("system call 198
+    /// (socket)"), since the pool started: for `babyalbum doctor`.
+    public var refusedCalls: [String: Int] { refusals.withLock { $0 } }
 
     /// Stops the waiting worker; the frame memfds close as the pool ends.
     deinit {
@@ -154,6 +164,26 @@ public final class DecodeWorkerPool: Sendable {
     /// - Parameter started: called with the worker's pid once it has the request (for tests).
     public func decode(
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
+    ) throws(PhotoError) -> WorkerDecode {
+        do throws(PhotoError) {
+            return try decodeInWorker(file, path: path, request: request, started: started)
+        } catch {
+            if case .sandboxRefused(let call) = error.kind { count(refusal: call) }
+            throw error
+        }
+    }
+
+    /// Counts a photo refused for `call`; the first one raises the alarm.
+    private func count(refusal call: String) {
+        let first = refusals.withLock { counts in
+            counts[call, default: 0] += 1
+            return counts[call] == 1
+        }
+        if first { refusalAlarm(call) }
+    }
+
+    private func decodeInWorker(
+        _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void
     ) throws(PhotoError) -> WorkerDecode {
         let format = try PhotoDecoder.detectDecoded(file, path: path)
         var held = warm.withLock { $0.take() }

@@ -46,6 +46,10 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         let milliseconds = Int32(clamping: deadline.components.seconds * 1000)
         let waited = basandbox_await_ready(socket.rawValue, milliseconds, &ready, &text)
         guard waited == 0 else {
+            if waited == -4 {
+                _ = end(killing: false)
+                throw PhotoError.sandboxRefused(String(cString: text), path: path)
+            }
             let status = end(killing: waited != -1)
             if waited == -1 { basandbox_describe_status(status, &text) }
             let reason =
@@ -137,6 +141,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         let message = withUnsafeBytes(of: reply.message) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
+        if reply.status == BADECODE_STATUS_REFUSED_CALL { throw PhotoError.sandboxRefused(message, path: path) }
         guard let error = PhotoError(codecStatus: reply.status, reason: message, path: path) else { return }
         guard error.kind == .outOfMemory else { throw error }
         let reason = "\(error.reason) (over the decode worker's memory limit)"

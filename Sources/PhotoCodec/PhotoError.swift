@@ -20,9 +20,13 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
         case tooLarge
         /// Memory ran out.
         case outOfMemory
-        /// The decode worker crashed, was killed by its sandbox's filter, ran over its limits or
-        /// its deadline (the reason names the signal or the limit).
+        /// The decode worker crashed, was killed, ran over its limits or its deadline (the reason
+        /// names the signal or the limit).
         case decoderFailed
+        /// The decode sandbox refused a system call that a library made while decoding this
+        /// photo ("system call 198 (socket)"): a gap in the allow-list for this system's
+        /// libraries, the same for every photo that needs it.
+        case sandboxRefused(systemCall: String)
     }
 
     /// What kind of failure this is.
@@ -53,6 +57,15 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
         return PhotoError(kind: .unsupportedFormat(format), reason: reason, path: path)
     }
 
+    /// The error for a system call the decode sandbox refused (`systemCall`: "system call 198
+    /// (socket)"), which ended the worker.
+    static func sandboxRefused(_ systemCall: String, path: String) -> PhotoError {
+        PhotoError(
+            kind: .sandboxRefused(systemCall: systemCall),
+            reason: "the decode sandbox refused \(systemCall), which this system's libraries make for this photo",
+            path: path)
+    }
+
     /// The error for content that no decoder recognises.
     static func unrecognized(path: String, isEmpty: Bool) -> PhotoError {
         PhotoError(
@@ -63,11 +76,11 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
 }
 
 extension PhotoError: PreparationFailure {
-    /// An unsupported format (HEIC, HEIF, AVIF) or feature (a 12-bit JPEG) stays so: the photo
-    /// is skipped at once instead of being retried.
+    /// An unsupported format (HEIC, HEIF, AVIF) or feature (a 12-bit JPEG) stays so, and so does
+    /// a call the sandbox refuses: the photo is skipped at once instead of being retried.
     public var isLasting: Bool {
         switch kind {
-        case .unsupportedFormat, .unsupportedFeature: true
+        case .unsupportedFormat, .unsupportedFeature, .sandboxRefused: true
         default: false
         }
     }

@@ -2,6 +2,7 @@ import AlbumDomain
 import CSandbox
 import Foundation
 import PhotoCodec
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -59,14 +60,42 @@ import Testing
         }
     }
 
-    @Test func openingAFileInsideTheSandboxKillsTheWorker() throws {
+    @Test func openingAFileInsideTheSandboxFailsWithEACCESAndTheDecodeGoesOn() throws {
+        // A library's probe of a file (libjpeg-turbo's /proc/cpuinfo on arm64) takes its fallback:
+        // the worker exits with status 7 if open("/etc/passwd") returns anything but EACCES.
         let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
         let request = DecodeRequest(size: size, scale: .fill, testAction: Int32(BADECODE_TEST_OPEN_FILE))
-        let error = #expect(throws: PhotoError.self) {
-            _ = try WorkerSupport.decode(photo, pool: pool, request: request)
+        let decoded = try WorkerSupport.decode(photo, pool: pool, request: request)
+        #expect(decoded.frame.pixels == (try PhotoDecoder.decode(photo, to: size, scale: .fill)).pixels)
+    }
+
+    @Test func aCallOutsideTheAllowListIsNamedOnceAndThePhotoIsSkippedAtOnce() throws {
+        #if arch(x86_64)
+            let socketCall = "system call 41 (socket)"
+        #else
+            let socketCall = "system call 198 (socket)"
+        #endif
+        var alarms: [String] = []
+        let heard = Mutex<[String]>([])
+        let watched = DecodeWorkerPool(
+            command: WorkerSupport.command, deadline: .seconds(20),
+            refusalAlarm: { call in heard.withLock { $0.append(call) } })
+        let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
+        let request = DecodeRequest(size: size, scale: .fill, testAction: Int32(BADECODE_TEST_FORBIDDEN_CALL))
+        for _ in 0..<3 {
+            let error = #expect(throws: PhotoError.self) {
+                _ = try WorkerSupport.decode(photo, pool: watched, request: request)
+            }
+            #expect(error?.kind == .sandboxRefused(systemCall: socketCall))
+            #expect(error?.reason.hasPrefix("the decode sandbox refused \(socketCall), ") == true)
+            #expect(error?.isLasting == true, "a refused call is refused again: no retry")
         }
-        #expect(error?.kind == .decoderFailed)
-        #expect(error?.reason == "the decode worker was killed by SIGSYS (a system call outside its sandbox)")
+        alarms = heard.withLock { $0 }
+        #expect(alarms == [socketCall], "one alarm for three photos")
+        #expect(watched.refusedCalls == [socketCall: 3])
+        // The pool carries on.
+        let next = try WorkerSupport.decode(photo, pool: watched, request: DecodeRequest(size: size, scale: .fill))
+        #expect(next.frame.pixels == (try PhotoDecoder.decode(photo, to: size, scale: .fill)).pixels)
     }
 
     @Test func aDecodeOverTheDeadlineIsStopped() throws {

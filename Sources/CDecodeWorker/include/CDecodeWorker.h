@@ -6,6 +6,8 @@
  * 3 is its socket to the slideshow) or `babyalbum-decoder`.
  */
 
+#include "warm_up.h"
+
 /** Serves one request on `socket_fd` and returns the process's exit status. */
 int badecode_worker_main(int socket_fd);
 

@@ -27,9 +27,11 @@ typedef struct {
 
 /**
  * Confines the calling process for good: closes every descriptor but the `keep_count` (at most
- * 8) in `keep`, sets the limits, PR_SET_NO_NEW_PRIVS and the seccomp allow-list (a syscall off
- * the list kills the process with SIGSYS; clone3 fails with ENOSYS so glibc falls back to clone,
- * which is allowed only for threads). Returns 0, or -1 with the reason in `error`.
+ * 8) in `keep`, sets the limits, PR_SET_NO_NEW_PRIVS and the seccomp allow-list: a call that
+ * looks for a file (openat, faccessat, readlinkat) fails with EACCES, so that a library's probe
+ * takes its fallback; clone3 fails with ENOSYS so glibc falls back to clone, which is allowed only
+ * for threads; any other call off the list is trapped (SIGSYS: `basandbox_report_refusals` names
+ * it, and the process dies). Returns 0, or -1 with the reason in `error`.
  */
 int basandbox_confine(const int *keep, int keep_count, const basandbox_limits *limits,
                       char error[BASANDBOX_ERROR_SIZE]);
@@ -80,7 +82,8 @@ pid_t basandbox_spawn_wait(basandbox_spawn_job *job);
 /**
  * Waits up to `timeout_ms` for a worker's first message. Returns 0 with `*ready` filled when it is
  * confined and waits for its photo; -2 on timeout; -3 when it could not confine itself (the reason
- * in `error`); -1 when it closed the socket (it died: reap it for the cause) or said nonsense.
+ * in `error`); -4 when the sandbox refused a call it made ("system call N (name)" in `error`); -1
+ * when it closed the socket (it died: reap it for the cause) or said nonsense.
  */
 int basandbox_await_ready(int socket_fd, int timeout_ms, badecode_ready *ready, char error[BASANDBOX_ERROR_SIZE]);
 
@@ -137,6 +140,21 @@ long basandbox_status_kb(pid_t pid, const char *field);
  * `pixels`. Returns 0, or -1 with the reason in `error`.
  */
 int basandbox_read_frame(int fd, uint64_t bytes, void *pixels, char error[BASANDBOX_ERROR_SIZE]);
+
+/**
+ * Makes the worker name a refused system call before it dies: a SIGSYS handler (the filter traps
+ * what it refuses) that writes "system call N (name)" to `fd`, as a `badecode_reply` with
+ * `BADECODE_STATUS_REFUSED_CALL` when `as_reply` (the worker's socket), else as a line (standard
+ * error, for `babyalbum-decoder --trace`), then ends the process by SIGSYS. Returns 0, or -1 with
+ * errno set.
+ */
+int basandbox_report_refusals(int fd, int as_reply);
+
+/** "system call 257 (openat)": the number, and the name where this build knows it. */
+void basandbox_describe_call(long number, char text[BASANDBOX_ERROR_SIZE]);
+
+/** The name of system call `number` on this architecture, or NULL when the table lacks it. */
+const char *basandbox_syscall_name(long number);
 
 /** A wait status, described in words ("killed by SIGSYS (a system call outside the sandbox)"). */
 void basandbox_describe_status(int status, char text[BASANDBOX_ERROR_SIZE]);

@@ -37,13 +37,21 @@ enum {
 /** Test-only actions, to prove the sandbox (the worker does them after confining itself). */
 enum {
     BADECODE_TEST_NONE = 0,
-    /** open("/etc/passwd"): the filter must kill the worker with SIGSYS. */
+    /** open("/etc/passwd"): the filter must refuse it (EACCES); the worker then decodes as usual. */
     BADECODE_TEST_OPEN_FILE = 1,
     /** Wait forever before decoding (the caller kills it, or its deadline does). */
     BADECODE_TEST_HANG = 2,
     /** Decode without the codecs' budget checks: only RLIMIT_AS stops an oversized decode. */
     BADECODE_TEST_NO_BUDGET_CHECK = 3,
+    /** socket(): a system call outside the allow-list, so the worker reports it and dies by SIGSYS. */
+    BADECODE_TEST_FORBIDDEN_CALL = 4,
 };
+
+/**
+ * The reply's `status` when the sandbox refused a system call (SECCOMP_RET_TRAP): the worker's
+ * SIGSYS handler sends it, with "system call N (name)" as the message, then dies by SIGSYS.
+ */
+#define BADECODE_STATUS_REFUSED_CALL (-100)
 
 /** The photo formats, by content. */
 enum {
