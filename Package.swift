@@ -175,8 +175,8 @@ let package = Package(
         .testTarget(
             name: "DecodeWorkerTests",
             dependencies: [
-                "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures", "LinuxInterfaces",
-                "TestSupport",
+                "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures",
+                "LinuxInterfaces", "TestSupport",
             ]
         ),
         // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).
