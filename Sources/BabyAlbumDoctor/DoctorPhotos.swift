@@ -17,6 +17,7 @@ extension DoctorProbes {
         let sections = distinct.kept.map { folder(at: $0, options) }
         var section = sections.count == 1 ? sections[0].section : DoctorPhotoSection(combining: sections, options)
         section.warnings += distinct.duplicates.map(\.description)
+        section.noteSandboxRefusals(options.decodeWorkers?.refusedCalls ?? [:])
         if section.valid == 0, section.problem != nil, options.stickPhotos > 0 {
             section.warnings.append(
                 "\(section.problem ?? ""); but the frame shows the \(options.stickPhotos) photo(s) on USB sticks")
@@ -98,9 +99,15 @@ struct DoctorPhotoFindings {
             }
             // Decoding into a small frame reads and checks every row, as the slideshow does, and
             // hands back the metadata the captions use.
-            let metadata = try PhotoDecoder.decode(
-                file, path: path, to: FrameSize(width: 32, height: 32), scale: .fit, limits: options.limits
-            ).metadata
+            let size = FrameSize(width: 32, height: 32)
+            let metadata: PhotoMetadata
+            if let workers = options.decodeWorkers {
+                let request = DecodeRequest(size: size, scale: .fit, limits: options.limits)
+                metadata = try workers.decode(file, path: path, request: request).metadata
+            } else {
+                metadata = try PhotoDecoder.decode(file, path: path, to: size, scale: .fit, limits: options.limits)
+                    .metadata
+            }
             valid += 1
             if case .found = metadata.captureDate { dated += 1 }
             if let profile = metadata.colourProfile {
@@ -115,6 +122,17 @@ struct DoctorPhotoFindings {
 }
 
 extension DoctorPhotoSection {
+    /// Makes the photos the decode sandbox refused (`refusals`: photos by system call) the
+    /// section's problem: a gap in the allow-list for this system's libraries, which skips every
+    /// photo that needs the call.
+    mutating func noteSandboxRefusals(_ refusals: [String: Int]) {
+        let lines = refusals.sorted { $0.key < $1.key }.map { call, photos in
+            "the decode sandbox refuses \(photos) photo\(photos == 1 ? "" : "s"): \(call)"
+        }
+        guard !lines.isEmpty else { return }
+        problem = ([problem].compactMap { $0 } + lines).joined(separator: "; ")
+    }
+
     /// Several folders' sections as one: counts added, lists joined; the folders that cannot be
     /// read are warnings while another can, and the problem only when none can.
     init(combining parts: [(section: DoctorPhotoSection, failure: String?)], _ options: DoctorOptions) {

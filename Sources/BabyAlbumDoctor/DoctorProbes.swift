@@ -43,6 +43,10 @@ public struct DoctorOptions: Sendable {
     public var quietMode = QuietMode.off
     /// How the screen is mounted.
     public var rotation = RotationSetting.automatic
+    /// The slideshow's decode workers: each photo is decoded in the same confined worker, with the
+    /// same limits, as the slideshow decodes it, and a call the sandbox refuses is counted. `nil`
+    /// decodes in this process (the tests of the report, which have no `babyalbum` program).
+    public var decodeWorkers: DecodeWorkerPool?
 
     /// Creates options.
     public init(

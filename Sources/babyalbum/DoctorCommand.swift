@@ -89,6 +89,7 @@ struct Doctor: AsyncParsableCommand {
         options.quietHours = try quiet.schedule()
         options.quietMode = quiet.quietMode
         options.rotation = (show?.screen ?? screen).rotate.value
+        options.decodeWorkers = DecodeWorkerPool()
 
         let report = DoctorProbes.run(options)
         if json {

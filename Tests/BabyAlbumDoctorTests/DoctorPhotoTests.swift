@@ -235,3 +235,23 @@ private func photoSection(madeBy script: String, headersOnly: Bool) throws -> Do
         photos: temp.path, output: .memory, exitButton: .default, limits: PhotoLimits(), headersOnly: headersOnly)
     return DoctorProbes.photos(options)
 }
+
+/// The photos the decode sandbox refused, in the doctor's report.
+@Suite("Doctor: the decode sandbox's refusals")
+struct DoctorSandboxRefusalTests {
+    @Test func refusedPhotosAreAProblemNamingTheCallAndTheCount() {
+        var section = DoctorPhotoSection(folder: "/p", valid: 3, skipped: [], headersOnly: false, failure: nil)
+        section.noteSandboxRefusals(["system call 56 (openat)": 4, "system call 198 (socket)": 1])
+        #expect(
+            section.problem
+                == "the decode sandbox refuses 1 photo: system call 198 (socket); the decode sandbox refuses 4 photos: system call 56 (openat)"
+        )
+    }
+
+    @Test func noRefusalLeavesTheSectionAsItWas() {
+        var section = DoctorPhotoSection(folder: "/p", valid: 3, skipped: [], headersOnly: false, failure: nil)
+        let before = section
+        section.noteSandboxRefusals([:])
+        #expect(section == before)
+    }
+}
