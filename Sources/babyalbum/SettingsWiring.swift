@@ -128,6 +128,13 @@ extension BabyAlbumCommand {
         // The decode worker (started by the slideshow, descriptor 3 its socket): no parsing, no
         // settings, straight into its sandbox.
         if arguments == [DecodeWorkerCommand.subcommand] { Glibc.exit(badecode_worker_main(3)) }
+        // `decode-worker --trace FILE W H`: one photo decoded in the same sandbox, for
+        // `scripts/measure-allow-list` (strace) on any machine the package is installed on.
+        if arguments.count == 5, arguments[0] == DecodeWorkerCommand.subcommand, arguments[1] == "--trace",
+            let width = UInt32(arguments[3]), let height = UInt32(arguments[4])
+        {
+            Glibc.exit(badecode_trace(arguments[2], width, height))
+        }
         guard let (prefix, commandLine) = SettingsWiring.slideshowArguments(arguments) else {
             return await main(arguments)
         }

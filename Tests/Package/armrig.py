@@ -119,13 +119,13 @@ def initramfs(base, version):
     return target
 
 
-def package_root(deb, suite="bookworm"):
+def package_root(deb, suite="bookworm", extra=("strace",)):
     """A `suite` arm64 root with `deb` installed: apt resolves the package's Depends there (from
     nothing installed), every package it picks is unpacked (without maintainer scripts), then the
     package, and the package's own postinst runs (under qemu-user); plus dash and coreutils for
-    the guest shell. Returns (root, names of the packages apt picked)."""
+    the guest shell, and `extra` (strace, to measure the decode sandbox's calls). Returns (root, names of the packages apt picked)."""
     apt_dir = os.path.join(CACHE, f"apt-vm-root-{suite}-arm64")
-    debs = download(apt_dir, suite, "arm64", os.path.abspath(deb), "dash", "coreutils")
+    debs = download(apt_dir, suite, "arm64", os.path.abspath(deb), "dash", "coreutils", *extra)
     names = sorted(os.path.basename(d).split("_")[0] for d in debs)
     key = hashlib.sha256("\n".join(os.path.basename(d) for d in debs).encode()).hexdigest()[:16]
     root = os.path.join(CACHE, f"vm-arm64-root-{suite}")
@@ -143,7 +143,11 @@ def package_root(deb, suite="bookworm"):
         with open(stamp, "w") as f:
             f.write(key)
     unpack([deb], root)  # the package under test, always the newest
-    # Its postinst, as dpkg would run it (arm64 code through the kernel's qemu-user binfmt handler).
+    # Its postinst, as dpkg would run it (arm64 code through the kernel's qemu-user binfmt handler,
+    # registered by scripts/enable-arm64: one line that says why when it cannot be).
+    enabled = subprocess.run([os.path.join(REPO, "scripts", "enable-arm64")], capture_output=True, text=True)
+    if enabled.returncode != 0:
+        raise vmrig.VMError(enabled.stderr.strip())
     control = os.path.join(root, "tmp", "babyalbum-control")
     shutil.rmtree(control, ignore_errors=True)
     subprocess.run(["dpkg-deb", "-e", deb, control], check=True)
@@ -155,6 +159,28 @@ def package_root(deb, suite="bookworm"):
     # vmrig's guest mounts the repository (the photos) at its own path: the mount point.
     os.makedirs(root + REPO, exist_ok=True)
     return root, names
+
+
+def install_unit_tests(root):
+    """Copies the arm64 unit tests (`scripts/package --unit-tests --build-only`), the debug
+    `babyalbum` beside them (the workers the tests start) and the arm64 Swift runtime they link
+    into `root`; returns their folder as the guest sees it."""
+    scratch = os.path.join(CACHE, "scratch", "arm64", "aarch64-unknown-linux-gnu", "debug")
+    runtime = glob.glob(os.path.join(CACHE, "sdks", "babyalbum-trixie-arm64.artifactbundle", "*", "lib", "swift",
+                                     "linux"))
+    if not runtime or not os.path.exists(os.path.join(scratch, "BabyAlbumPackageTests.xctest")):
+        raise vmrig.VMError(f"no arm64 unit tests in {scratch} or no trixie arm64 runtime: "
+                            "scripts/package --unit-tests --build-only")
+    folder = "/opt/babyalbum-tests"
+    target = root + folder
+    shutil.rmtree(target, ignore_errors=True)
+    os.makedirs(os.path.join(target, "lib"))
+    for name in ("BabyAlbumPackageTests.xctest", "babyalbum"):
+        shutil.copy2(os.path.join(scratch, name), target)
+    for library in glob.glob(os.path.join(runtime[0], "*.so*")):
+        shutil.copy2(library, os.path.join(target, "lib"), follow_symlinks=True)
+    os.makedirs(root + "/src", exist_ok=True)  # the sources' mount point, where the build had them
+    return folder
 
 
 class ArmVM(vmrig.VM):
