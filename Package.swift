@@ -152,7 +152,9 @@ let package = Package(
                 "BabyAlbumSettings", "BabyAlbumDoctor", "babyalbum",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
-        .testTarget(name: "QuietHoursTests", dependencies: ["QuietHours", "AlbumDomain"]),
+        .testTarget(
+            name: "QuietHoursTests",
+            dependencies: ["QuietHours", "AlbumDomain", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "FolderRepositoryTests",
             dependencies: [

@@ -16,6 +16,7 @@ final class QuietHoursWiring {
     /// How the display is kept quiet (`dim` without a backlight falls back to black).
     let display: QuietDisplay
     private let schedule: QuietSchedule
+    private let unsetClock: UnsetClockPolicy
     private let logger: Logger
     private let dimming: DimmingFrameView?
     /// The view to draw on: the output's, behind the backlight when it is dimmed.
@@ -25,16 +26,11 @@ final class QuietHoursWiring {
     /// Reads the clock's state and, for `dim`, finds the backlight; `view` is the output's view.
     init(_ configuration: SlideshowConfiguration, view: any FrameView, logger: Logger) {
         schedule = configuration.quietHours
+        unsetClock = configuration.unsetClock
         self.logger = logger
         let clock = ClockSynchronisation.read()
         let zone = LocalTimeCalendar.zoneName
-        if clock.isSynchronised || schedule.isEmpty {
-            logger.info("system clock: \(clock); time zone \(zone)")
-        } else {
-            logger.warning(
-                "system clock: \(clock); time zone \(zone); quiet hours follow it anyway: \(ClockSynchronisation.fixes)"
-            )
-        }
+        logger.info("system clock: \(clock); time zone \(zone)")
         var backlight: Backlight?
         if case .dim = configuration.quietMode {
             backlight = Backlight.find(in: configuration.backlightClass)
@@ -55,7 +51,15 @@ final class QuietHoursWiring {
     func start(sendingTo runner: AlbumRunner<ContinuousClock>) {
         guard !schedule.isEmpty else { return }
         logger.notice("quiet hours: \(schedule) (\(display))")
-        let timetable = CalendarTimetable(schedule: schedule, calendar: LocalTimeCalendar())
+        let timetable = ClockAwareTimetable(
+            schedule: CalendarTimetable(schedule: schedule, calendar: LocalTimeCalendar()), policy: unsetClock,
+            logger: logger)
+        if !timetable.clockIsKnown {
+            let shown = unsetClock == .dark ? "the display stays quiet" : "the photos are shown all day"
+            logger.warning(
+                "the system clock has not been set since power-on: until it is, \(shown) (--quiet-hours-without-clock \(unsetClock)); to set it: \(ClockSynchronisation.fixes)"
+            )
+        }
         if timetable.isQuiet(at: Date()) { runner.send(.quietHoursBegan(display)) }
         let display = display
         do {

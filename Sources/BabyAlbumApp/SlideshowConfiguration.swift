@@ -49,6 +49,8 @@ public struct SlideshowConfiguration: Sendable {
     public var quietHours = QuietSchedule.none
     /// How it is kept quiet (`--quiet-mode`).
     public var quietMode = QuietMode.off
+    /// What quiet hours do before the wall clock is set (`--quiet-hours-without-clock`).
+    public var unsetClock = UnsetClockPolicy.keepShowing
     /// Where backlights are looked for, for `--quiet-mode dim`.
     public var backlightClass = Backlight.classDirectory
     /// More photo folders after ``photos`` (`--photos` repeated).

@@ -33,8 +33,9 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
 
     /// Reads the clock and works out the schedule on the system's calendar.
     public static func probe(
-        schedule: QuietSchedule, mode: QuietMode, backlightClass: String = Backlight.classDirectory,
-        clock: ClockSynchronisation = .read(), calendar: LocalTimeCalendar = LocalTimeCalendar()
+        schedule: QuietSchedule, mode: QuietMode, unsetClock: UnsetClockPolicy = .keepShowing,
+        backlightClass: String = Backlight.classDirectory, clock: ClockSynchronisation = .read(),
+        source: WallClockSource? = WallClockSource.read(), calendar: LocalTimeCalendar = LocalTimeCalendar()
     ) -> DoctorClockSection {
         let now = Date()
         let local = { (date: Date) in LocalTimeCalendar.format(date, "%a %Y-%m-%d %H:%M %Z") }
@@ -44,9 +45,13 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
             quietHours: schedule.windows.map(\.description), quietMode: mode.description,
             quietNow: schedule.isQuiet(at: now, calendar: calendar),
             nextEdge: schedule.nextEdge(after: now, calendar: calendar).map(local), backlight: nil, warnings: [])
-        if !schedule.isEmpty, !clock.isSynchronised {
+        if !schedule.isEmpty, source == nil {
+            let meanwhile = unsetClock == .dark ? "the display stays quiet" : "the photos are shown all day"
+            section.quietNow = unsetClock == .dark
+            section.nextEdge = nil
             section.warnings.append(
-                "clock: the system clock is \(clock), and quiet hours follow it; to fix: \(ClockSynchronisation.fixes)")
+                "clock: the system clock has not been set since power-on, so quiet hours wait for it and \(meanwhile) "
+                    + "(--quiet-hours-without-clock \(unsetClock)); to set it: \(ClockSynchronisation.fixes)")
         }
         if case .dim = mode {
             if let backlight = Backlight.find(in: backlightClass) {

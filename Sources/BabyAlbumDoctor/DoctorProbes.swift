@@ -41,6 +41,8 @@ public struct DoctorOptions: Sendable {
     public var quietHours = QuietSchedule.none
     /// How they keep the display quiet.
     public var quietMode = QuietMode.off
+    /// What they do before the wall clock is set.
+    public var unsetClock = UnsetClockPolicy.keepShowing
     /// How the screen is mounted.
     public var rotation = RotationSetting.automatic
     /// The slideshow's decode workers: each photo is decoded in the same confined worker, with the
@@ -75,7 +77,9 @@ public enum DoctorProbes {
             input: input(options, heldByRunningFrame: service.isRunning),
             photos: photos(options),
             service: service)
-        report.add(clock: DoctorClockSection.probe(schedule: options.quietHours, mode: options.quietMode))
+        report.add(
+            clock: DoctorClockSection.probe(
+                schedule: options.quietHours, mode: options.quietMode, unsetClock: options.unsetClock))
         return report
     }
 

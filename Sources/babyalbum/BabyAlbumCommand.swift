@@ -202,6 +202,7 @@ struct Show: AsyncParsableCommand {
         configuration.reportsLatency = statistics
         configuration.quietHours = try quiet.schedule()
         configuration.quietMode = quiet.quietMode
+        configuration.unsetClock = quiet.quietHoursWithoutClock
         configuration.rotation = screen.rotate.value
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade.value * 1000).rounded()))) : .cut

@@ -88,6 +88,7 @@ struct Doctor: AsyncParsableCommand {
         let quiet = show?.quiet ?? quiet
         options.quietHours = try quiet.schedule()
         options.quietMode = quiet.quietMode
+        options.unsetClock = quiet.quietHoursWithoutClock
         options.rotation = (show?.screen ?? screen).rotate.value
         options.decodeWorkers = DecodeWorkerPool()
 

@@ -98,6 +98,12 @@ struct QuietOptions: ParsableArguments {
                 + "backlight lowered, default 10; black without a backlight)."))
     var quietMode = QuietMode.off
 
+    @Option(
+        help: ArgumentHelp(
+            "Until the system clock is set (network time or a clock module), quiet hours mean nothing: "
+                + "keep-showing (the photos all day) or dark (quiet until the clock is set)."))
+    var quietHoursWithoutClock = UnsetClockPolicy.keepShowing
+
     func validate() throws { _ = try schedule() }
 
     /// The quiet windows, checked.

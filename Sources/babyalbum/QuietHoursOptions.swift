@@ -18,3 +18,5 @@ func quietSchedule(_ specs: [String]) throws(ValidationError) -> QuietSchedule {
     }
     return QuietSchedule(windows: windows)
 }
+
+extension UnsetClockPolicy: ExpressibleByArgument {}

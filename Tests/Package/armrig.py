@@ -134,6 +134,11 @@ def package_root(deb, suite="bookworm", extra=("strace",)):
         shutil.rmtree(root, ignore_errors=True)
         os.makedirs(root)
         unpack(debs, root)
+        # Debian 13's packages ship only under /usr: the merged-/usr aliases (base-files' on a
+        # real system; /bin/sh, /lib/ld-linux-aarch64.so.1) where no package made a real folder.
+        for alias in ("bin", "sbin", "lib"):
+            if not os.path.lexists(os.path.join(root, alias)):
+                os.symlink(f"usr/{alias}", os.path.join(root, alias))
         for d in ("proc", "sys", "dev", "tmp", "run", "var/tmp", "root"):
             os.makedirs(os.path.join(root, d), exist_ok=True)
         with open(os.path.join(root, "etc", "passwd"), "a") as f:
