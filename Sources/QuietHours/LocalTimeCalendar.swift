@@ -22,7 +22,9 @@ public struct LocalTimeCalendar: WallCalendar {
     /// abbreviation now (`UTC` on a system with no zone set).
     public static var zoneName: String {
         if let zone = getenv("TZ").map({ String(cString: $0) }), !zone.isEmpty {
-            return zone.hasPrefix(":") ? String(zone.dropFirst()) : zone
+            let name = zone.hasPrefix(":") ? String(zone.dropFirst()) : zone
+            if let range = name.firstRange(of: "zoneinfo/") { return String(name[range.upperBound...]) }
+            return name
         }
         var target = [CChar](repeating: 0, count: 4096)
         let length = readlink("/etc/localtime", &target, target.count - 1)
@@ -31,6 +33,33 @@ public struct LocalTimeCalendar: WallCalendar {
             if let range = path.firstRange(of: "zoneinfo/") { return String(path[range.upperBound...]) }
         }
         return format(Date(), "%Z")
+    }
+
+    /// Where the system keeps its time zones.
+    public static let zoneDirectory = "/usr/share/zoneinfo"
+
+    /// Why `name` is not a time zone of `directory` ("Europe/Berlin" is one), or `nil` when it is.
+    public static func problem(withZone name: String, in directory: String = zoneDirectory) -> String? {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        let wellFormed =
+            !name.isEmpty && name.utf8.count <= 64 && !parts.contains { $0.isEmpty || $0 == "." || $0 == ".." }
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || "0123456789_+-/".unicodeScalars.contains($0))
+            }
+        var status = stat()
+        guard wellFormed, stat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+            let shown = String(
+                name.unicodeScalars.prefix(64).map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+            return "no time zone named '\(shown)' in \(directory) (for example Europe/Berlin, America/New_York)"
+        }
+        return nil
+    }
+
+    /// Makes `name` (checked with ``problem(withZone:in:)``) this process's wall clock, for the
+    /// quiet hours and the captions: `TZ`, read again.
+    public static func use(zone name: String, in directory: String = zoneDirectory) {
+        setenv("TZ", ":\(directory)/\(name)", 1)
+        tzset()
     }
 
     /// `date` on the local wall clock with `strftime`'s `pattern` (C locale).

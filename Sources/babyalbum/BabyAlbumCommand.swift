@@ -184,6 +184,7 @@ struct Show: AsyncParsableCommand {
         // Held until the slideshow's signal watcher takes over (a hang-up of tty1 while systemd
         // hands it over, a stop during start-up): never the default action before READY=1.
         HeldSignals.hold([SIGTERM, SIGINT, SIGQUIT, SIGHUP])
+        quiet.applyTimeZone()
         LoggingSystem.bootstrap { EscapingLogHandler(label: $0) }
         var logger = Logger(label: "babyalbum")
         logger.logLevel = .info

@@ -86,6 +86,7 @@ struct Doctor: AsyncParsableCommand {
         options.extraPhotoFolders = Array(folders.photos.dropFirst())
         options.stickPhotos = folders.stickRoot == nil ? 0 : sticks.compactMap(\.photoCount).reduce(0, +)
         let quiet = show?.quiet ?? quiet
+        quiet.applyTimeZone()
         options.quietHours = try quiet.schedule()
         options.quietMode = quiet.quietMode
         options.unsetClock = quiet.quietHoursWithoutClock

@@ -104,7 +104,23 @@ struct QuietOptions: ParsableArguments {
                 + "keep-showing (the photos all day) or dark (quiet until the clock is set)."))
     var quietHoursWithoutClock = UnsetClockPolicy.keepShowing
 
-    func validate() throws { _ = try schedule() }
+    @Option(
+        help: ArgumentHelp(
+            "The time zone of the quiet hours and captions, e.g. Europe/Berlin (default: the system's).",
+            valueName: "zone"))
+    var timeZone: String?
+
+    func validate() throws {
+        _ = try schedule()
+        if let timeZone, let problem = LocalTimeCalendar.problem(withZone: timeZone) {
+            throw ValidationError("--time-zone: \(problem)")
+        }
+    }
+
+    /// Makes `--time-zone`, when given, this process's wall clock.
+    func applyTimeZone() {
+        if let timeZone { LocalTimeCalendar.use(zone: timeZone) }
+    }
 
     /// The quiet windows, checked.
     func schedule() throws(ValidationError) -> QuietSchedule { try quietSchedule(quietHours) }

@@ -79,3 +79,20 @@ import Testing
         return try body()
     }
 }
+
+/// `--time-zone`: a zone of the system's zoneinfo, or a clear refusal.
+@Suite struct TimeZoneSettingTests {
+    @Test(arguments: ["Europe/Berlin", "America/New_York", "UTC"])
+    func aZoneOfTheSystemIsAccepted(name: String) {
+        #expect(LocalTimeCalendar.problem(withZone: name) == nil)
+    }
+
+    @Test(arguments: [
+        "Mars/Olympus", "../../etc/passwd", "/etc/localtime", "Europe//Berlin", "", "Europe/Berlin\u{1B}[2J",
+    ])
+    func anythingElseIsRefusedWithExamples(name: String) {
+        let problem = LocalTimeCalendar.problem(withZone: name)
+        #expect(problem?.contains("for example Europe/Berlin") == true, "\(name)")
+        #expect(problem?.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F } == true, "no raw controls")
+    }
+}
