@@ -138,6 +138,13 @@ public final class DecodeWorkerPool: Sendable {
         warm.withLock { $0.take()?.process()?.stop() }
     }
 
+    /// Starts the worker that waits for the next photo now, if none waits (and the pool keeps one
+    /// warm): the first photo then finds it confined, as every later one does.
+    public func startWaitingWorker() {
+        guard warm.withLock({ $0 == nil }) else { return }
+        refill()
+    }
+
     /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
     /// and `scripts/bench`).
     public var waitingWorker: Int32? {

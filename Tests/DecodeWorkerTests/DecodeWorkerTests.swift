@@ -100,6 +100,10 @@ import Testing
 
     @Test func aDecodeOverTheDeadlineIsStopped() throws {
         let quick = DecodeWorkerPool(command: WorkerSupport.command, deadline: .seconds(1))
+        // The deadline is the decode's: its worker is started and confined ahead of the photo, as
+        // the slideshow's are (a start under emulation alone can take longer than a second).
+        quick.startWaitingWorker()
+        #expect(quick.waitingWorkerMemory(timeout: .seconds(120)) != nil, "the waiting worker is confined")
         let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
         let request = DecodeRequest(size: size, scale: .fill, testAction: Int32(BADECODE_TEST_HANG))
         let error = #expect(throws: PhotoError.self) {

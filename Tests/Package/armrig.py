@@ -119,11 +119,12 @@ def initramfs(base, version):
     return target
 
 
-def package_root(deb, suite="bookworm", extra=("strace",)):
+def package_root(deb, suite="bookworm", extra=("strace", "python3-pil")):
     """A `suite` arm64 root with `deb` installed: apt resolves the package's Depends there (from
     nothing installed), every package it picks is unpacked (without maintainer scripts), then the
     package, and the package's own postinst runs (under qemu-user); plus dash and coreutils for
-    the guest shell, and `extra` (strace, to measure the decode sandbox's calls). Returns (root, names of the packages apt picked)."""
+    the guest shell, and `extra` (strace, to measure the decode sandbox's calls; Pillow, which the
+    worker's tests make photos with). Returns (root, names of the packages apt picked)."""
     apt_dir = os.path.join(CACHE, f"apt-vm-root-{suite}-arm64")
     debs = download(apt_dir, suite, "arm64", os.path.abspath(deb), "dash", "coreutils", *extra)
     names = sorted(os.path.basename(d).split("_")[0] for d in debs)
@@ -168,8 +169,8 @@ def package_root(deb, suite="bookworm", extra=("strace",)):
 
 def install_unit_tests(root):
     """Copies the arm64 unit tests (`scripts/package --unit-tests --build-only`), the debug
-    `babyalbum` beside them (the workers the tests start) and the arm64 Swift runtime they link
-    into `root`; returns their folder as the guest sees it."""
+    `babyalbum` beside them (the workers the tests start) into `root`, and the arm64 Swift runtime
+    they link into its library folder; returns their folder as the guest sees it."""
     scratch = os.path.join(CACHE, "scratch", "arm64", "aarch64-unknown-linux-gnu", "debug")
     runtime = glob.glob(os.path.join(CACHE, "sdks", "babyalbum-trixie-arm64.artifactbundle", "*", "lib", "swift",
                                      "linux"))
@@ -179,11 +180,13 @@ def install_unit_tests(root):
     folder = "/opt/babyalbum-tests"
     target = root + folder
     shutil.rmtree(target, ignore_errors=True)
-    os.makedirs(os.path.join(target, "lib"))
+    os.makedirs(target)
     for name in ("BabyAlbumPackageTests.xctest", "babyalbum"):
         shutil.copy2(os.path.join(scratch, name), target)
+    # Where the dynamic loader looks by default: the workers start with an empty environment.
+    libraries = os.path.join(root, "usr", "lib", "aarch64-linux-gnu")
     for library in glob.glob(os.path.join(runtime[0], "*.so*")):
-        shutil.copy2(library, os.path.join(target, "lib"), follow_symlinks=True)
+        shutil.copy2(library, libraries, follow_symlinks=True)
     os.makedirs(root + "/src", exist_ok=True)  # the sources' mount point, where the build had them
     return folder
 
