@@ -61,6 +61,11 @@ class FrameRun:
     def log(self):
         return self.app.log()
 
+    def fade(self):
+        """The last fade's summary line (--statistics), like `fade: 23 pictures in 1.06 s`."""
+        lines = re.findall(r"fade: \d+ pictures in [\d.]+ s", self.log())
+        return lines[-1] if lines else "no fade logged"
+
     def end(self, test):
         if not self.app.exited():
             self.app.signal("TERM")
@@ -96,7 +101,7 @@ class FourKTelevisionTests(unittest.TestCase):
             self.assertRegex(run.log(), r"drawing on /dev/dri/card0 \(virtio_gpu\) Virtual-1 at 1920x1080@\d+")
             self.assertEqual(screen_size(self.vm, "default.png"), (1920, 1080), run.log())
             print(f"\n  4K display, default (1920x1080): first photo after {run.first_photo_seconds:.1f} s, "
-                  f"second faded in after {run.second_fade_seconds:.1f} s; " + memory(self.vm, run.app.pid))
+                  f"second faded in after {run.second_fade_seconds:.1f} s ({run.fade()}); " + memory(self.vm, run.app.pid))
         finally:
             run.end(self)
 
@@ -110,7 +115,7 @@ class FourKTelevisionTests(unittest.TestCase):
             self.assertNotIn("display prefers", run.log())
             self.assertEqual(screen_size(self.vm, "native.png"), (3840, 2160), run.log())
             print(f"\n  4K display, mode = native (3840x2160): first photo after {run.first_photo_seconds:.1f} s, "
-                  f"second faded in after {run.second_fade_seconds:.1f} s; " + memory(self.vm, run.app.pid))
+                  f"second faded in after {run.second_fade_seconds:.1f} s ({run.fade()}); " + memory(self.vm, run.app.pid))
         finally:
             run.end(self)
 
