@@ -177,4 +177,3 @@ public struct ModeChoice: Equatable, Sendable {
         return best
     }
 }
-

@@ -110,7 +110,9 @@ import Testing
             DisplayMode(width: 1920, height: 1080, refreshHz: 25),
         ]
         #expect(automatic(modes)?.index == 2)
-        #expect(automatic(modes)?.note == "display prefers 3840x2160@30; using 1920x1080@30 (mode = native keeps 3840x2160)")
+        #expect(
+            automatic(modes)?.note == "display prefers 3840x2160@30; using 1920x1080@30 (mode = native keeps 3840x2160)"
+        )
     }
 
     @Test func aSmallerModeOfAtLeast50HzWinsOverA30HzOne() {
@@ -130,7 +132,8 @@ import Testing
             DisplayMode(width: 1280, height: 720, refreshHz: 60),
         ]
         #expect(automatic(modes)?.index == 2)
-        #expect(DisplayMode(width: 1920, height: 1080, refreshHz: 60, isInterlaced: true).description == "1920x1080i@60")
+        #expect(
+            DisplayMode(width: 1920, height: 1080, refreshHz: 60, isInterlaced: true).description == "1920x1080i@60")
     }
 
     @Test func a5KDisplayIsDrawnIn1080p() {

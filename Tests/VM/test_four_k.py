@@ -3,9 +3,9 @@ by default, and in 3840x2160 with `mode = native` in the settings file; a portra
 1200x1920 keeps its own mode.
 
 The guest runs virtio-gpu with `xres=3840,yres=2160`: QEMU's EDID then prefers 3840x2160 (at
-75 Hz, QEMU's refresh rate) and also offers the usual smaller modes (1920x1080@60 among them). Each run is checked by the frame's
-log lines and by the size of what QEMU shows (one screendump: a 4K PNG is large and slow under
-TCG). The memory of each run (VmHWM, VmRSS and its parts, Pss) is printed once the second photo
+75 Hz, QEMU's refresh rate) and also offers the usual smaller modes (1920x1080@60 among them).
+Each run is checked by the frame's log lines and by the size of what QEMU shows (one
+screendump: a 4K PNG is large and slow under TCG). The memory of each run (VmHWM, VmRSS and its parts, Pss) is printed once the second photo
 has faded in, reported and not checked. virtio-gpu's dumb buffers are guest memory mapped page
 by page (PFN mappings): like bochs's video memory, they are not in the process's RSS.
 """
@@ -101,7 +101,8 @@ class FourKTelevisionTests(unittest.TestCase):
             self.assertRegex(run.log(), r"drawing on /dev/dri/card0 \(virtio_gpu\) Virtual-1 at 1920x1080@\d+")
             self.assertEqual(screen_size(self.vm, "default.png"), (1920, 1080), run.log())
             print(f"\n  4K display, default (1920x1080): first photo after {run.first_photo_seconds:.1f} s, "
-                  f"second faded in after {run.second_fade_seconds:.1f} s ({run.fade()}); " + memory(self.vm, run.app.pid))
+                  f"second faded in after {run.second_fade_seconds:.1f} s ({run.fade()}); "
+                  + memory(self.vm, run.app.pid))
         finally:
             run.end(self)
 
@@ -115,7 +116,8 @@ class FourKTelevisionTests(unittest.TestCase):
             self.assertNotIn("display prefers", run.log())
             self.assertEqual(screen_size(self.vm, "native.png"), (3840, 2160), run.log())
             print(f"\n  4K display, mode = native (3840x2160): first photo after {run.first_photo_seconds:.1f} s, "
-                  f"second faded in after {run.second_fade_seconds:.1f} s ({run.fade()}); " + memory(self.vm, run.app.pid))
+                  f"second faded in after {run.second_fade_seconds:.1f} s ({run.fade()}); "
+                  + memory(self.vm, run.app.pid))
         finally:
             run.end(self)
 
