@@ -5,9 +5,10 @@ by default, and in 3840x2160 with `mode = native` in the settings file; a portra
 The guest runs virtio-gpu with `xres=3840,yres=2160`: QEMU's EDID then prefers 3840x2160 (at
 75 Hz, QEMU's refresh rate) and also offers the usual smaller modes (1920x1080@60 among them).
 Each run is checked by the frame's log lines and by the size of what QEMU shows (one
-screendump: a 4K PNG is large and slow under TCG). The memory of each run (VmHWM, VmRSS and its parts, Pss) is printed once the second photo
-has faded in, reported and not checked. virtio-gpu's dumb buffers are guest memory mapped page
-by page (PFN mappings): like bochs's video memory, they are not in the process's RSS.
+screendump: a 4K PNG is large and slow under TCG). The memory of each run (VmHWM, VmRSS and its
+parts, Pss) is printed once the second photo has faded in, reported and not checked.
+virtio-gpu's dumb buffers are guest memory mapped page by page (PFN mappings): like bochs's
+video memory, they are not in the process's RSS.
 """
 
 import os
