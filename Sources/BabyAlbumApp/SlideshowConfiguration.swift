@@ -1,4 +1,5 @@
 import AlbumDomain
+import DRMDisplay
 import EvdevInput
 import FolderRepository
 import PhotoCodec
@@ -27,8 +28,8 @@ public struct SlideshowConfiguration: Sendable {
     public var output: Output
     /// Frame size for PNG output.
     public var size: FrameSize
-    /// Display mode for DRM output; `nil` takes the connector's preferred mode.
-    public var mode: FrameSize?
+    /// Display mode for DRM output (``ModeRequest/automatic``: the display's own mode, at most 1920x1200).
+    public var mode: ModeRequest
     /// How photos are fitted to the screen.
     public var scale: ScaleMode
     /// Fixes the photo order.
@@ -90,7 +91,7 @@ public struct SlideshowConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        photos: String, interval: Duration, count: Int?, output: Output, size: FrameSize, mode: FrameSize?,
+        photos: String, interval: Duration, count: Int?, output: Output, size: FrameSize, mode: ModeRequest,
         scale: ScaleMode, seed: UInt64?, limits: PhotoLimits, exitButton: ExitButtonPolicy
     ) {
         self.photos = photos

@@ -22,6 +22,7 @@ const uint32_t CDisplayShims_DRM_FORMAT_XRGB8888 = DRM_FORMAT_XRGB8888;
 const uint32_t CDisplayShims_DRM_MODE_PAGE_FLIP_EVENT = DRM_MODE_PAGE_FLIP_EVENT;
 const uint32_t CDisplayShims_DRM_MODE_TYPE_PREFERRED = DRM_MODE_TYPE_PREFERRED;
 const uint32_t CDisplayShims_DRM_MODE_TYPE_USERDEF = DRM_MODE_TYPE_USERDEF;
+const uint32_t CDisplayShims_DRM_MODE_FLAG_INTERLACE = DRM_MODE_FLAG_INTERLACE;
 const uint64_t CDisplayShims_DRM_MODE_DPMS_ON = DRM_MODE_DPMS_ON;
 const uint64_t CDisplayShims_DRM_MODE_DPMS_OFF = DRM_MODE_DPMS_OFF;
 const int CDisplayShims_DRM_EVENT_CONTEXT_VERSION = 2; /* page_flip_handler is enough */

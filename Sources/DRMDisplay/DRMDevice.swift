@@ -168,7 +168,8 @@ extension DisplayMode {
         self.init(
             width: Int(info.hdisplay), height: Int(info.vdisplay), refreshHz: Int(info.vrefresh),
             isPreferred: info.type & CDisplayShims_DRM_MODE_TYPE_PREFERRED != 0,
-            isUserDefined: info.type & CDisplayShims_DRM_MODE_TYPE_USERDEF != 0)
+            isUserDefined: info.type & CDisplayShims_DRM_MODE_TYPE_USERDEF != 0,
+            isInterlaced: info.flags & CDisplayShims_DRM_MODE_FLAG_INTERLACE != 0)
     }
 }
 

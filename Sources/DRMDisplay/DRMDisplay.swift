@@ -30,10 +30,10 @@ public final class DRMDisplay: FrameView, Sendable {
     public var panelOrientation: String? { mailbox.status.panelOrientation }
 
     /// Opens `device` (for example `/dev/dri/card0`), or the first card with a connected display
-    /// when `nil`, with the connector's preferred mode or `mode` when given. With
+    /// when `nil`, in the mode ``ModeChoice`` picks for `mode`. With
     /// `reportsFades`, each fade logs its pictures, vblanks and real duration.
     public static func open(
-        device: String?, mode: FrameSize?, reportsFades: Bool = false, logger: Logger
+        device: String?, mode: ModeRequest = .automatic, reportsFades: Bool = false, logger: Logger
     ) throws -> DRMDisplay {
         let (card, output) = try OutputChoice.open(path: device, mode: mode)
         let message: Logger.Message =
@@ -42,6 +42,7 @@ public final class DRMDisplay: FrameView, Sendable {
         let loop = try DisplayLoop(
             device: card, output: output, requestedMode: mode, reportsFades: reportsFades, logger: logger)
         let display = try DRMDisplay(loop: loop)
+        if let note = output.modeNote { logger.info("\(note)", metadata: metadata) }
         logger.info(message, metadata: metadata)
         return display
     }

@@ -47,7 +47,7 @@ public struct DRMConnectorReport: Codable, Sendable, Equatable {
     public var isConnected: Bool
     /// The modes it offers.
     public var modes: [DisplayMode]
-    /// The mode BabyAlbum would pick without `--mode` (preferred mode, else the largest).
+    /// The mode BabyAlbum would pick without `--mode` (``ModeRequest/automatic``).
     public var chosenMode: DisplayMode?
     /// Whether a CRTC can drive it.
     public var hasCRTC: Bool
@@ -119,7 +119,7 @@ public enum DRMProbe {
             report.connectors.append(
                 DRMConnectorReport(
                     id: id.rawValue, name: connector.name, isConnected: connector.isConnected, modes: modes,
-                    chosenMode: ModeChoice.choose(from: modes, requested: nil).map { modes[$0] },
+                    chosenMode: ModeChoice.choose(from: modes, requested: .automatic)?.mode,
                     hasCRTC: device.crtc(for: connector, in: resources) != nil,
                     panelOrientation: device.connectorEnumValue(id, named: "panel orientation")))
         }

@@ -19,7 +19,7 @@ final class DisplayLoop: @unchecked Sendable {
     /// The fade being shown: while there is one, the loop presents a picture per vblank.
     private var crossfade: Crossfade?
     private var isClosed = false
-    private let requestedMode: FrameSize?
+    private let requestedMode: ModeRequest
     private let reportsFades: Bool
     let logger: Logger
     /// Where the requests come from (see ``attach(_:)``).
@@ -31,7 +31,7 @@ final class DisplayLoop: @unchecked Sendable {
     /// modes), then hotplug events. On failure, what was set up is undone in reverse order.
     /// With `reportsFades`, each fade logs its pictures, vblanks and real duration.
     init(
-        device: DRMDevice, output: Output, requestedMode: FrameSize?, reportsFades: Bool, logger: Logger
+        device: DRMDevice, output: Output, requestedMode: ModeRequest, reportsFades: Bool, logger: Logger
     ) throws(DRMError) {
         self.device = device
         self.requestedMode = requestedMode
@@ -182,6 +182,7 @@ final class DisplayLoop: @unchecked Sendable {
         }
         isConnected = true
         mailbox.status = status
+        if let note = next.modeNote { logger.info("\(note)") }
         logger.info(
             "display \(next.name) connected at \(DisplayMode(info: next.mode)): drawing the current frame again")
         show(redrawnAfterHotplug())

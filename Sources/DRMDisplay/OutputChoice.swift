@@ -10,6 +10,8 @@ struct Output {
     var mode: drmModeModeInfo
     /// The connector's "DPMS" property, if it has one.
     var dpmsProperty: PropertyID?
+    /// Why this mode and not the display's own one, for the log (``ModeChoice/note``).
+    var modeNote: String?
 
     /// The mode's size: frames are prepared at this size.
     var size: FrameSize { FrameSize(width: Int(mode.hdisplay), height: Int(mode.vdisplay)) }
@@ -25,8 +27,8 @@ struct Output {
 /// the chosen one stays open) and again after a hotplug event.
 enum OutputChoice {
     /// Opens `path`, or the first card with a connected display when `nil`, becomes DRM master
-    /// and picks the output: the connector's preferred mode, or `mode` when given.
-    static func open(path: String?, mode: FrameSize?) throws(DRMError) -> (DRMDevice, Output) {
+    /// and picks the output and its mode (``ModeChoice``).
+    static func open(path: String?, mode: ModeRequest) throws(DRMError) -> (DRMDevice, Output) {
         var reports: [DRMCardReport] = []
         for cardPath in path.map({ [$0] }) ?? DRMProbe.cardPaths() {
             let device: DRMDevice
@@ -47,9 +49,9 @@ enum OutputChoice {
         throw DRMProbe.failure(reports)
     }
 
-    /// Becomes master of `device` and sets up `connector` at `mode` (or its preferred mode).
+    /// Becomes master of `device` and sets up `connector` in the mode chosen for `mode`.
     private static func output(
-        on device: DRMDevice, connector: DRMConnectorReport, mode: FrameSize?
+        on device: DRMDevice, connector: DRMConnectorReport, mode: ModeRequest
     ) throws(DRMError) -> Output {
         try device.becomeMaster()
         guard let resources = device.resources(), let state = device.connector(ConnectorID(connector.id)),
@@ -59,32 +61,31 @@ enum OutputChoice {
             throw DRMError.noConnectedDisplay("\(connector.name) on \(device.path) went away while starting")
         }
         let modes = state.modes
-        guard let index = ModeChoice.choose(from: modes, requested: mode) else {
+        guard let choice = ModeChoice.choose(from: modes, requested: mode) else {
             let offered = Set(modes.map { "\($0.width)x\($0.height)" }).sorted().joined(separator: ", ")
-            throw DRMError(
-                "mode \(mode.map(\.description) ?? "?") is not offered by \(state.name); it offers \(offered)")
+            throw DRMError("mode \(mode) is not offered by \(state.name); it offers \(offered)")
         }
         return Output(
-            connector: state.id, name: state.name, crtc: crtc, mode: state.modeInfos[index],
-            dpmsProperty: device.connectorProperty(state.id, named: "DPMS"))
+            connector: state.id, name: state.name, crtc: crtc, mode: state.modeInfos[choice.index],
+            dpmsProperty: device.connectorProperty(state.id, named: "DPMS"), modeNote: choice.note)
     }
 
     /// After a hotplug event: the output to draw on, `current`'s connector first, then any other
-    /// connected one (the requested mode if offered, else the preferred one). `nil` when no
+    /// connected one (the requested mode if offered, else the automatic choice). `nil` when no
     /// display is connected.
     static func reconnect(
-        _ device: DRMDevice, resources: DRMDevice.Resources, current: Output, requested: FrameSize?
+        _ device: DRMDevice, resources: DRMDevice.Resources, current: Output, requested: ModeRequest
     ) -> Output? {
         let candidates = [current.connector] + resources.connectors.filter { $0 != current.connector }
         for id in candidates {
             guard let state = device.connector(id), state.isConnected, !state.modeInfos.isEmpty,
                 let crtc = device.crtc(for: state, in: resources),
-                let index = ModeChoice.choose(from: state.modes, requested: requested)
-                    ?? ModeChoice.choose(from: state.modes, requested: nil)
+                let choice = ModeChoice.choose(from: state.modes, requested: requested)
+                    ?? ModeChoice.choose(from: state.modes, requested: .automatic)
             else { continue }
             return Output(
-                connector: state.id, name: state.name, crtc: crtc, mode: state.modeInfos[index],
-                dpmsProperty: device.connectorProperty(state.id, named: "DPMS"))
+                connector: state.id, name: state.name, crtc: crtc, mode: state.modeInfos[choice.index],
+                dpmsProperty: device.connectorProperty(state.id, named: "DPMS"), modeNote: choice.note)
         }
         return nil
     }

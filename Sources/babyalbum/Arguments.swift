@@ -1,6 +1,7 @@
 import AlbumDomain
 import ArgumentParser
 import BabyAlbumApp
+import DRMDisplay
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -74,4 +75,18 @@ struct SizeOption: ExpressibleByArgument {
     }
 
     var defaultValueDescription: String { value.description }
+}
+
+/// `--mode`: `native` (or `preferred`) for the display's own mode, or `WxH` as for `--size`.
+struct ModeOption: ExpressibleByArgument {
+    let value: ModeRequest
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "native", "preferred": value = .native
+        default:
+            guard let size = SizeOption(argument: argument) else { return nil }
+            value = .size(size.value)
+        }
+    }
 }

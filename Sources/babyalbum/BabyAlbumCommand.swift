@@ -1,6 +1,7 @@
 import AlbumDomain
 import ArgumentParser
 import BabyAlbumApp
+import DRMDisplay
 import EvdevInput
 import LinuxInterfaces
 import Logging
@@ -85,8 +86,12 @@ struct Show: AsyncParsableCommand {
     @Option(help: "Frame size for png output, WxH: each side 16 to 7680, at most 7680x4320 in all.")
     var size = SizeOption(FrameSize(width: 1920, height: 1080))
 
-    @Option(help: "Display mode for drm output, WxH as for --size (default: the display's preferred mode).")
-    var mode: SizeOption?
+    @Option(
+        help: ArgumentHelp(
+            "Display mode for drm output: native (or preferred) for the display's own mode, or WxH as for --size "
+                + "(default: the display's own mode up to 1920x1200; a larger one, like a 4K television's, is "
+                + "replaced by the largest mode up to 1920x1200 of the same shape).", valueName: "native|WxH"))
+    var mode: ModeOption?
 
     @Option(
         help: ArgumentHelp(
@@ -147,7 +152,7 @@ struct Show: AsyncParsableCommand {
         try OptionRanges.check(interval.value, "--interval", in: OptionRanges.intervalInForce, unit: "seconds")
         if let count { try OptionRanges.check(count, "--count", in: OptionRanges.count, unit: "photos") }
         try OptionRanges.check(size.value, "--size")
-        if let mode { try OptionRanges.check(mode.value, "--mode") }
+        if case .size(let size)? = mode?.value { try OptionRanges.check(size, "--mode") }
         try OptionRanges.check(fade.value, "--fade", in: OptionRanges.fade, unit: "seconds")
         if let stateDir, stateDir != "none" {
             guard pathExists(stateDir) else {
@@ -194,7 +199,7 @@ struct Show: AsyncParsableCommand {
             count: count,
             output: screen.output.value,
             size: size.value,
-            mode: mode?.value,
+            mode: mode?.value ?? .automatic,
             scale: scale,
             seed: seed,
             limits: photoLimits.limits,

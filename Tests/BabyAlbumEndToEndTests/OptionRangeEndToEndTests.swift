@@ -23,6 +23,7 @@ import Testing
         (["--size", "8x8"], "--size must be WxH"),
         (["--size", "0x0"], "--size"),
         (["--mode", "9000x9000"], "--mode must be WxH"),
+        (["--mode", "4k"], "--mode"),
         (["--count", "-5"], "--count must be from 1"),
         (["--count", "0x10"], "--count"),
         (["--seed", "-1"], "--seed"),
@@ -52,6 +53,16 @@ import Testing
             fastIntervals: false)
         #expect(result.status == 0, "\(result.log)")
         #expect(output.files() == ["frame-0001.png"])
+    }
+
+    @Test(arguments: ["native", "preferred", "Native", "1280x720"])
+    func modeTakesNativeOrASize(mode: String) throws {
+        let output = try TemporaryFolder()
+        defer { output.remove() }
+        let result = try BabyAlbumProcess.run(
+            ["--photos", Self.photos, "--output", "png:" + output.path, "--count", "1", "--mode", mode],
+            fastIntervals: false)
+        #expect(result.status == 0, "\(result.log)")
     }
 
     @Test func helpNamesEveryRange() throws {

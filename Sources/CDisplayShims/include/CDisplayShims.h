@@ -18,6 +18,8 @@ extern const uint32_t CDisplayShims_DRM_MODE_PAGE_FLIP_EVENT;
 /// `DRM_MODE_TYPE_PREFERRED` and `DRM_MODE_TYPE_USERDEF` mode type bits.
 extern const uint32_t CDisplayShims_DRM_MODE_TYPE_PREFERRED;
 extern const uint32_t CDisplayShims_DRM_MODE_TYPE_USERDEF;
+/// `DRM_MODE_FLAG_INTERLACE` mode flag bit.
+extern const uint32_t CDisplayShims_DRM_MODE_FLAG_INTERLACE;
 /// `DRM_MODE_DPMS_ON` / `DRM_MODE_DPMS_OFF` values of the connector's "DPMS" property.
 extern const uint64_t CDisplayShims_DRM_MODE_DPMS_ON;
 extern const uint64_t CDisplayShims_DRM_MODE_DPMS_OFF;
