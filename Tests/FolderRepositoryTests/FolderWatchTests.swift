@@ -280,7 +280,7 @@ struct FolderWatchTests {
 
 /// A USB stick mounted on the photo folder: inotify does not see mounts, the mount table does.
 /// Needs `CAP_SYS_ADMIN` for `mount(2)` (the test scripts run as root); skipped otherwise.
-@Suite("Folder watcher and mounts", .serialized, .enabled(if: getuid() == 0))
+@Suite("Folder watcher and mounts", .serialized, .enabled(if: getuid() == 0, "needs root: it mounts"))
 struct FolderMountTests {
     @Test("a stick unmounted from the photo folder and another one mounted are both noticed")
     func stickSwapped() async throws {

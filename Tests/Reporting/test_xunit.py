@@ -76,7 +76,7 @@ class XunitTests(unittest.TestCase):
             file.write(SWIFT_TESTING)
         counts, text = summed(self.folder)
         self.assertEqual(counts, (1, 1, 1, 3))
-        self.assertIn("skipped - AModule.Suite.needsRoot(): no reason given", text)
+        self.assertIn("skipped - AModule.Suite.needsRoot(): no reason recorded", text)
         self.assertIn("FAIL - AModule.Suite.fails(): Expectation failed: 1 == 2", text)
 
     def test_the_command_line_adds_to_a_file(self):

@@ -194,7 +194,7 @@ def summary(paths, out=sys.stdout):
             counts[record.status] += 1
             label = f"{record.classname}.{record.name}" if record.classname else record.name
             if record.status != "passed":
-                reason = first_line(record.message) or "no reason given"
+                reason = first_line(record.message) or "no reason recorded"
                 print(f"{'FAIL' if record.status == 'failed' else 'skipped'} - {label}: {reason}", file=out)
     print(", ".join(f"{counts[status]} {status}" for status in STATUSES), file=out)
     return counts["passed"], counts["failed"], counts["skipped"], sum(counts.values())
