@@ -2,18 +2,36 @@ import AlbumDomain
 import Testing
 
 /// Drives the ``PublishPhoto`` reducer synchronously, as TCA's `TestStore` does: each step
-/// sends an action with the change it expects to the state (none when the test names none), and
-/// the test must name every effect that comes out, in order. An effect the test does not name
-/// fails it; so does any state change it did not name: the whole ``AlbumState`` is compared.
-struct AlbumTestStore {
+/// sends an action with the change it expects to the state (none when the test names none); the
+/// whole ``AlbumState`` is compared, so a state change the test did not name fails it.
+///
+/// Every effect a step returns must be accounted for before the next step and when the store
+/// goes (its `deinit`, at the end of the test, records an issue otherwise): named in order with
+/// ``receive(_:sourceLocation:)``, taken with ``takeEffects()`` for the test's own checks, or
+/// passed over on purpose with ``skipEffects()`` (steps that only move the test along; the
+/// call site says so). Effects are not named one by one in the tests that skip them.
+final class AlbumTestStore {
     let reducer: PublishPhoto
     private(set) var album: Album
     /// Effects a step returned that its test has not yet named.
     private var unasserted: [AlbumEffect] = []
+    /// Where the test made the store, for the issue its `deinit` records.
+    private let createdAt: SourceLocation
 
-    init(reducer: PublishPhoto = PublishPhoto(interval: .seconds(15)), seed: UInt64 = 1) {
+    init(
+        reducer: PublishPhoto = PublishPhoto(interval: .seconds(15)), seed: UInt64 = 1,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         self.reducer = reducer
         album = Album(random: SplitMix64(seed: seed))
+        createdAt = sourceLocation
+    }
+
+    /// The end of the test: effects still unaccounted for fail it.
+    deinit {
+        if !unasserted.isEmpty {
+            Issue.record("effects not asserted at the end of the test: \(unasserted)", sourceLocation: createdAt)
+        }
     }
 
     var state: AlbumState { album.state }
@@ -23,7 +41,7 @@ struct AlbumTestStore {
     /// it (not at all without `change`), and returns the effects, which the caller must then check
     /// with `receive`. Fails when the previous step's effects were not all checked.
     @discardableResult
-    mutating func send(
+    func send(
         _ action: AlbumAction, sourceLocation: SourceLocation = #_sourceLocation,
         _ change: (inout AlbumState) -> Void = { _ in }
     ) -> [AlbumEffect] {
@@ -37,15 +55,20 @@ struct AlbumTestStore {
     }
 
     /// Checks that the last step's effects are exactly `effects`.
-    mutating func receive(_ effects: [AlbumEffect], sourceLocation: SourceLocation = #_sourceLocation) {
+    func receive(_ effects: [AlbumEffect], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(unasserted == effects, sourceLocation: sourceLocation)
         unasserted = []
     }
 
-    /// Takes the last step's effects for checks of their own (all of them count as asserted).
-    mutating func takeEffects() -> [AlbumEffect] {
+    /// Takes the last step's effects for the test's own checks (all of them count as asserted).
+    func takeEffects() -> [AlbumEffect] {
         defer { unasserted = [] }
         return unasserted
+    }
+
+    /// Passes over the last step's effects on purpose: a step that only moves the test along.
+    func skipEffects() {
+        unasserted = []
     }
 
     /// Sends `action` in a test that follows the photos by the effects (many ticks, where which
@@ -53,7 +76,7 @@ struct AlbumTestStore {
     /// effects report shown, with the frame `frames` holds for it, and not at all when they report
     /// none.
     @discardableResult
-    mutating func sendFollowingReports(
+    func sendFollowingReports(
         _ action: AlbumAction, frames: [Photo: Frame], sourceLocation: SourceLocation = #_sourceLocation
     ) -> [AlbumEffect] {
         #expect(
@@ -71,7 +94,7 @@ struct AlbumTestStore {
     /// shown, the round saved, the next tick scheduled at `nextTick` and the next photo's frame
     /// asked for, all checked. Returns the photo asked for next.
     @discardableResult
-    mutating func framePreparedAndShown(
+    func framePreparedAndShown(
         _ photo: Photo, now: AlbumTime, nextTick: AlbumTime, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Photo {
         let prepared = frame()
@@ -88,11 +111,11 @@ struct AlbumTestStore {
 
     /// Succeeds in preparing `photo` and, when it waits for its tick (a photo is on screen), fires
     /// the tick at its deadline, so the photo shows. Returns the photo asked for next.
-    mutating func showPrepared(_ photo: Photo, now: AlbumTime) -> Photo? {
+    func showPrepared(_ photo: Photo, now: AlbumTime) -> Photo? {
         let prepared = frame()
         guard album.shown != nil else {
             let effects = send(.framePrepared(photo, prepared, now: now)) { $0.content = showing(photo, prepared) }
-            _ = takeEffects()
+            skipEffects()
             return effects.preparedPhoto
         }
         return showAtTick(photo, preparedAt: now, tick: album.nextTick!)
@@ -100,12 +123,12 @@ struct AlbumTestStore {
 
     /// Succeeds in preparing `photo` at `preparedAt`, before the tick, which waits for the tick;
     /// fires the tick at `tick`, which shows it. Returns the photo asked for next.
-    mutating func showAtTick(_ photo: Photo, preparedAt: AlbumTime, tick: AlbumTime) -> Photo? {
+    func showAtTick(_ photo: Photo, preparedAt: AlbumTime, tick: AlbumTime) -> Photo? {
         let prepared = frame()
         send(.framePrepared(photo, prepared, now: preparedAt))
         receive([])
         let effects = send(.intervalElapsed(now: tick)) { $0.content = showing(photo, prepared) }
-        _ = takeEffects()
+        skipEffects()
         return effects.preparedPhoto
     }
 

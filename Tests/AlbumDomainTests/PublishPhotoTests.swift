@@ -6,17 +6,17 @@ import Testing
     /// A store showing its first photo, at t=0, with the next one asked for.
     /// Returns the store, the photo on screen and the photo being prepared.
     func showingFirstPhoto(_ names: [String], seed: UInt64 = 1) -> (AlbumTestStore, Photo, Photo) {
-        var store = AlbumTestStore(seed: seed)
+        let store = AlbumTestStore(seed: seed)
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.receive([])
         let first = store.send(.photoListChanged(.loaded(names.map { Photo(id: PhotoID($0)) }))).preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         return (store, first, next)
     }
 
     @Test func startingLoadsThenAsksForTheFirstFrameAndShowsItWhenReady() {
-        var store = AlbumTestStore()
+        let store = AlbumTestStore()
         #expect(store.state == .initial)
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.receive([])
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aTickSwapsInTheFramePreparedBeforeItAndSchedulesTheNextOneIntervalLater() {
-        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        let (store, first, next) = showingFirstPhoto(["a", "b", "c"])
         let nextFrame = frame()
         // A prepared frame waits for its tick, and a tick that fires before its deadline is not
         // the tick due: neither changes the state.
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func aScheduleThatFellBehindShowsOnePhotoThenWaitsAWholeInterval() {
-        var (store, _, next) = showingFirstPhoto(["a", "b", "c"])
+        let (store, _, next) = showingFirstPhoto(["a", "b", "c"])
         let nextFrame = frame()
         store.send(.framePrepared(next, nextFrame, now: at(1)))
         store.receive([])
@@ -61,13 +61,13 @@ import Testing
         let effects = store.send(.intervalElapsed(now: at(115))) { $0.content = showing(next, nextFrame) }
         #expect(effects.contains(.scheduleTick(at: at(130))))
         #expect(effects.filter { if case .report(.photoShown) = $0 { true } else { false } }.count == 1)
-        _ = store.takeEffects()
+        store.skipEffects()
         store.send(.intervalElapsed(now: at(116)))
         store.receive([])
     }
 
     @Test func aFrameThatIsLateForItsTickShowsWhenReadyAndTheIntervalCountsFromThere() {
-        var (store, _, next) = showingFirstPhoto(["a", "b", "c"])
+        let (store, _, next) = showingFirstPhoto(["a", "b", "c"])
         // The photo stays until the next one is ready.
         store.send(.intervalElapsed(now: at(15)))
         store.receive([.report(.intervalElapsed)])
@@ -76,7 +76,7 @@ import Testing
 
     @Test func neverRepeatsAPhotoAndShowsEachOncePerRound() {
         let names = ["a", "b", "c", "d"]
-        var (store, first, next) = showingFirstPhoto(names, seed: 42)
+        let (store, first, next) = showingFirstPhoto(names, seed: 42)
         var shown = [first.description]
         var preparing = next
         for tick in 1...200 {
@@ -91,7 +91,7 @@ import Testing
 
     @Test func theSameSeedGivesTheSameOrderAndAnotherSeedAnother() {
         func order(seed: UInt64) -> [String] {
-            var (store, first, next) = showingFirstPhoto(["a", "b", "c", "d", "e", "f"], seed: seed)
+            let (store, first, next) = showingFirstPhoto(["a", "b", "c", "d", "e", "f"], seed: seed)
             var shown = [first.description]
             var preparing = next
             for tick in 1..<12 {
@@ -105,7 +105,7 @@ import Testing
     }
 
     @Test func onePhotoStaysAndIsNeitherDecodedAgainNorSavedAgain() {
-        var store = AlbumTestStore()
+        let store = AlbumTestStore()
         let only = Photo(id: "only")
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.send(.photoListChanged(.loaded(photos("only"))))
@@ -122,7 +122,7 @@ import Testing
     }
 
     @Test func loadingEmptyFailedAndUnreadableAreDistinctStatesEachSaidOnce() {
-        var store = AlbumTestStore()
+        let store = AlbumTestStore()
         let missing = "the photo folder /x does not exist"
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.send(.photoListChanged(.loading))
@@ -150,11 +150,11 @@ import Testing
 
     @Test func aPhotoThatCanNeverBeShownIsSkippedAtOnceNotRetried() {
         // A HEIC file or a 12-bit JPEG: "will retry later" would be untrue.
-        var store = AlbumTestStore(seed: 1)
+        let store = AlbumTestStore(seed: 1)
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.receive([])
         let first = store.send(.photoListChanged(.loaded([Photo(id: "x.heic")]))).preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         store.send(.framePreparationRefused(first, reason: "HEIC photo", now: at(1))) {
             $0.content = .noPhotos(.noneReadable(skipped: 1))
         }
@@ -162,7 +162,7 @@ import Testing
     }
 
     @Test func aBrokenNextPhotoIsReplacedAtOnceNotAtTheTick() {
-        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        let (store, first, next) = showingFirstPhoto(["a", "b", "c"])
         let replacement = store.send(.framePreparationFailed(next, reason: "truncated", now: at(2))).preparedPhoto!
         store.receive([.report(.photoRetryLater(next, reason: "truncated")), .prepareFrame(replacement, size: screen)])
         #expect(replacement != first && replacement != next)
@@ -172,11 +172,11 @@ import Testing
         let effects = store.send(.intervalElapsed(now: at(15))) { $0.content = showing(replacement, replacementFrame) }
         #expect(effects.contains(.report(.photoShown(replacement))), "the tick shows what was prepared before it")
         #expect(!effects.contains(.prepareFrame(replacement, size: screen)))
-        _ = store.takeEffects()
+        store.skipEffects()
     }
 
     @Test func aPhotoThatFailedOnceIsRetriedAtTheNextTickThenSkippedUntilListedAnew() {
-        var (store, first, next) = showingFirstPhoto(["good", "bad"])
+        let (store, first, next) = showingFirstPhoto(["good", "bad"])
         #expect(first.description == "good" || next.description == "good")
         let bad = Photo(id: "bad")
         let good = Photo(id: "good")
@@ -194,26 +194,26 @@ import Testing
                     : store.sendFollowingReports(
                         .framePrepared(photo, frames[photo]!, now: at(time - 10)), frames: frames)
                 preparing = effects.preparedPhoto
-                _ = store.takeEffects()
+                store.skipEffects()
             }
             let effects = store.sendFollowingReports(.intervalElapsed(now: at(time)), frames: frames)
             preparing = effects.preparedPhoto ?? preparing
-            _ = store.takeEffects()
+            store.skipEffects()
         }
         #expect(store.album.isSkippedForTests(bad))
         #expect(store.shownID == "good")
         // The file is replaced: the repository lists it as gone, then back. It gets a new chance.
         store.send(.photoListChanged(.loaded([good])))
-        _ = store.takeEffects()
+        store.skipEffects()
         let effects = store.send(.photoListChanged(.loaded([good, bad])))
-        _ = store.takeEffects()
+        store.skipEffects()
         #expect(!store.album.isSkippedForTests(bad))
         #expect(effects.preparedPhoto == bad || store.album.shuffleSnapshotForTests.remaining.contains(bad.id))
     }
 
     @Test func afterAFewLinesFailuresAreSummarisedAtTheTick() {
         let names = ["good"] + (0..<40).map { "bad\($0)" }
-        var (store, first, next) = showingFirstPhoto(names, seed: 3)
+        let (store, first, next) = showingFirstPhoto(names, seed: 3)
         var preparing: Photo? = next
         var failures = 0
         var lines = 0
@@ -223,18 +223,18 @@ import Testing
             failures += 1
             lines += effects.filter { if case .report(.photoRetryLater) = $0 { true } else { false } }.count
             preparing = effects.preparedPhoto
-            _ = store.takeEffects()
+            store.skipEffects()
         }
         #expect(first.description.hasPrefix("bad"), "seed 3 starts with a broken photo's frame being ready")
         #expect(failures > 5, "the seed leads through more than five broken photos: \(failures)")
         #expect(lines == min(failures, 5), "one line each for the first five only")
         let tick = store.send(.intervalElapsed(now: at(15)))  // nothing prepared: the photo stays
         #expect(tick.contains(.report(.failuresSummarized(retried: failures - 5, skipped: 0))))
-        _ = store.takeEffects()
+        store.skipEffects()
     }
 
     @Test func newPhotosJoinTheRotationAndRemovedOnesLeaveIt() {
-        var (store, _, next) = showingFirstPhoto(["a", "b"])
+        let (store, _, next) = showingFirstPhoto(["a", "b"])
         store.send(.framePrepared(next, frame(), now: at(1)))
         store.receive([])
         // The photo on screen stays until its tick, even when it left the list.
@@ -253,7 +253,7 @@ import Testing
     }
 
     @Test func aFramePreparedForAPhotoThatLeftTheListIsDropped() {
-        var (store, _, next) = showingFirstPhoto(["a", "b", "c"])
+        let (store, _, next) = showingFirstPhoto(["a", "b", "c"])
         let remaining = photos("a", "b", "c").filter { $0 != next }
         store.send(.photoListChanged(.loaded(remaining)))
         store.receive([])
@@ -263,7 +263,7 @@ import Testing
     }
 
     @Test func displayPowerIsStateAndKeepsThePlace() {
-        var (store, _, _) = showingFirstPhoto(["a", "b"])
+        let (store, _, _) = showingFirstPhoto(["a", "b"])
         store.send(.displayPowerRequested(.off)) { $0.displayPower = .off }
         store.receive([])
         #expect(FrameViewModel(state: store.state).displayPower == .off)
@@ -272,7 +272,7 @@ import Testing
     }
 
     @Test func aNewScreenSizeRedoesThePhotoOnScreenThenTheNext() {
-        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        let (store, first, next) = showingFirstPhoto(["a", "b", "c"])
         store.send(.frameSizeChanged(otherScreen))
         store.receive([])
         #expect(store.album.frameSize == otherScreen)
@@ -297,7 +297,7 @@ import Testing
         (.stopSignalReceived(15), .signal(15)),
     ])
     func endingCancelsTheTickEndsTheAlbumAndIgnoresEverythingAfter(action: AlbumAction, end: AlbumEnd) {
-        var (store, _, next) = showingFirstPhoto(["a", "b"])
+        let (store, _, next) = showingFirstPhoto(["a", "b"])
         store.send(action) { $0.end = end }
         store.receive([.cancelTick, .report(.ended(end)), .end])
         #expect(FrameViewModel(state: store.state).content == .ended)
@@ -310,15 +310,15 @@ import Testing
     }
 
     @Test func theAlbumEndsAfterThePresentationLimitWithTheLastPhotoOnScreen() {
-        var store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), presentationLimit: 2))
+        let store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), presentationLimit: 2))
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         let firstFrame = frame()
         let second = store.send(.framePrepared(first, firstFrame, now: at(0))) {
             $0.content = showing(first, firstFrame)
         }.preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         let secondFrame = frame()
         store.send(.framePrepared(second, secondFrame, now: at(1)))
         store.receive([])
@@ -335,10 +335,10 @@ import Testing
 
     @Test func withFadesOnANewPhotoFadesInOverTheOneBeforeButNeverFromBlackOrItself() {
         let fade = PhotoTransition.fade(.seconds(1))
-        var store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: fade))
+        let store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: fade))
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         // The first photo comes up at once: no fade.
         let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         let nextFrame = frame()
@@ -348,7 +348,7 @@ import Testing
             $0.content = showing(next, nextFrame)
             $0.fade = Fade(from: first, duration: .seconds(1))  // it names the photo, holds no frame
         }.preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         let viewModel = FrameViewModel(state: store.state)
         #expect(viewModel.transition == .fade(from: first, duration: .seconds(1)))
         #expect(viewModel.content == .photo(next, frame: nextFrame), "the view model ends on the new photo")
@@ -364,26 +364,26 @@ import Testing
         }
         store.receive([.report(.albumEmpty)])
         let again = store.send(.photoListChanged(.loaded(photos("a")))).preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         let againFrame = frame()
         store.send(.framePrepared(again, againFrame, now: at(40))) { $0.content = showing(again, againFrame) }
-        _ = store.takeEffects()  // no fade from black
+        store.skipEffects()  // no fade from black
         store.send(.intervalElapsed(now: at(55)))
-        _ = store.takeEffects()  // one photo: nothing to fade, the state does not change
+        store.skipEffects()  // one photo: nothing to fade, the state does not change
     }
 
     @Test func withCutsThereIsNeverAFade() {
-        var (store, _, next) = showingFirstPhoto(["a", "b"])
+        let (store, _, next) = showingFirstPhoto(["a", "b"])
         let nextFrame = frame()
         store.send(.framePrepared(next, nextFrame, now: at(1)))
         store.send(.intervalElapsed(now: at(15))) { $0.content = showing(next, nextFrame) }  // fade stays nil
-        _ = store.takeEffects()
+        store.skipEffects()
         #expect(FrameViewModel(state: store.state).transition == nil)
     }
 
     @Test func aSavedRoundContinuesAfterARestart() {
         let names = (0..<8).map { "p\($0)" }
-        var (store, first, next) = showingFirstPhoto(names, seed: 3)
+        let (store, first, next) = showingFirstPhoto(names, seed: 3)
         var shownBefore = [first]
         let nextFrame = frame()
         store.send(.framePrepared(next, nextFrame, now: at(1)))
@@ -396,11 +396,11 @@ import Testing
         #expect(saved.shown == shownBefore.map(\.id))
         #expect(saved.last == next.id)
 
-        var restarted = AlbumTestStore(seed: 99)
+        let restarted = AlbumTestStore(seed: 99)
         restarted.send(.started(frameSize: screen, savedRound: saved)) { $0.content = .loading }
         restarted.receive([])
         var preparing = restarted.send(.photoListChanged(.loaded(names.map { Photo(id: PhotoID($0)) }))).preparedPhoto
-        _ = restarted.takeEffects()
+        restarted.skipEffects()
         var shownAfter: [Photo] = []
         for step in 0..<6 {
             guard let photo = preparing else { break }

@@ -6,16 +6,16 @@ import Testing
 @Suite struct QuietHoursReducerTests {
     /// A store with a fading reducer showing its first photo at t=0, the next one asked for.
     func showingFirstPhoto() -> (AlbumTestStore, Photo, Photo) {
-        var store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: .fade(.seconds(1))))
+        let store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: .fade(.seconds(1))))
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b", "c", "d")))).preparedPhoto!
-        _ = store.takeEffects()
+        store.skipEffects()
         let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         return (store, first, next)
     }
 
     @Test func quietHoursStopTicksAndDecodingAndWakingShowsTheNextPhotoAtOnce() {
-        var (store, _, next) = showingFirstPhoto()
+        let (store, _, next) = showingFirstPhoto()
         store.send(.quietHoursBegan(.powerOff)) {
             $0.quiet = .powerOff
             $0.displayPower = .off
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func startingInsideQuietHoursDecodesNothingUntilTheyEnd() {
-        var store = AlbumTestStore()
+        let store = AlbumTestStore()
         store.send(.quietHoursBegan(.powerOff)) {
             $0.quiet = .powerOff
             $0.displayPower = .off
@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func wakingWithoutAReadyFrameShowsTheNextAsSoonAsItIsReady() {
-        var (store, _, next) = showingFirstPhoto()
+        let (store, _, next) = showingFirstPhoto()
         store.send(.quietHoursBegan(.black)) { $0.quiet = .black }
         store.receive([.report(.quietHoursBegan(.black)), .cancelTick])
         // The frame in flight failed while quiet: nothing else is asked for until waking.
@@ -99,7 +99,7 @@ import Testing
         (.dimmed(percent: 30), .on, false, 30),
     ])
     func eachQuietModeHasItsViewModel(display: QuietDisplay, power: DisplayPower, black: Bool, backlight: Int?) {
-        var (store, first, _) = showingFirstPhoto()
+        let (store, first, _) = showingFirstPhoto()
         #expect(FrameViewModel(state: store.state).backlightPercent == nil)
         store.send(.quietHoursBegan(display)) {
             $0.quiet = display
@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test func repeatedAndUnmatchedActionsChangeNothing() {
-        var (store, _, _) = showingFirstPhoto()
+        let (store, _, _) = showingFirstPhoto()
         store.send(.quietHoursEnded(now: at(5)))
         store.receive([])
         #expect(store.album.nextTick == at(15), "waking when not quiet leaves the tick alone")
@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func theExitButtonEndsQuietHoursWithTheConsoleLit() {
-        var (store, _, _) = showingFirstPhoto()
+        let (store, _, _) = showingFirstPhoto()
         store.send(.quietHoursBegan(.powerOff)) {
             $0.quiet = .powerOff
             $0.displayPower = .off

@@ -18,11 +18,17 @@ import Testing
             ])
         defer { running.process.terminate() }
         #expect(waitUntil(timeout: 20) { output.files().count >= 2 }, "the slideshow runs: \(running.log)")
-        kill(running.process.processIdentifier, SIGSTOP)
-        usleep(5_500_000)  // five ticks missed
+        let pid = running.process.processIdentifier
+        kill(pid, SIGSTOP)
+        #expect(waitUntil(timeout: 5) { processState(pid) == "T" }, "the process is stopped")
+        usleep(5_500_000)  // the pause itself, not a wait: five ticks missed while stopped
         let before = output.files().count
-        kill(running.process.processIdentifier, SIGCONT)
-        usleep(800_000)
+        kill(pid, SIGCONT)
+        #expect(waitUntil(timeout: 5) { output.files().count > before }, "the one due photo after the pause")
+        // A burst of the missed ticks would write its frames at once, within milliseconds of the
+        // due one; the next regular tick is a whole 1 s interval away. So any frame within 0.8 s is
+        // part of a burst.
+        _ = holds(for: 0.8) { output.files().count <= before + 1 }
         let after = output.files().count
         #expect(after - before <= 1, "at most the one due photo right after the pause: \(after - before) frames")
         #expect(waitUntil(timeout: 5) { output.files().count > after }, "and the slideshow goes on")
@@ -57,7 +63,7 @@ import Testing
         #expect(lines.filter { $0.contains("showing") }.count >= 3, "the good photos show")
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel")))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/sys/kernel"), "needs /sys/kernel"))
     func aViewThatCannotDrawIsLoggedAndTheProcessFails() throws {
         let result = try BabyAlbumProcess.run(
             ["--photos", photos, "--output", "png:/sys/kernel", "--size", "64x36", "--interval", "1", "--count", "3"],
@@ -84,8 +90,9 @@ import Testing
         kill(running.process.processIdentifier, SIGHUP)
         kill(running.process.processIdentifier, SIGPIPE)
         #expect(waitUntil(timeout: 10) { running.log.contains("SIGHUP: reading the photo folder afresh") })
-        usleep(300_000)
-        #expect(running.process.isRunning, "neither SIGHUP nor SIGPIPE ends it: \(running.log)")
+        // A signal that ends a process does so as it is delivered; both were delivered before the
+        // SIGHUP line, so 300 ms more of watching is ample for an exit to show.
+        #expect(holds(for: 0.3) { running.process.isRunning }, "neither SIGHUP nor SIGPIPE ends it: \(running.log)")
         kill(running.process.processIdentifier, SIGQUIT)
         let result = running.finish(timeout: 5)
         #expect(result.status == 0, "\(result.log)")
@@ -115,12 +122,40 @@ import Testing
             usleep(useconds_t(gap))
         }
         #expect(waitUntil(timeout: 10) { running.log.contains("settings changed: starting again with them") })
-        usleep(300_000)
+        // The restarted frame shows its photo: it survived the SIGHUPs that landed in the restart.
+        #expect(
+            waitUntil(timeout: 20) { showsAfter("settings changed: starting again with them", in: running.log) },
+            "the restarted frame shows a photo: \(running.log)")
         #expect(running.process.isRunning, "the frame survives: \(running.log)")
         kill(running.process.processIdentifier, SIGQUIT)
         let result = running.finish(timeout: 5)
         #expect(result.status == 0, "\(result.log)")
     }
+}
+
+/// Watches `condition` every 20 ms for `seconds` (a negative check's bounded window: its caller
+/// says why the window is long enough); false as soon as it fails.
+func holds(for seconds: Double, _ condition: () -> Bool) -> Bool {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+        if !condition() { return false }
+        usleep(20_000)
+    }
+    return condition()
+}
+
+/// Whether `log` has a "showing" line after its last line that contains `marker`.
+func showsAfter(_ marker: String, in log: String) -> Bool {
+    guard let range = log.range(of: marker, options: .backwards) else { return false }
+    return log[range.upperBound...].contains("showing")
+}
+
+/// The one-letter state of process `pid` (/proc/PID/stat: "S", "R", "T" when stopped...), or nil.
+func processState(_ pid: Int32) -> String? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+        let end = stat.range(of: ") ", options: .backwards)
+    else { return nil }
+    return stat[end.upperBound...].first.map(String.init)
 }
 
 /// Polls `condition` every 20 ms until it holds or `timeout` seconds pass.

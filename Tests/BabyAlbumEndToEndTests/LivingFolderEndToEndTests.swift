@@ -46,7 +46,9 @@ import Testing
         #expect(FileManager.default.createFile(atPath: album.file("balloons.png"), contents: nil))
         let writer = try #require(FileHandle(forWritingAtPath: album.file("balloons.png")))
         writer.write(balloons.prefix(balloons.count / 2))
-        usleep(2_000_000)
+        let halfWrittenAt = shown(in: running.log).count
+        waitForShowings(halfWrittenAt + 10, of: running)
+        #expect(shown(in: running.log).count >= halfWrittenAt + 10, "ten ticks while half written: \(running.log)")
         writer.write(balloons.suffix(from: balloons.count / 2))
         try writer.close()
         let completedAt = shown(in: running.log).count

@@ -32,7 +32,7 @@ import Testing
 
     /// Runs babyalbum writing into a 64 KiB tmpfs (a disk that fills during the first photo's
     /// frame) in a private mount namespace, then copies out whatever the folder holds.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"), "needs /usr/bin/unshare"))
     func aFrameThatCannotBeWrittenLeavesNoPartialFileAndFailsTheProcess() throws {
         let output = try TemporaryFolder()
         defer { output.remove() }

@@ -114,10 +114,9 @@ import Testing
         let running = try BabyAlbumProcess([
             "--photos", album.path, "--output", "png:" + output.path, "--size", "64x36", "--interval", "0.1",
         ])
-        let deadline = Date().addingTimeInterval(20)
-        while !running.log.contains("has no photos"), Date() < deadline { usleep(20_000) }
-        usleep(500_000)
-        #expect(running.process.isRunning)
+        #expect(waitUntil(timeout: 20) { running.log.contains("has no photos") }, "\(running.log)")
+        // Five ticks at 0.1 s: an exit, or the message said again, would show within them.
+        #expect(holds(for: 0.5) { running.process.isRunning }, "\(running.log)")
         running.process.terminate()
         let result = running.finish()
         #expect(result.status == 0)

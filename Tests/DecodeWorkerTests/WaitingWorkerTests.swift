@@ -113,7 +113,9 @@ import Testing
         thread.start()
         done.wait()
         let waiting = try #require(started.withLock { $0 })
-        usleep(300_000)  // the thread has ended by now
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !thread.isFinished, ContinuousClock.now < deadline { usleep(1_000) }
+        #expect(thread.isFinished, "the thread that asked for the waiting worker has ended")
         #expect(WorkerSupport.statusField("State", pid: waiting)?.hasPrefix("S") == true)
         var handedTo: Int32 = 0
         _ = try WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill)) {
