@@ -1,4 +1,5 @@
 #include "CHEIFCodec.h"
+#include "heif_grid.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "scaler.h"
@@ -85,13 +86,47 @@ static uint32_t side_limit(uint64_t max_pixels) {
     return (uint32_t)side;
 }
 
+/*
+ * Refuses a grid whose tiles cost more than its output needs (the same tile listed again and
+ * again, or more tiles than cover the image): libheif would decode every one of them.
+ */
+static int check_structure(heif_job *job, const baphoto_limits *limits) {
+    baheif_structure structure;
+    if (baheif_read_structure(job->file, job->file_size, &structure) != 0) return BAPHOTO_OK;
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    if (baheif_grid_is_too_costly(&structure, limits->max_pixels, reason, sizeof reason)) {
+        return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+    }
+    return BAPHOTO_OK;
+}
+
+/* 1.19 and later (Debian 13): libheif's own limits, from the budget (0 would disable a limit). */
+static void set_security_limits(heif_job *job, const baphoto_limits *limits) {
+#if LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (19 << 16))
+    heif_security_limits *own = heif_context_get_security_limits(job->context);
+    if (!own) return;
+    own->max_image_size_pixels = limits->max_pixels ? limits->max_pixels : own->max_image_size_pixels;
+    own->max_number_of_tiles = BAHEIF_MAX_TILES;
+    own->max_children_per_box = BAHEIF_MAX_TILES;
+    own->max_memory_block_size = limits->budget_bytes ? limits->budget_bytes : own->max_memory_block_size;
+#if LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (20 << 16))
+    if (own->version >= 2 && limits->budget_bytes) own->max_total_memory = limits->budget_bytes;
+#endif
+#else
+    (void)job;
+    (void)limits;
+#endif
+}
+
 /* Opens the file's primary image and fills the header. */
 static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, baphoto_header *header) {
     int status = read_file(job, fd, limits);
+    if (status == BAPHOTO_OK) status = check_structure(job, limits);
     if (status != BAPHOTO_OK) return status;
     job->context = heif_context_alloc();
     if (!job->context) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     heif_context_set_maximum_image_size_limit(job->context, (int)side_limit(limits->max_pixels) + 1);
+    set_security_limits(job, limits);
     heif_context_set_max_decoding_threads(job->context, 4);
     struct heif_error error = heif_context_read_from_memory_without_copy(job->context, job->file, job->file_size, NULL);
     if (error.code != heif_error_Ok) return heif_status(job, error);

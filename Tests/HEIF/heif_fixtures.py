@@ -6,6 +6,12 @@
   heif_fixtures.py grid IN.png OUT.heic [--tile N] [--irot Q] [--imir AXIS]
       an iPhone-style grid: N x N HEVC tiles (hidden items) under a `grid` primary item, with
       optional `irot` (Q quarter turns anticlockwise) and `imir` (0: top-bottom, 1: left-right)
+  heif_fixtures.py bomb-grid IN.png OUT.heic ROWS COLUMNS W H [--avif] [--tile-ispe TW TH]
+      a CPU bomb: a ROWS x COLUMNS grid declaring a W x H image whose every tile reference points
+      to the one image of IN (as heif-enc, or heif-enc -A, encodes it), its `ispe` TW x TH
+  heif_fixtures.py loose-grid IN.png OUT.heic W H [--tile N]
+      IN's tiles (as `grid` makes them) under a grid that declares a W x H image: more tiles than
+      covering it takes
   heif_fixtures.py reference IN.heic W H OUT.rgb              Pillow's decode (pillow-heif),
       resized to W x H with Image.BOX, as raw RGB bytes
   heif_fixtures.py dated OUT.heic [DATE [OFFSET]] [--bad-offset]
@@ -174,8 +180,9 @@ def build_ipma(entries):
     return full_box("ipma", 0, 1, body)
 
 
-def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None):
-    """Adds a grid primary item over every image of `source` (when `tiles_shape`), and `irot`/`imir`."""
+def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None, references=None):
+    """Adds a grid primary item over every image of `source` (when `tiles_shape`), and `irot`/`imir`.
+    `references`: the grid's `dimg` list, when not every image once."""
     data = open(source, "rb").read()
     top = list(boxes(data))
     meta_payload = next(body for kind, body, _ in top if kind == "meta")
@@ -193,13 +200,15 @@ def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None):
     if tiles_shape:
         rows, columns = tiles_shape
         grid = max(items) + 1
-        new_infes = [infe(item, "hvc1", True) for item in items] + [infe(grid, "grid", False)]
+        types = [body[8:12].decode("latin-1") for _, body in infes]
+        new_infes = [infe(item, kind, True) for item, kind in zip(items, types)] + [infe(grid, "grid", False)]
         idat = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, size[0], size[1])
         iloc.append((grid, 1, [(0, len(idat))]))
-        irefs += box("dimg", struct.pack(">HH", grid, len(items)) + b"".join(struct.pack(">H", i) for i in items))
+        tiles = references if references is not None else items
+        irefs += box("dimg", struct.pack(">HH", grid, len(tiles)) + b"".join(struct.pack(">H", i) for i in tiles))
         properties.append(("ispe", struct.pack(">III", 0, size[0], size[1])))
         first = dict(ipma)[items[0]]
-        shared = [(e, i) for e, i in first if properties[i - 1][0] not in ("hvcC", "ispe")]
+        shared = [(e, i) for e, i in first if properties[i - 1][0] not in ("hvcC", "av1C", "ispe")]
         ipma.append((grid, [(0, len(properties))] + shared))
         primary = grid
     extra = []
@@ -250,7 +259,30 @@ def shared_properties(properties, ipma):
     return unique, [(item, [(e, remap[i]) for e, i in associations]) for item, associations in ipma]
 
 
-def make_grid(source_png, out, tile=512, irot=None, imir=None):
+def make_bomb_grid(source_png, out, rows, columns, size, avif=False, tile_ispe=None):
+    with tempfile.TemporaryDirectory() as folder:
+        single = os.path.join(folder, "tile.heic")
+        subprocess.run(["heif-enc"] + (["-A"] if avif else []) + ["-q", "50", "-o", single, source_png], check=True,
+                       stdout=subprocess.DEVNULL)
+        data = open(single, "rb").read()
+        meta = next(body for kind, body, _ in boxes(data) if kind == "meta")
+        first = struct.unpack(">H", dict((k, b) for k, b, _ in boxes(meta, 4))["pitm"][4:6])[0]
+        rewrite(single, out, (rows, columns), size, references=[first] * (rows * columns))
+    if tile_ispe:
+        lie_about_size(out, tile_ispe)
+
+
+def lie_about_size(path, size):
+    """Rewrites the first `ispe` (the first image's) to `size`: the coded image is larger."""
+    data = bytearray(open(path, "rb").read())
+    at = data.find(b"ispe")
+    if at < 0:
+        sys.exit("no ispe")
+    data[at + 8:at + 16] = struct.pack(">II", *size)
+    open(path, "wb").write(data)
+
+
+def make_grid(source_png, out, tile=512, irot=None, imir=None, size=None):
     image = Image.open(source_png)
     width, height = image.size
     columns, rows = -(-width // tile), -(-height // tile)
@@ -265,7 +297,7 @@ def make_grid(source_png, out, tile=512, irot=None, imir=None):
                 names.append(name)
         tiles = os.path.join(folder, "tiles.heic")
         heif_enc(names, tiles)
-        rewrite(tiles, out, (rows, columns), (width, height), irot, imir)
+        rewrite(tiles, out, (rows, columns), size or (width, height), irot, imir)
 
 
 def reference(source, width, height, out):
@@ -338,6 +370,14 @@ def main(argv):
         irot = int(options["--irot"]) if "--irot" in options else None
         imir = int(options["--imir"]) if "--imir" in options else None
         make_grid(argv[2], argv[3], int(options.get("--tile", 512)), irot, imir)
+    elif command == "bomb-grid":
+        at = argv.index("--tile-ispe") if "--tile-ispe" in argv else None
+        lie = (int(argv[at + 1]), int(argv[at + 2])) if at else None
+        make_bomb_grid(argv[2], argv[3], int(argv[4]), int(argv[5]), (int(argv[6]), int(argv[7])), "--avif" in argv,
+                       lie)
+    elif command == "loose-grid":
+        options = dict(zip(argv[6::2], argv[7::2]))
+        make_grid(argv[2], argv[3], int(options.get("--tile", 512)), size=(int(argv[4]), int(argv[5])))
     elif command == "reference":
         reference(argv[2], int(argv[3]), int(argv[4]), argv[5])
     elif command == "dated":

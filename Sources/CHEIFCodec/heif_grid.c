@@ -1,0 +1,404 @@
+#include "heif_grid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A bounded ISO-BMFF reader for the few `meta` boxes that say what a grid costs: `pitm`, `iinf`
+ * (item types), `iref` (`dimg`: the grid's tiles), `iprp` (`ipco` properties, `ipma`
+ * associations: the tiles' `ispe`), `iloc` and `idat` (the grid descriptor). Every read is checked
+ * against the span that holds it; a read past the end yields zeros and marks the reader bad.
+ */
+
+#define FOURCC(a, b, c, d) (((uint32_t)(a) << 24) | ((uint32_t)(b) << 16) | ((uint32_t)(c) << 8) | (uint32_t)(d))
+/* ipco property indexes are 7 or 15 bits: at most this many properties are looked at. */
+#define MAX_PROPERTIES 32768u
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+} span;
+
+typedef struct {
+    span in;
+    size_t at;
+    int bad;
+} reader;
+
+static reader reader_of(span in) { return (reader){.in = in}; }
+
+/* A big-endian unsigned integer of `bytes` (0 to 8) bytes; 0 (and bad) past the end. */
+static uint64_t get(reader *r, unsigned bytes) {
+    if (bytes > 8 || r->at > r->in.size || r->in.size - r->at < bytes) {
+        r->bad = 1;
+        r->at = r->in.size;
+        return 0;
+    }
+    uint64_t value = 0;
+    for (unsigned i = 0; i < bytes; i++) value = (value << 8) | r->in.data[r->at + i];
+    r->at += bytes;
+    return value;
+}
+
+static void skip(reader *r, size_t bytes) {
+    if (r->at > r->in.size || r->in.size - r->at < bytes) {
+        r->bad = 1;
+        r->at = r->in.size;
+    } else {
+        r->at += bytes;
+    }
+}
+
+
+/* The next box of `r`: its type and body. 0 at the end or on a box longer than what holds it. */
+static int next_box(reader *r, uint32_t *type, span *body) {
+    if (r->in.size - r->at < 8) return 0;
+    size_t start = r->at;
+    uint64_t size = get(r, 4);
+    *type = (uint32_t)get(r, 4);
+    if (size == 1) size = get(r, 8);
+    else if (size == 0) size = r->in.size - start;
+    size_t header = r->at - start;
+    if (r->bad || size < header || size > r->in.size - start) return 0;
+    *body = (span){r->in.data + r->at, (size_t)size - header};
+    r->at = start + (size_t)size;
+    return 1;
+}
+
+/* The first child of `parent` of `type` (after `skip_bytes`: 4 for a full box's version and flags). */
+static int find_box(span parent, size_t skip_bytes, uint32_t type, span *body) {
+    reader r = reader_of(parent);
+    skip(&r, skip_bytes);
+    uint32_t found;
+    while (!r.bad && next_box(&r, &found, body))
+        if (found == type) return 1;
+    return 0;
+}
+
+/* The boxes of `meta` this parser reads. */
+typedef struct {
+    span pitm, iinf, iref, ipco, ipma, iloc, idat;
+    int has_ipma;
+} meta_boxes;
+
+static int read_meta(const uint8_t *file, size_t size, meta_boxes *m) {
+    span meta, iprp;
+    memset(m, 0, sizeof *m);
+    if (!find_box((span){file, size}, 0, FOURCC('m', 'e', 't', 'a'), &meta)) return -1;
+    if (!find_box(meta, 4, FOURCC('p', 'i', 't', 'm'), &m->pitm)) return -1;
+    find_box(meta, 4, FOURCC('i', 'i', 'n', 'f'), &m->iinf);
+    find_box(meta, 4, FOURCC('i', 'r', 'e', 'f'), &m->iref);
+    find_box(meta, 4, FOURCC('i', 'l', 'o', 'c'), &m->iloc);
+    find_box(meta, 4, FOURCC('i', 'd', 'a', 't'), &m->idat);
+    if (find_box(meta, 4, FOURCC('i', 'p', 'r', 'p'), &iprp)) {
+        find_box(iprp, 0, FOURCC('i', 'p', 'c', 'o'), &m->ipco);
+        m->has_ipma = find_box(iprp, 0, FOURCC('i', 'p', 'm', 'a'), &m->ipma);
+    }
+    return 0;
+}
+
+static uint32_t primary_item(span pitm) {
+    reader r = reader_of(pitm);
+    unsigned version = (unsigned)get(&r, 1);
+    skip(&r, 3);
+    return (uint32_t)get(&r, version == 0 ? 2 : 4);
+}
+
+/* The type of `item` from `iinf` (0 when not listed). */
+static uint32_t item_type(span iinf, uint32_t item) {
+    reader r = reader_of(iinf);
+    unsigned version = (unsigned)get(&r, 1);
+    skip(&r, 3 + (version == 0 ? 2 : 4));
+    uint32_t type;
+    span infe;
+    while (!r.bad && next_box(&r, &type, &infe)) {
+        if (type != FOURCC('i', 'n', 'f', 'e')) continue;
+        reader e = reader_of(infe);
+        unsigned infe_version = (unsigned)get(&e, 1);
+        skip(&e, 3);
+        if (infe_version < 2) continue;
+        uint32_t id = (uint32_t)get(&e, infe_version == 2 ? 2 : 4);
+        skip(&e, 2);
+        uint32_t kind = (uint32_t)get(&e, 4);
+        if (!e.bad && id == item) return kind;
+    }
+    return 0;
+}
+
+/* One `dimg` reference of the grid, and the size its `ispe` gives. */
+typedef struct {
+    uint32_t id;
+    uint32_t width, height;
+    int sized;
+    uint64_t data; /* where its data starts (iloc, plus 1; 0 when not located) */
+} tile;
+
+/* The grid's `dimg` references (malloc'd, `*count` of them), or NULL. */
+static tile *grid_tiles(span iref, uint32_t grid, uint32_t *count) {
+    reader r = reader_of(iref);
+    unsigned version = (unsigned)get(&r, 1);
+    skip(&r, 3);
+    unsigned id_bytes = version == 0 ? 2 : 4;
+    uint32_t type;
+    span body;
+    while (!r.bad && next_box(&r, &type, &body)) {
+        reader b = reader_of(body);
+        uint32_t from = (uint32_t)get(&b, id_bytes);
+        uint32_t n = (uint32_t)get(&b, 2);
+        if (b.bad || type != FOURCC('d', 'i', 'm', 'g') || from != grid) continue;
+        if (n == 0 || body.size - b.at < (size_t)n * id_bytes) return NULL;
+        tile *tiles = calloc(n, sizeof *tiles);
+        if (!tiles) return NULL;
+        for (uint32_t i = 0; i < n; i++) tiles[i].id = (uint32_t)get(&b, id_bytes);
+        *count = n;
+        return tiles;
+    }
+    return NULL;
+}
+
+/* The `ispe` of each of `ipco`'s properties, by its 1-based index (sizes[2i], sizes[2i + 1]). */
+static uint32_t *property_sizes(span ipco, uint32_t *count) {
+    uint32_t *sizes = calloc(2 * (size_t)MAX_PROPERTIES, sizeof *sizes);
+    if (!sizes) return NULL;
+    reader r = reader_of(ipco);
+    uint32_t type, n = 0;
+    span body;
+    while (n < MAX_PROPERTIES - 1 && !r.bad && next_box(&r, &type, &body)) {
+        n++;
+        if (type != FOURCC('i', 's', 'p', 'e')) continue;
+        reader p = reader_of(body);
+        skip(&p, 4);
+        uint32_t width = (uint32_t)get(&p, 4), height = (uint32_t)get(&p, 4);
+        if (!p.bad) {
+            sizes[2 * n] = width;
+            sizes[2 * n + 1] = height;
+        }
+    }
+    *count = n;
+    return sizes;
+}
+
+static int by_id(const void *a, const void *b) {
+    uint32_t x = ((const tile *)a)->id, y = ((const tile *)b)->id;
+    return (x > y) - (x < y);
+}
+
+/* Gives every tile whose item is `item` the size `width` x `height` (the tiles sorted by id). */
+static void size_tiles(tile *tiles, uint32_t count, uint32_t item, uint32_t width, uint32_t height) {
+    tile key = {.id = item};
+    tile *found = bsearch(&key, tiles, count, sizeof *tiles, by_id);
+    if (!found) return;
+    while (found > tiles && found[-1].id == item) found--;
+    for (; found < tiles + count && found->id == item; found++) {
+        found->width = width;
+        found->height = height;
+        found->sized = 1;
+    }
+}
+
+/* Sizes the tiles (sorted by id) from the `ispe` their `ipma` entries point to. */
+static void read_tile_sizes(span ipma, span ipco, tile *tiles, uint32_t count) {
+    uint32_t properties = 0;
+    uint32_t *sizes = property_sizes(ipco, &properties);
+    if (!sizes) return;
+    reader r = reader_of(ipma);
+    unsigned version = (unsigned)get(&r, 1);
+    uint32_t flags = (uint32_t)get(&r, 3);
+    uint32_t entries = (uint32_t)get(&r, 4);
+    for (uint32_t e = 0; e < entries && !r.bad; e++) {
+        uint32_t item = (uint32_t)get(&r, version < 1 ? 2 : 4);
+        unsigned associations = (unsigned)get(&r, 1);
+        for (unsigned a = 0; a < associations && !r.bad; a++) {
+            uint32_t index = (flags & 1) ? (uint32_t)get(&r, 2) & 0x7fff : (uint32_t)get(&r, 1) & 0x7f;
+            if (r.bad || index == 0 || index > properties || sizes[2 * index] == 0) continue;
+            size_tiles(tiles, count, item, sizes[2 * index], sizes[2 * index + 1]);
+        }
+    }
+    free(sizes);
+}
+
+/* One `iloc` entry: an item and its first extent. */
+typedef struct {
+    uint32_t id;
+    int method;
+    uint64_t offset, length;
+} location;
+
+typedef struct {
+    reader r;
+    unsigned version, offset_size, length_size, base_size, index_size;
+    uint32_t items, done;
+} iloc_reader;
+
+static iloc_reader iloc_open(span iloc) {
+    iloc_reader it = {.r = reader_of(iloc)};
+    it.version = (unsigned)get(&it.r, 1);
+    skip(&it.r, 3);
+    unsigned sizes = (unsigned)get(&it.r, 2);
+    it.offset_size = sizes >> 12;
+    it.length_size = (sizes >> 8) & 15;
+    it.base_size = (sizes >> 4) & 15;
+    it.index_size = it.version == 1 || it.version == 2 ? sizes & 15 : 0;
+    it.items = (uint32_t)get(&it.r, it.version < 2 ? 2 : 4);
+    return it;
+}
+
+/* The next item's location; 0 at the end or on a damaged table. */
+static int iloc_next(iloc_reader *it, location *out) {
+    if (it->done >= it->items || it->r.bad) return 0;
+    it->done++;
+    reader *r = &it->r;
+    out->id = (uint32_t)get(r, it->version < 2 ? 2 : 4);
+    out->method = it->version == 1 || it->version == 2 ? (int)(get(r, 2) & 15) : 0;
+    skip(r, 2);
+    uint64_t base = get(r, it->base_size);
+    unsigned extents = (unsigned)get(r, 2);
+    out->offset = out->length = 0;
+    for (unsigned x = 0; x < extents && !r->bad; x++) {
+        skip(r, it->index_size);
+        uint64_t extent_offset = get(r, it->offset_size), extent_length = get(r, it->length_size);
+        if (x > 0) continue;
+        out->offset = base > UINT64_MAX - extent_offset ? UINT64_MAX : base + extent_offset;
+        out->length = extent_length;
+    }
+    return !r->bad;
+}
+
+/* Where `item`'s data starts (its first extent) and how long it is; 0 when not found. */
+static int item_location(span iloc, uint32_t item, int *method, uint64_t *offset, uint64_t *length) {
+    iloc_reader it = iloc_open(iloc);
+    location l;
+    while (iloc_next(&it, &l)) {
+        if (l.id != item) continue;
+        *method = l.method;
+        *offset = l.offset;
+        *length = l.length;
+        return l.offset != UINT64_MAX;
+    }
+    return 0;
+}
+
+/* Where each tile's data starts (tiles sorted by id; idat offsets kept apart from the file's). */
+static void locate_tiles(span iloc, tile *tiles, uint32_t count) {
+    iloc_reader it = iloc_open(iloc);
+    location l;
+    while (iloc_next(&it, &l)) {
+        tile key = {.id = l.id};
+        tile *found = bsearch(&key, tiles, count, sizeof *tiles, by_id);
+        if (!found || l.offset >= (UINT64_MAX >> 2)) continue;
+        while (found > tiles && found[-1].id == l.id) found--;
+        for (; found < tiles + count && found->id == l.id; found++)
+            found->data = ((l.offset + 1) << 2) | (uint64_t)(l.method & 3);
+    }
+}
+
+static int by_data(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether two different tiles start at the same data (one coded image decoded again and again). */
+static int tiles_share_data(const tile *tiles, uint32_t count) {
+    uint64_t *starts = malloc((size_t)count * sizeof *starts);
+    if (!starts) return 0;
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count; i++)
+        if (tiles[i].data && (i == 0 || tiles[i].id != tiles[i - 1].id)) starts[n++] = tiles[i].data;
+    qsort(starts, n, sizeof *starts, by_data);
+    int shared = 0;
+    for (uint32_t i = 1; i < n && !shared; i++) shared = starts[i] == starts[i - 1];
+    free(starts);
+    return shared;
+}
+
+/* The grid descriptor (ISO/IEC 23008-12 6.6.2.3.2): rows, columns and the output size. */
+static void read_descriptor(const uint8_t *file, size_t size, const meta_boxes *m, uint32_t grid,
+                            baheif_structure *s) {
+    int method = 0;
+    uint64_t offset = 0, length = 0;
+    if (!item_location(m->iloc, grid, &method, &offset, &length)) return;
+    span holder = method == 1 ? m->idat : method == 0 ? (span){file, size} : (span){NULL, 0};
+    if (offset > holder.size) return;
+    span data = {holder.data + offset, holder.size - (size_t)offset};
+    if (length && length < data.size) data.size = (size_t)length;
+    reader r = reader_of(data);
+    skip(&r, 1);
+    unsigned flags = (unsigned)get(&r, 1);
+    uint32_t rows = (uint32_t)get(&r, 1) + 1, columns = (uint32_t)get(&r, 1) + 1;
+    uint32_t width = (uint32_t)get(&r, (flags & 1) ? 4 : 2), height = (uint32_t)get(&r, (flags & 1) ? 4 : 2);
+    if (r.bad) return;
+    s->rows = rows;
+    s->columns = columns;
+    s->output_width = width;
+    s->output_height = height;
+}
+
+static uint64_t saturating_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* The tiles' sum, their largest size, and whether one repeats or lacks an `ispe` (sorted by id). */
+static void sum_tiles(const tile *tiles, uint32_t count, baheif_structure *s) {
+    s->tile_count = count;
+    for (uint32_t i = 0; i < count; i++) {
+        if (i > 0 && tiles[i].id == tiles[i - 1].id) s->repeats_a_tile = 1;
+        if (!tiles[i].sized) s->tile_without_size = 1;
+        if (tiles[i].width > s->tile_width) s->tile_width = tiles[i].width;
+        if (tiles[i].height > s->tile_height) s->tile_height = tiles[i].height;
+        s->tile_pixels = saturating_add(s->tile_pixels, (uint64_t)tiles[i].width * tiles[i].height);
+    }
+}
+
+int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *structure) {
+    meta_boxes m;
+    memset(structure, 0, sizeof *structure);
+    if (!file || read_meta(file, size, &m) != 0) return -1;
+    uint32_t primary = primary_item(m.pitm);
+    if (item_type(m.iinf, primary) != FOURCC('g', 'r', 'i', 'd')) return 0;
+    structure->is_grid = 1;
+    read_descriptor(file, size, &m, primary, structure);
+    uint32_t count = 0;
+    tile *tiles = grid_tiles(m.iref, primary, &count);
+    if (!tiles) return 0;
+    qsort(tiles, count, sizeof *tiles, by_id);
+    if (m.has_ipma) read_tile_sizes(m.ipma, m.ipco, tiles, count);
+    sum_tiles(tiles, count, structure);
+    if (count <= BAHEIF_MAX_TILES) {
+        locate_tiles(m.iloc, tiles, count);
+        structure->tiles_share_data = tiles_share_data(tiles, count);
+    }
+    free(tiles);
+    return 0;
+}
+
+int baheif_grid_is_too_costly(const baheif_structure *s, uint64_t max_pixels, char *reason, size_t size) {
+    if (!s->is_grid || s->tile_count == 0) return 0;
+    if (s->repeats_a_tile) {
+        snprintf(reason, size, "HEIF grid of %u tiles refers to the same tile more than once", s->tile_count);
+        return 1;
+    }
+    if (s->tile_count > BAHEIF_MAX_TILES) {
+        snprintf(reason, size, "HEIF grid of %u tiles has more than %u", s->tile_count, BAHEIF_MAX_TILES);
+        return 1;
+    }
+    if (s->tiles_share_data) {
+        snprintf(reason, size, "HEIF grid of %u tiles has tiles that share one coded image", s->tile_count);
+        return 1;
+    }
+    if (s->tile_without_size) {
+        snprintf(reason, size, "HEIF grid of %u tiles has a tile without a size (ispe)", s->tile_count);
+        return 1;
+    }
+    /* Covering the output takes at most one more row and column of tiles; so does the pixel limit. */
+    uint64_t needed = max_pixels;
+    if (s->output_width && s->output_height) {
+        uint64_t covering = ((uint64_t)s->output_width + s->tile_width) * ((uint64_t)s->output_height + s->tile_height);
+        uint64_t padding = covering - (uint64_t)s->output_width * s->output_height;
+        needed = covering < saturating_add(max_pixels, padding) ? covering : saturating_add(max_pixels, padding);
+    }
+    if (s->tile_pixels <= needed) return 0;
+    snprintf(reason, size,
+             "HEIF grid of %u tiles of up to %ux%u holds %llu pixels, more than the %llu its %ux%u image needs",
+             s->tile_count, s->tile_width, s->tile_height, (unsigned long long)s->tile_pixels,
+             (unsigned long long)needed, s->output_width, s->output_height);
+    return 1;
+}
