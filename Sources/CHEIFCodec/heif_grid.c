@@ -179,6 +179,36 @@ static uint32_t *property_sizes(span ipco, uint32_t *count) {
     return sizes;
 }
 
+/* Swaps two elements of `size` bytes. */
+static void swap_bytes(unsigned char *a, unsigned char *b, size_t size) {
+    for (size_t i = 0; i < size; i++) {
+        unsigned char t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
+static void sift_down(unsigned char *base, size_t root, size_t n, size_t size, int (*compare)(const void *, const void *)) {
+    for (size_t child; (child = 2 * root + 1) < n; root = child) {
+        if (child + 1 < n && compare(base + child * size, base + (child + 1) * size) < 0) child++;
+        if (compare(base + root * size, base + child * size) >= 0) return;
+        swap_bytes(base + root * size, base + child * size, size);
+    }
+}
+
+/*
+ * A heap sort: O(n log n) whatever the input, no allocation, and no system call (glibc's qsort
+ * asks the system for its memory size, which the decode sandbox refuses).
+ */
+static void heap_sort(void *items, size_t n, size_t size, int (*compare)(const void *, const void *)) {
+    unsigned char *base = items;
+    for (size_t i = n / 2; i-- > 0;) sift_down(base, i, n, size, compare);
+    for (size_t end = n; end-- > 1;) {
+        swap_bytes(base, base + end * size, size);
+        sift_down(base, 0, end, size, compare);
+    }
+}
+
 static int by_id(const void *a, const void *b) {
     uint32_t x = ((const tile *)a)->id, y = ((const tile *)b)->id;
     return (x > y) - (x < y);
@@ -305,7 +335,7 @@ static int tiles_share_data(const tile *tiles, uint32_t count) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < count; i++)
         if (tiles[i].data && (i == 0 || tiles[i].id != tiles[i - 1].id)) starts[n++] = tiles[i].data;
-    qsort(starts, n, sizeof *starts, by_data);
+    heap_sort(starts, n, sizeof *starts, by_data);
     int shared = 0;
     for (uint32_t i = 1; i < n && !shared; i++) shared = starts[i] == starts[i - 1];
     free(starts);
@@ -359,7 +389,7 @@ int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *st
     uint32_t count = 0;
     tile *tiles = grid_tiles(m.iref, primary, &count);
     if (!tiles) return 0;
-    qsort(tiles, count, sizeof *tiles, by_id);
+    heap_sort(tiles, count, sizeof *tiles, by_id);
     if (m.has_ipma) read_tile_sizes(m.ipma, m.ipco, tiles, count);
     sum_tiles(tiles, count, structure);
     if (count <= BAHEIF_MAX_TILES) {
