@@ -157,22 +157,30 @@ static tile *grid_tiles(span iref, uint32_t grid, uint32_t *count) {
     return NULL;
 }
 
-/* The `ispe` of each of `ipco`'s properties, by its 1-based index (sizes[2i], sizes[2i + 1]). */
+/* The size of each of `ipco`'s properties that gives one, by its 1-based index: an `ispe`'s
+ * (sizes[SIZE_AT(i)], sizes[SIZE_AT(i) + 1]), an `hvcC`'s coded size (sizes[SIZE_AT(i) + 2], + 3). */
+#define SIZE_AT(index) (4 * (size_t)(index))
+
 static uint32_t *property_sizes(span ipco, uint32_t *count) {
-    uint32_t *sizes = calloc(2 * (size_t)MAX_PROPERTIES, sizeof *sizes);
+    uint32_t *sizes = calloc(SIZE_AT(MAX_PROPERTIES), sizeof *sizes);
     if (!sizes) return NULL;
     reader r = reader_of(ipco);
     uint32_t type, n = 0;
     span body;
     while (n < MAX_PROPERTIES - 1 && !r.bad && next_box(&r, &type, &body)) {
         n++;
+        uint32_t *size = sizes + SIZE_AT(n);
+        if (type == FOURCC('h', 'v', 'c', 'C')) {
+            if (baheif_hvcc_size(body.data, body.size, &size[2], &size[3]) != 0) size[2] = size[3] = 0;
+            continue;
+        }
         if (type != FOURCC('i', 's', 'p', 'e')) continue;
         reader p = reader_of(body);
         skip(&p, 4);
         uint32_t width = (uint32_t)get(&p, 4), height = (uint32_t)get(&p, 4);
         if (!p.bad) {
-            sizes[2 * n] = width;
-            sizes[2 * n + 1] = height;
+            size[0] = width;
+            size[1] = height;
         }
     }
     *count = n;
@@ -214,21 +222,24 @@ static int by_id(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Gives every tile whose item is `item` the size `width` x `height` (the tiles sorted by id). */
-static void size_tiles(tile *tiles, uint32_t count, uint32_t item, uint32_t width, uint32_t height) {
+/* Gives every tile whose item is `item` at least the size `width` x `height` (the tiles sorted
+ * by id): its `ispe` (`sized`), or its coded size, whichever is larger. */
+static void size_tiles(tile *tiles, uint32_t count, uint32_t item, uint32_t width, uint32_t height, int sized) {
+    if (!tiles || count == 0) return;
     tile key = {.id = item};
     tile *found = bsearch(&key, tiles, count, sizeof *tiles, by_id);
     if (!found) return;
     while (found > tiles && found[-1].id == item) found--;
     for (; found < tiles + count && found->id == item; found++) {
-        found->width = width;
-        found->height = height;
-        found->sized = 1;
+        if (width > found->width) found->width = width;
+        if (height > found->height) found->height = height;
+        found->sized |= sized;
     }
 }
 
-/* Sizes the tiles (sorted by id) from the `ispe` their `ipma` entries point to. */
-static void read_tile_sizes(span ipma, span ipco, tile *tiles, uint32_t count) {
+/* Sizes the tiles (sorted by id) from the `ispe` and `hvcC` their `ipma` entries point to, and
+ * the primary item (`s`, when not a grid). */
+static void read_item_sizes(span ipma, span ipco, tile *tiles, uint32_t count, uint32_t primary, baheif_structure *s) {
     uint32_t properties = 0;
     uint32_t *sizes = property_sizes(ipco, &properties);
     if (!sizes) return;
@@ -241,8 +252,19 @@ static void read_tile_sizes(span ipma, span ipco, tile *tiles, uint32_t count) {
         unsigned associations = (unsigned)get(&r, 1);
         for (unsigned a = 0; a < associations && !r.bad; a++) {
             uint32_t index = (flags & 1) ? (uint32_t)get(&r, 2) & 0x7fff : (uint32_t)get(&r, 1) & 0x7f;
-            if (r.bad || index == 0 || index > properties || sizes[2 * index] == 0) continue;
-            size_tiles(tiles, count, item, sizes[2 * index], sizes[2 * index + 1]);
+            if (r.bad || index == 0 || index > properties) continue;
+            const uint32_t *size = sizes + SIZE_AT(index);
+            if (size[0]) size_tiles(tiles, count, item, size[0], size[1], 1);
+            if (size[2]) size_tiles(tiles, count, item, size[2], size[3], 0);
+            if (item != primary || s->is_grid) continue;
+            if (size[0]) {
+                s->ispe_width = size[0];
+                s->ispe_height = size[1];
+            }
+            if (size[2]) {
+                s->coded_width = size[2];
+                s->coded_height = size[3];
+            }
         }
     }
     free(sizes);
@@ -383,14 +405,17 @@ int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *st
     memset(structure, 0, sizeof *structure);
     if (!file || read_meta(file, size, &m) != 0) return -1;
     uint32_t primary = primary_item(m.pitm);
-    if (item_type(m.iinf, primary) != FOURCC('g', 'r', 'i', 'd')) return 0;
+    if (item_type(m.iinf, primary) != FOURCC('g', 'r', 'i', 'd')) {
+        if (m.has_ipma) read_item_sizes(m.ipma, m.ipco, NULL, 0, primary, structure);
+        return 0;
+    }
     structure->is_grid = 1;
     read_descriptor(file, size, &m, primary, structure);
     uint32_t count = 0;
     tile *tiles = grid_tiles(m.iref, primary, &count);
     if (!tiles) return 0;
     heap_sort(tiles, count, sizeof *tiles, by_id);
-    if (m.has_ipma) read_tile_sizes(m.ipma, m.ipco, tiles, count);
+    if (m.has_ipma) read_item_sizes(m.ipma, m.ipco, tiles, count, primary, structure);
     sum_tiles(tiles, count, structure);
     if (count <= BAHEIF_MAX_TILES) {
         locate_tiles(m.iloc, tiles, count);

@@ -31,7 +31,15 @@ typedef struct {
     int tiles_share_data;
     /** 1 when a tile has no `ispe` (its size unknown). */
     int tile_without_size;
+    /** The primary item's (not a grid's) `ispe` size, and its coded size from its `hvcC` (0 when unknown). */
+    uint32_t ispe_width, ispe_height, coded_width, coded_height;
 } baheif_structure;
+
+/**
+ * The coded size of the HEVC image whose `hvcC` body is `hvcc` (`size` bytes), from its first
+ * sequence parameter set (heif_hevc.c). Returns 0, or -1 when it cannot be read.
+ */
+int baheif_hvcc_size(const uint8_t *hvcc, size_t size, uint32_t *width, uint32_t *height);
 
 /**
  * Reads the structure of the primary item of the HEIF in `file` (`size` bytes). Returns 0, or

@@ -23,6 +23,13 @@ enum GridBombFixtures {
         // Twelve distinct 256x256 tiles under a grid that says 64x64: four times what covering it takes.
         try make(["loose-grid", folder + "/tile.png", folder + "/loose.heic", "64", "64", "--tile", "256"])
         try make(["grid", folder + "/tile.png", folder + "/fair.heic", "--tile", "256"])
+        // Faults 5 and 6: an `ispe` that understates the coded image.
+        try make(["single", folder + "/tile.png", folder + "/honest.heic"])
+        try make(["lie", folder + "/honest.heic", folder + "/square-lie.heic", "16", "16"])
+        try make(["photo", folder + "/big.png", "2400", "1800"])
+        try make(["single", folder + "/big.png", folder + "/big.heic"])
+        try make(["lie", folder + "/big.heic", folder + "/big-lie.heic", "240", "180"])
+        try make(["big-exif", folder + "/big-exif.heic", "2048"])
         return folder
     }
 }
@@ -54,5 +61,45 @@ enum GridBombFixtures {
         let path = try GridBombFixtures.folder.get() + "/fair.heic"
         let decoded = try WorkerSupport.decode(path, pool: pool, request: request)
         #expect(decoded.header.width == 800 && decoded.header.height == 600)
+    }
+}
+
+/// HEIF files whose `ispe` understates the coded image (issue 39, faults 5 and 6), and one with
+/// an Exif item far larger than any camera writes.
+@Suite struct HEIFSizeLieTests {
+    let pool = DecodeWorkerPool(command: WorkerSupport.command)
+
+    /// A 16x16 `ispe` on an 800x600 stream: laid out as the 800x600 photo it is, not as a square.
+    @Test func aSquareLieIsLaidOutByTheCodedSize() throws {
+        let folder = try GridBombFixtures.folder.get()
+        let request = DecodeRequest(size: FrameSize(width: 160, height: 90), scale: .auto)
+        let lie = try WorkerSupport.decode(folder + "/square-lie.heic", pool: pool, request: request)
+        let honest = try WorkerSupport.decode(folder + "/honest.heic", pool: pool, request: request)
+        #expect(lie.header.width == 800 && lie.header.height == 600, "\(lie.header)")
+        #expect(lie.scaleUsed == honest.scaleUsed)
+        #expect(lie.frame.pixels == honest.frame.pixels)
+    }
+
+    /// A 2400x1800 stream labelled 240x180 is held to the budget by its coded size, before decoding.
+    @Test func anUnderstatedSizeIsHeldToTheBudget() throws {
+        let folder = try GridBombFixtures.folder.get()
+        let request = DecodeRequest(
+            size: FrameSize(width: 160, height: 120), scale: .fill, budget: DecodeMemoryBudget(megabytes: 8))
+        for name in ["big.heic", "big-lie.heic"] {
+            let error = #expect(throws: PhotoError.self) {
+                _ = try WorkerSupport.decode(folder + "/" + name, pool: pool, request: request)
+            }
+            #expect(error?.kind == .tooLarge, "\(name): \(error?.reason ?? "")")
+            #expect(error?.reason.contains("2400x1800") == true, "\(name): \(error?.reason ?? "")")
+        }
+    }
+
+    /// An Exif item of 2 MB is not read (the photo is shown, without its date).
+    @Test func aHugeExifItemIsNotRead() throws {
+        let folder = try GridBombFixtures.folder.get()
+        let request = DecodeRequest(size: FrameSize(width: 64, height: 48), scale: .fill)
+        let decoded = try WorkerSupport.decode(folder + "/big-exif.heic", pool: pool, request: request)
+        #expect(decoded.metadata.exif == nil)
+        #expect(decoded.workerPeakKilobytes < 60_000, "\(decoded.workerPeakKilobytes) KiB")
     }
 }

@@ -12,6 +12,10 @@
   heif_fixtures.py loose-grid IN.png OUT.heic W H [--tile N]
       IN's tiles (as `grid` makes them) under a grid that declares a W x H image: more tiles than
       covering it takes
+  heif_fixtures.py lie IN.heic OUT.heic W H
+      IN with its (first) image's `ispe` rewritten to W x H: the coded image is another size
+  heif_fixtures.py big-exif OUT.heic KB
+      a small HEIC (pillow-heif) with a dated Exif item of KB kilobytes (padded after the TIFF data)
   heif_fixtures.py reference IN.heic W H OUT.rgb              Pillow's decode (pillow-heif),
       resized to W x H with Image.BOX, as raw RGB bytes
   heif_fixtures.py dated OUT.heic [DATE [OFFSET]] [--bad-offset]
@@ -331,6 +335,14 @@ def make_dated(out, date=None, offset=None, bad_offset=False):
         open(out, "wb").write(data)
 
 
+def make_big_exif(out, kilobytes):
+    heif_opener()
+    exif = Image.Exif()
+    exif[0x8769] = {0x9003: "2024:05:06 07:08:09"}
+    padding = b"\0" * (kilobytes * 1024)
+    Image.new("RGB", (64, 48), (200, 120, 40)).save(out, exif=exif.tobytes() + padding, quality=90)
+
+
 def make_patches(source, out, icc=None, nclx=None, no_colr=False):
     heif_opener()
     image = Image.open(source).convert("RGB")
@@ -378,6 +390,12 @@ def main(argv):
     elif command == "loose-grid":
         options = dict(zip(argv[6::2], argv[7::2]))
         make_grid(argv[2], argv[3], int(options.get("--tile", 512)), size=(int(argv[4]), int(argv[5])))
+    elif command == "lie":
+        data = open(argv[2], "rb").read()
+        open(argv[3], "wb").write(data)
+        lie_about_size(argv[3], (int(argv[4]), int(argv[5])))
+    elif command == "big-exif":
+        make_big_exif(argv[2], int(argv[3]))
     elif command == "reference":
         reference(argv[2], int(argv[3]), int(argv[4]), argv[5])
     elif command == "dated":
