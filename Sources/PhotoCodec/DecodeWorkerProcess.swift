@@ -123,7 +123,8 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
     /// to decode, and is not tried again), or the status it ended with.
     private static func failure(_ length: Int, _ status: Int32, _ deadline: Duration, path: String) -> PhotoError {
         if length == -2 {
-            let reason = "the decode worker took longer than \(deadline) and was stopped: the photo costs too much to decode"
+            let reason =
+                "the decode worker took longer than \(deadline) and was stopped: the photo costs too much to decode"
             return PhotoError(kind: .tooCostly, reason: reason, path: path)
         }
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))

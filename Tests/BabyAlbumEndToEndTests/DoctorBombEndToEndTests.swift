@@ -47,7 +47,8 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(10))
         #expect(text.contains("3 valid photo(s), 2 skipped"), "\(text)")
         for name in ["grid.heic", "grid.avif"] {
-            #expect(text.contains("skipped \(photos)/\(name): HEIF grid of 10000 tiles refers to the same tile"), "\(text)")
+            #expect(
+                text.contains("skipped \(photos)/\(name): HEIF grid of 10000 tiles refers to the same tile"), "\(text)")
         }
         // Shown as sRGB by the slideshow, counted as valid with their profile ignored.
         #expect(text.contains("colour profiles: 2 (no description) (ignored)"), "\(text)")

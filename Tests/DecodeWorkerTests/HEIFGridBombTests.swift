@@ -42,7 +42,9 @@ enum GridBombFixtures {
     func aGridThatRepeatsOneTileIsRefusedAtOnce(name: String) throws {
         let path = try GridBombFixtures.folder.get() + "/" + name
         let started = ContinuousClock.now
-        let error = #expect(throws: PhotoError.self) { _ = try WorkerSupport.decode(path, pool: pool, request: request) }
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(path, pool: pool, request: request)
+        }
         #expect(error?.kind == .tooLarge, "\(error?.reason ?? "")")
         #expect(error?.reason.contains("same tile more than once") == true, "\(error?.reason ?? "")")
         #expect(error?.isLasting == true)
@@ -51,7 +53,9 @@ enum GridBombFixtures {
 
     @Test func aGridWithMoreTilesThanItsImageNeedsIsRefused() throws {
         let path = try GridBombFixtures.folder.get() + "/loose.heic"
-        let error = #expect(throws: PhotoError.self) { _ = try WorkerSupport.decode(path, pool: pool, request: request) }
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(path, pool: pool, request: request)
+        }
         #expect(error?.kind == .tooLarge, "\(error?.reason ?? "")")
         #expect(error?.reason.contains("more than the 102400 its 64x64 image needs") == true, "\(error?.reason ?? "")")
     }
