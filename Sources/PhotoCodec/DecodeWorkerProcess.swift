@@ -119,8 +119,9 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
             workerPeakKilobytes: peakKilobytes, workerCPUNanoseconds: cpu)
     }
 
-    /// Why the worker gave no reply: over its deadline or its CPU time (the photo costs too much
-    /// to decode, and is not tried again), or the status it ended with.
+    /// Why the worker gave no reply: over its deadline, its CPU time (SIGXCPU) or its memory
+    /// (SIGABRT: libheif's C++ aborts when an allocation fails under RLIMIT_AS) the photo costs
+    /// too much to decode, and is not tried again; else the status it ended with.
     private static func failure(_ length: Int, _ status: Int32, _ deadline: Duration, path: String) -> PhotoError {
         if length == -2 {
             let reason =
@@ -130,8 +131,8 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
         basandbox_describe_status(status, &text)
         // WIFSIGNALED and WTERMSIG: the low 7 bits name the signal.
-        let killedForTime = status & 0x7f == SIGXCPU
-        return PhotoError(kind: killedForTime ? .tooCostly : .decoderFailed, reason: String(cString: text), path: path)
+        let tooCostly = status & 0x7f == SIGXCPU || status & 0x7f == SIGABRT
+        return PhotoError(kind: tooCostly ? .tooCostly : .decoderFailed, reason: String(cString: text), path: path)
     }
 
     private static func reply(_ buffer: [UInt8], length: Int, path: String) throws(PhotoError) -> badecode_reply {

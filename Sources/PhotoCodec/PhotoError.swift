@@ -23,8 +23,9 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
         /// The decode worker crashed, was killed or could not be reached (the reason names the
         /// signal).
         case decoderFailed
-        /// The decode worker ran over its deadline or its CPU time limit: the photo costs more to
-        /// decode than the slideshow can wait for (passed over, not tried again).
+        /// The decode worker ran over its deadline, its CPU time limit or (aborting) its memory
+        /// limit: the photo costs more to decode than the slideshow can give it (passed over, not
+        /// tried again).
         case tooCostly
         /// The decode sandbox refused a system call that a library made while decoding this
         /// photo ("system call 198 (socket)"): a gap in the allow-list for this system's
