@@ -404,13 +404,14 @@ int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *st
     meta_boxes m;
     memset(structure, 0, sizeof *structure);
     if (!file || read_meta(file, size, &m) != 0) return -1;
-    uint32_t primary = primary_item(m.pitm);
-    if (item_type(m.iinf, primary) != FOURCC('g', 'r', 'i', 'd')) {
+    uint32_t primary = primary_item(m.pitm), type = item_type(m.iinf, primary);
+    if (type != FOURCC('g', 'r', 'i', 'd') && type != FOURCC('i', 'o', 'v', 'l')) {
         if (m.has_ipma) read_item_sizes(m.ipma, m.ipco, NULL, 0, primary, structure);
         return 0;
     }
     structure->is_grid = 1;
-    read_descriptor(file, size, &m, primary, structure);
+    structure->is_overlay = type == FOURCC('i', 'o', 'v', 'l');
+    if (!structure->is_overlay) read_descriptor(file, size, &m, primary, structure);
     uint32_t count = 0;
     tile *tiles = grid_tiles(m.iref, primary, &count);
     if (!tiles) return 0;
@@ -427,20 +428,21 @@ int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *st
 
 int baheif_grid_is_too_costly(const baheif_structure *s, uint64_t max_pixels, char *reason, size_t size) {
     if (!s->is_grid || s->tile_count == 0) return 0;
+    const char *kind = s->is_overlay ? "overlay" : "grid", *tile = s->is_overlay ? "layer" : "tile";
     if (s->repeats_a_tile) {
-        snprintf(reason, size, "HEIF grid of %u tiles refers to the same tile more than once", s->tile_count);
+        snprintf(reason, size, "HEIF %s of %u %ss refers to the same %s more than once", kind, s->tile_count, tile, tile);
         return 1;
     }
     if (s->tile_count > BAHEIF_MAX_TILES) {
-        snprintf(reason, size, "HEIF grid of %u tiles has more than %u", s->tile_count, BAHEIF_MAX_TILES);
+        snprintf(reason, size, "HEIF %s of %u %ss has more than %u", kind, s->tile_count, tile, BAHEIF_MAX_TILES);
         return 1;
     }
     if (s->tiles_share_data) {
-        snprintf(reason, size, "HEIF grid of %u tiles has tiles that share one coded image", s->tile_count);
+        snprintf(reason, size, "HEIF %s of %u %ss has %ss that share one coded image", kind, s->tile_count, tile, tile);
         return 1;
     }
     if (s->tile_without_size) {
-        snprintf(reason, size, "HEIF grid of %u tiles has a tile without a size (ispe)", s->tile_count);
+        snprintf(reason, size, "HEIF %s of %u %ss has a %s without a size (ispe)", kind, s->tile_count, tile, tile);
         return 1;
     }
     /* Covering the output takes at most one more row and column of tiles; so does the pixel limit. */
@@ -451,6 +453,11 @@ int baheif_grid_is_too_costly(const baheif_structure *s, uint64_t max_pixels, ch
         needed = covering < saturating_add(max_pixels, padding) ? covering : saturating_add(max_pixels, padding);
     }
     if (s->tile_pixels <= needed) return 0;
+    if (s->is_overlay) {
+        snprintf(reason, size, "HEIF overlay of %u layers holds %llu pixels, over the limit of %llu", s->tile_count,
+                 (unsigned long long)s->tile_pixels, (unsigned long long)needed);
+        return 1;
+    }
     snprintf(reason, size,
              "HEIF grid of %u tiles of up to %ux%u holds %llu pixels, more than the %llu its %ux%u image needs",
              s->tile_count, s->tile_width, s->tile_height, (unsigned long long)s->tile_pixels,

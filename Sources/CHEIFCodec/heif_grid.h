@@ -13,8 +13,10 @@
 
 /** What the primary item is made of. */
 typedef struct {
-    /** 1 when the primary item is a `grid`. */
+    /** 1 when the primary item is a `grid`, or an `iovl` overlay (its layers counted as tiles). */
     int is_grid;
+    /** 1 when it is an `iovl` overlay: no descriptor is read, its layers are held to the pixel limit. */
+    int is_overlay;
     /** The grid descriptor's rows and columns (0 when it could not be read). */
     uint32_t rows, columns;
     /** The grid's output size from its descriptor (0 when it could not be read). */
@@ -48,7 +50,7 @@ int baheif_hvcc_size(const uint8_t *hvcc, size_t size, uint32_t *width, uint32_t
 int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *structure);
 
 /**
- * Whether the grid in `structure` costs more than its output needs: tiles referenced more than
+ * Whether the grid (or overlay) in `structure` costs more than its output needs: tiles referenced more than
  * once, more than BAHEIF_MAX_TILES, different tiles sharing one coded image, tiles whose pixels exceed what covering the output takes
  * ((W + tile_w) * (H + tile_h)) or `max_pixels`. Returns 0 when it does not, else 1 with `reason`
  * (`size` bytes) saying why.

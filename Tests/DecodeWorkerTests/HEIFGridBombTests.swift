@@ -23,6 +23,8 @@ enum GridBombFixtures {
         // 30 x 30 tiles, each an item of its own, all pointing at the one coded 800x600 image.
         let clones = ["30", "30", "640", "480", "--tile-ispe", "6", "4", "--clones"]
         try make(["bomb-grid", folder + "/tile.png", folder + "/clones.heic"] + clones)
+        // The same through an `iovl` overlay: 10,000 layers, all the one 800x600 image.
+        try make(["bomb-grid", folder + "/tile.png", folder + "/overlay.heic", "100", "100", "640", "480", "--overlay"])
         // Twelve distinct 256x256 tiles under a grid that says 64x64: four times what covering it takes.
         try make(["loose-grid", folder + "/tile.png", folder + "/loose.heic", "64", "64", "--tile", "256"])
         try make(["grid", folder + "/tile.png", folder + "/fair.heic", "--tile", "256"])
@@ -51,6 +53,17 @@ enum GridBombFixtures {
         #expect(error?.kind == .tooLarge, "\(error?.reason ?? "")")
         #expect(error?.reason.contains("same tile more than once") == true, "\(error?.reason ?? "")")
         #expect(error?.isLasting == true)
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func anOverlayThatRepeatsOneImageIsRefusedAtOnce() throws {
+        let path = try GridBombFixtures.folder.get() + "/overlay.heic"
+        let started = ContinuousClock.now
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(path, pool: pool, request: request)
+        }
+        #expect(error?.kind == .tooLarge, "\(error?.reason ?? "")")
+        #expect(error?.reason == "HEIF overlay of 10000 layers refers to the same layer more than once")
         #expect(ContinuousClock.now - started < .seconds(2))
     }
 

@@ -6,10 +6,11 @@
   heif_fixtures.py grid IN.png OUT.heic [--tile N] [--irot Q] [--imir AXIS]
       an iPhone-style grid: N x N HEVC tiles (hidden items) under a `grid` primary item, with
       optional `irot` (Q quarter turns anticlockwise) and `imir` (0: top-bottom, 1: left-right)
-  heif_fixtures.py bomb-grid IN.png OUT.heic ROWS COLUMNS W H [--avif] [--tile-ispe TW TH] [--clones]
+  heif_fixtures.py bomb-grid IN.png OUT.heic ROWS COLUMNS W H [--avif] [--tile-ispe TW TH] [--clones] [--overlay]
       a CPU bomb: a ROWS x COLUMNS grid declaring a W x H image whose every tile reference points
       to the one image of IN (as heif-enc, or heif-enc -A, encodes it), its `ispe` TW x TH;
-      --clones: every tile an item of its own, all with that one image's data
+      --clones: every tile an item of its own, all with that one image's data; --overlay: an `iovl`
+      overlay of the ROWS * COLUMNS references (every layer at 0, 0) instead of a grid
   heif_fixtures.py loose-grid IN.png OUT.heic W H [--tile N]
       IN's tiles (as `grid` makes them) under a grid that declares a W x H image: more tiles than
       covering it takes
@@ -185,10 +186,12 @@ def build_ipma(entries):
     return full_box("ipma", 0, 1, body)
 
 
-def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None, references=None, clones=0):
+def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None, references=None, clones=0,
+            overlay=False):
     """Adds a grid primary item over every image of `source` (when `tiles_shape`), and `irot`/`imir`.
     `references`: the grid's `dimg` list, when not every image once; `clones`: items added that
-    are the first image again (its data, its properties), under ids of their own."""
+    are the first image again (its data, its properties), under ids of their own; `overlay`: an
+    `iovl` item over the references (every layer at 0, 0) instead of a grid."""
     data = open(source, "rb").read()
     top = list(boxes(data))
     meta_payload = next(body for kind, body, _ in top if kind == "meta")
@@ -217,10 +220,13 @@ def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None, refe
     if tiles_shape:
         rows, columns = tiles_shape
         grid = max(items) + 1
-        new_infes = [infe(item, kind, True) for item, kind in zip(items, types)] + [infe(grid, "grid", False)]
-        idat = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, size[0], size[1])
-        iloc.append((grid, 1, [(0, len(idat))]))
         tiles = references if references is not None else items
+        new_infes = [infe(item, kind, True) for item, kind in zip(items, types)]
+        new_infes.append(infe(grid, "iovl" if overlay else "grid", False))
+        idat = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, size[0], size[1])
+        if overlay:
+            idat = struct.pack(">BB4HHH", 0, 0, 0, 0, 0, 65535, size[0], size[1]) + b"\0\0\0\0" * len(tiles)
+        iloc.append((grid, 1, [(0, len(idat))]))
         irefs += box("dimg", struct.pack(">HH", grid, len(tiles)) + b"".join(struct.pack(">H", i) for i in tiles))
         properties.append(("ispe", struct.pack(">III", 0, size[0], size[1])))
         first = dict(ipma)[items[0]]
@@ -275,7 +281,7 @@ def shared_properties(properties, ipma):
     return unique, [(item, [(e, remap[i]) for e, i in associations]) for item, associations in ipma]
 
 
-def make_bomb_grid(source_png, out, rows, columns, size, avif=False, tile_ispe=None, clones=False):
+def make_bomb_grid(source_png, out, rows, columns, size, avif=False, tile_ispe=None, clones=False, overlay=False):
     with tempfile.TemporaryDirectory() as folder:
         single = os.path.join(folder, "tile.heic")
         subprocess.run(["heif-enc"] + (["-A"] if avif else []) + ["-q", "50", "-o", single, source_png], check=True,
@@ -284,9 +290,9 @@ def make_bomb_grid(source_png, out, rows, columns, size, avif=False, tile_ispe=N
         meta = next(body for kind, body, _ in boxes(data) if kind == "meta")
         first = struct.unpack(">H", dict((k, b) for k, b, _ in boxes(meta, 4))["pitm"][4:6])[0]
         if clones:
-            rewrite(single, out, (rows, columns), size, clones=rows * columns - 1)
+            rewrite(single, out, (rows, columns), size, clones=rows * columns - 1, overlay=overlay)
         else:
-            rewrite(single, out, (rows, columns), size, references=[first] * (rows * columns))
+            rewrite(single, out, (rows, columns), size, references=[first] * (rows * columns), overlay=overlay)
     if tile_ispe:
         lie_about_size(out, tile_ispe)
 
@@ -401,7 +407,7 @@ def main(argv):
         at = argv.index("--tile-ispe") if "--tile-ispe" in argv else None
         lie = (int(argv[at + 1]), int(argv[at + 2])) if at else None
         make_bomb_grid(argv[2], argv[3], int(argv[4]), int(argv[5]), (int(argv[6]), int(argv[7])), "--avif" in argv,
-                       lie, "--clones" in argv)
+                       lie, "--clones" in argv, "--overlay" in argv)
     elif command == "loose-grid":
         options = dict(zip(argv[6::2], argv[7::2]))
         make_grid(argv[2], argv[3], int(options.get("--tile", 512)), size=(int(argv[4]), int(argv[5])))
