@@ -291,8 +291,8 @@ static int decode_failure(heif_job *job, struct heif_error error) {
 }
 
 /*
- * The decoded image against its header: one larger than the header said (an AV1 image, whose
- * coded size is not read before) takes the header's place, within the pixel limit and budget.
+ * The decoded image against its header: one larger than the header said (a coded size the file's
+ * structure did not give away) takes the header's place, within the pixel limit and budget.
  */
 static int check_decoded_size(heif_job *job, const baphoto_limits *limits, baphoto_header *header) {
     int width = heif_image_get_width(job->image, heif_channel_interleaved);

@@ -105,8 +105,8 @@ static uint32_t primary_item(span pitm) {
     return (uint32_t)get(&r, version == 0 ? 2 : 4);
 }
 
-/* The type of `item` from `iinf` (0 when not listed). */
-static uint32_t item_type(span iinf, uint32_t item) {
+/* Calls `found` with each item of `iinf` and its type. */
+static void each_item(span iinf, void (*found)(void *, uint32_t, uint32_t), void *context) {
     reader r = reader_of(iinf);
     unsigned version = (unsigned)get(&r, 1);
     skip(&r, 3 + (version == 0 ? 2 : 4));
@@ -121,9 +121,24 @@ static uint32_t item_type(span iinf, uint32_t item) {
         uint32_t id = (uint32_t)get(&e, infe_version == 2 ? 2 : 4);
         skip(&e, 2);
         uint32_t kind = (uint32_t)get(&e, 4);
-        if (!e.bad && id == item) return kind;
+        if (!e.bad) found(context, id, kind);
     }
-    return 0;
+}
+
+typedef struct {
+    uint32_t item, type;
+} type_query;
+
+static void match_type(void *context, uint32_t id, uint32_t kind) {
+    type_query *query = context;
+    if (id == query->item && !query->type) query->type = kind;
+}
+
+/* The type of `item` from `iinf` (0 when not listed). */
+static uint32_t item_type(span iinf, uint32_t item) {
+    type_query query = {.item = item};
+    each_item(iinf, match_type, &query);
+    return query.type;
 }
 
 /* One `dimg` reference of the grid, and the size its `ispe` gives. */
@@ -131,6 +146,7 @@ typedef struct {
     uint32_t id;
     uint32_t width, height;
     int sized;
+    uint32_t type; /* its item type (iinf) */
     uint64_t data; /* where its data starts (iloc, plus 1; 0 when not located) */
 } tile;
 
@@ -331,17 +347,71 @@ static int item_location(span iloc, uint32_t item, int *method, uint64_t *offset
     return 0;
 }
 
-/* Where each tile's data starts (tiles sorted by id; idat offsets kept apart from the file's). */
-static void locate_tiles(span iloc, tile *tiles, uint32_t count) {
+typedef struct {
+    tile *tiles;
+    uint32_t count;
+} tile_list;
+
+/* The tiles (sorted by id) of item `id`: the first, and how many; NULL when none. */
+static tile *tiles_of(const tile_list *list, uint32_t id, uint32_t *run) {
+    if (!list->tiles || list->count == 0) return NULL;
+    tile key = {.id = id};
+    tile *found = bsearch(&key, list->tiles, list->count, sizeof *list->tiles, by_id);
+    if (!found) return NULL;
+    while (found > list->tiles && found[-1].id == id) found--;
+    *run = 0;
+    while (found + *run < list->tiles + list->count && found[*run].id == id) (*run)++;
+    return found;
+}
+
+static void type_tile(void *context, uint32_t id, uint32_t kind) {
+    uint32_t run = 0;
+    tile *found = tiles_of(context, id, &run);
+    for (uint32_t i = 0; found && i < run; i++) found[i].type = kind;
+}
+
+/*
+ * The coded size of the AV1 item whose data is at `l` in the file (`file`): its `av1C` may not
+ * carry the sequence header, so the data is read (the first extent, the file's own bytes only).
+ */
+static int av1_coded_size(span file, const location *l, uint32_t *width, uint32_t *height) {
+    if (l->method != 0 || l->offset >= file.size) return -1;
+    size_t length = file.size - (size_t)l->offset;
+    if (l->length && l->length < length) length = (size_t)l->length;
+    return baheif_av1_size(file.data + l->offset, length, width, height);
+}
+
+/*
+ * Where each tile's data starts (tiles sorted by id; idat offsets kept apart from the file's),
+ * and an AV1 tile's coded size, read from its data.
+ */
+static void locate_tiles(span file, span iloc, tile_list *list) {
     iloc_reader it = iloc_open(iloc);
     location l;
     while (iloc_next(&it, &l)) {
-        tile key = {.id = l.id};
-        tile *found = bsearch(&key, tiles, count, sizeof *tiles, by_id);
+        uint32_t run = 0, width = 0, height = 0;
+        tile *found = tiles_of(list, l.id, &run);
         if (!found || l.offset >= (UINT64_MAX >> 2)) continue;
-        while (found > tiles && found[-1].id == l.id) found--;
-        for (; found < tiles + count && found->id == l.id; found++)
-            found->data = ((l.offset + 1) << 2) | (uint64_t)(l.method & 3);
+        int coded = found->type == FOURCC('a', 'v', '0', '1') && av1_coded_size(file, &l, &width, &height) == 0;
+        for (uint32_t i = 0; i < run; i++) {
+            found[i].data = ((l.offset + 1) << 2) | (uint64_t)(l.method & 3);
+            if (coded && width > found[i].width) found[i].width = width;
+            if (coded && height > found[i].height) found[i].height = height;
+        }
+    }
+}
+
+/* The primary AV1 item's coded size, from its data. */
+static void primary_av1_size(span file, span iloc, uint32_t primary, baheif_structure *s) {
+    iloc_reader it = iloc_open(iloc);
+    location l;
+    while (iloc_next(&it, &l)) {
+        if (l.id != primary) continue;
+        uint32_t width = 0, height = 0;
+        if (av1_coded_size(file, &l, &width, &height) != 0) return;
+        s->coded_width = width;
+        s->coded_height = height;
+        return;
     }
 }
 
@@ -407,6 +477,7 @@ int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *st
     uint32_t primary = primary_item(m.pitm), type = item_type(m.iinf, primary);
     if (type != FOURCC('g', 'r', 'i', 'd') && type != FOURCC('i', 'o', 'v', 'l')) {
         if (m.has_ipma) read_item_sizes(m.ipma, m.ipco, NULL, 0, primary, structure);
+        if (type == FOURCC('a', 'v', '0', '1')) primary_av1_size((span){file, size}, m.iloc, primary, structure);
         return 0;
     }
     structure->is_grid = 1;
@@ -416,12 +487,14 @@ int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *st
     tile *tiles = grid_tiles(m.iref, primary, &count);
     if (!tiles) return 0;
     heap_sort(tiles, count, sizeof *tiles, by_id);
+    tile_list list = {tiles, count};
+    each_item(m.iinf, type_tile, &list);
     if (m.has_ipma) read_item_sizes(m.ipma, m.ipco, tiles, count, primary, structure);
-    sum_tiles(tiles, count, structure);
     if (count <= BAHEIF_MAX_TILES) {
-        locate_tiles(m.iloc, tiles, count);
+        locate_tiles((span){file, size}, m.iloc, &list);
         structure->tiles_share_data = tiles_share_data(tiles, count);
     }
+    sum_tiles(tiles, count, structure);
     free(tiles);
     return 0;
 }

@@ -44,6 +44,12 @@ typedef struct {
 int baheif_hvcc_size(const uint8_t *hvcc, size_t size, uint32_t *width, uint32_t *height);
 
 /**
+ * The coded size of the AV1 image whose data (OBUs, as an `av01` item holds them) is `data`
+ * (`size` bytes), from its sequence header (heif_av1.c). Returns 0, or -1 when it cannot be read.
+ */
+int baheif_av1_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height);
+
+/**
  * Reads the structure of the primary item of the HEIF in `file` (`size` bytes). Returns 0, or
  * -1 when there is no readable `meta` box (libheif then says what is wrong).
  */

@@ -31,6 +31,13 @@ enum GridBombFixtures {
         // Faults 5 and 6: an `ispe` that understates the coded image.
         try make(["single", folder + "/tile.png", folder + "/honest.heic"])
         try make(["lie", folder + "/honest.heic", folder + "/square-lie.heic", "16", "16"])
+        try WorkerSupport.run([
+            "/usr/bin/heif-enc", "-A", "-q", "60", "-o", folder + "/honest.avif", folder + "/tile.png",
+        ])
+        try make(["lie", folder + "/honest.avif", folder + "/square-lie.avif", "16", "16"])
+        // AV1 tiles of 256x256 whose `ispe` says 6x4, under a 64x64 grid: their coded size counts.
+        let lying = ["64", "64", "--tile", "256", "--avif", "--tile-ispe", "6", "4"]
+        try make(["loose-grid", folder + "/tile.png", folder + "/loose-lie.avif"] + lying)
         try make(["photo", folder + "/big.png", "2400", "1800"])
         try make(["single", folder + "/big.png", folder + "/big.heic"])
         try make(["lie", folder + "/big.heic", folder + "/big-lie.heic", "240", "180"])
@@ -87,6 +94,16 @@ enum GridBombFixtures {
         #expect(error?.reason.contains("more than the 102400 its 64x64 image needs") == true, "\(error?.reason ?? "")")
     }
 
+    /// AV1 tiles say nothing of their size in their `av1C`: it is read from their sequence header.
+    @Test func anAV1GridIsBoundedByItsTilesCodedSize() throws {
+        let path = try GridBombFixtures.folder.get() + "/loose-lie.avif"
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(path, pool: pool, request: request)
+        }
+        #expect(error?.kind == .tooLarge, "\(error?.reason ?? "")")
+        #expect(error?.reason.contains("tiles of up to 256x256") == true, "\(error?.reason ?? "")")
+    }
+
     /// The control: the same tiles under a grid of the photo's own size are shown.
     @Test func aFairGridIsShown() throws {
         let path = try GridBombFixtures.folder.get() + "/fair.heic"
@@ -100,12 +117,14 @@ enum GridBombFixtures {
 @Suite struct HEIFSizeLieTests {
     let pool = DecodeWorkerPool(command: WorkerSupport.command)
 
-    /// A 16x16 `ispe` on an 800x600 stream: laid out as the 800x600 photo it is, not as a square.
-    @Test func aSquareLieIsLaidOutByTheCodedSize() throws {
+    /// A 16x16 `ispe` on an 800x600 stream (HEVC, and AV1): laid out as the 800x600 photo it is,
+    /// not as a square.
+    @Test(arguments: ["heic", "avif"])
+    func aSquareLieIsLaidOutByTheCodedSize(format: String) throws {
         let folder = try GridBombFixtures.folder.get()
         let request = DecodeRequest(size: FrameSize(width: 160, height: 90), scale: .auto)
-        let lie = try WorkerSupport.decode(folder + "/square-lie.heic", pool: pool, request: request)
-        let honest = try WorkerSupport.decode(folder + "/honest.heic", pool: pool, request: request)
+        let lie = try WorkerSupport.decode(folder + "/square-lie." + format, pool: pool, request: request)
+        let honest = try WorkerSupport.decode(folder + "/honest." + format, pool: pool, request: request)
         #expect(lie.header.width == 800 && lie.header.height == 600, "\(lie.header)")
         #expect(lie.scaleUsed == honest.scaleUsed)
         #expect(lie.frame.pixels == honest.frame.pixels)

@@ -11,9 +11,9 @@
       to the one image of IN (as heif-enc, or heif-enc -A, encodes it), its `ispe` TW x TH;
       --clones: every tile an item of its own, all with that one image's data; --overlay: an `iovl`
       overlay of the ROWS * COLUMNS references (every layer at 0, 0) instead of a grid
-  heif_fixtures.py loose-grid IN.png OUT.heic W H [--tile N]
-      IN's tiles (as `grid` makes them) under a grid that declares a W x H image: more tiles than
-      covering it takes
+  heif_fixtures.py loose-grid IN.png OUT.heic W H [--tile N] [--avif] [--tile-ispe TW TH]
+      IN's tiles (as `grid` makes them, AV1 with --avif) under a grid that declares a W x H image:
+      more tiles than covering it takes; --tile-ispe: the tiles' shared `ispe` says TW x TH
   heif_fixtures.py lie IN.heic OUT.heic W H
       IN with its (first) image's `ispe` rewritten to W x H: the coded image is another size
   heif_fixtures.py big-exif OUT.heic KB
@@ -77,8 +77,9 @@ def write_png16(out, width, height, big_endian_rgb16):
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
-def heif_enc(inputs, out):
-    subprocess.run(["heif-enc", "-q", "90", "-o", out] + inputs, check=True, stdout=subprocess.DEVNULL)
+def heif_enc(inputs, out, avif=False):
+    subprocess.run(["heif-enc"] + (["-A"] if avif else []) + ["-q", "90", "-o", out] + inputs, check=True,
+                   stdout=subprocess.DEVNULL)
 
 
 # --- ISO-BMFF boxes -----------------------------------------------------------------------
@@ -307,7 +308,7 @@ def lie_about_size(path, size):
     open(path, "wb").write(data)
 
 
-def make_grid(source_png, out, tile=512, irot=None, imir=None, size=None):
+def make_grid(source_png, out, tile=512, irot=None, imir=None, size=None, avif=False):
     image = Image.open(source_png)
     width, height = image.size
     columns, rows = -(-width // tile), -(-height // tile)
@@ -321,7 +322,7 @@ def make_grid(source_png, out, tile=512, irot=None, imir=None, size=None):
                 padded.crop((column * tile, row * tile, (column + 1) * tile, (row + 1) * tile)).save(name)
                 names.append(name)
         tiles = os.path.join(folder, "tiles.heic")
-        heif_enc(names, tiles)
+        heif_enc(names, tiles, avif)
         rewrite(tiles, out, (rows, columns), size or (width, height), irot, imir)
 
 
@@ -409,8 +410,12 @@ def main(argv):
         make_bomb_grid(argv[2], argv[3], int(argv[4]), int(argv[5]), (int(argv[6]), int(argv[7])), "--avif" in argv,
                        lie, "--clones" in argv, "--overlay" in argv)
     elif command == "loose-grid":
-        options = dict(zip(argv[6::2], argv[7::2]))
-        make_grid(argv[2], argv[3], int(options.get("--tile", 512)), size=(int(argv[4]), int(argv[5])))
+        options = [argument for argument in argv[6:] if argument != "--avif"]
+        tile = int(options[options.index("--tile") + 1]) if "--tile" in options else 512
+        make_grid(argv[2], argv[3], tile, size=(int(argv[4]), int(argv[5])), avif="--avif" in argv)
+        if "--tile-ispe" in options:
+            at = options.index("--tile-ispe")
+            lie_about_size(argv[3], (int(options[at + 1]), int(options[at + 2])))
     elif command == "lie":
         data = open(argv[2], "rb").read()
         open(argv[3], "wb").write(data)
