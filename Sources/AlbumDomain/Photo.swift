@@ -47,8 +47,8 @@ public struct PhotoID: Hashable, Comparable, Sendable, CustomStringConvertible, 
     }
 
     /// The id for a log line or a report: valid UTF-8 as it is, except that control characters
-    /// (C0, DEL, C1, the line and paragraph separators) and the backslash are escaped (`\n`,
-    /// `\x1B`, `\u{2028}`, `\\`), and bytes that are not UTF-8 appear as `\xFF`. So a name can
+    /// (C0, DEL, C1, the line and paragraph separators, the bidirectional controls such as
+    /// U+202E) and the backslash are escaped (`\n`, `\x1B`, `\u{2028}`, `\u{202E}`, `\\`), and bytes that are not UTF-8 appear as `\xFF`. So a name can
     /// never split or forge a log line, and two different ids never print the same.
     public var description: String { Self.escaped(bytes) }
 
@@ -79,7 +79,8 @@ public struct PhotoID: Hashable, Comparable, Sendable, CustomStringConvertible, 
         case 0x0D: return "\\r"
         case 0x09: return "\\t"
         case 0x00..<0x20, 0x7F: return "\\x" + hex(UInt8(scalar.value))
-        case 0x80..<0xA0, 0x2028, 0x2029: return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        case 0x80..<0xA0, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+            return "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
         default: return String(scalar)
         }
     }

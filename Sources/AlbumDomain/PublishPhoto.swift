@@ -29,6 +29,17 @@ public struct PublishPhoto: Sendable {
         self.transition = transition
     }
 
+    /// How late the next photo may be: the previous one stays on screen at most this long past its interval.
+    public static let patience: Duration = .seconds(2)
+    /// What is left of ``patience`` for the photo after one passed over to be decoded.
+    public static let reserveForTheNext: Duration = .seconds(1)
+
+    /// How long the decode of the next photo may take, from when it is asked for (as the photo
+    /// before it appears): its interval and ``patience``, less ``reserveForTheNext``. A photo not
+    /// decoded by then is refused (a lasting failure) and passed over for the next one, which
+    /// still arrives within ``patience`` past the interval.
+    public var decodeDeadline: Duration { interval + Self.patience - Self.reserveForTheNext }
+
     /// Applies `action` to `album` and returns what must be done, in order.
     public func reduce(_ album: inout Album, _ action: AlbumAction) -> [AlbumEffect] {
         guard album.state.end == nil else { return [] }

@@ -78,10 +78,11 @@ public enum Slideshow {
         let memory = FileShuffleMemory(
             stateDirectory: configuration.resolvedStateDirectory, folder: configuration.photos, logger: logger)
         if let memory { logger.info("keeping the shuffle round in \(memory.file)") }
+        let reducer = PublishPhoto(
+            interval: configuration.interval, presentationLimit: configuration.count,
+            transition: configuration.transition)
         return AlbumRunner(
-            reducer: PublishPhoto(
-                interval: configuration.interval, presentationLimit: configuration.count,
-                transition: configuration.transition),
+            reducer: reducer,
             clock: ContinuousClock(),
             // Every photo is decoded in a sandboxed worker process, never in this one (which holds
             // the DRM master and the grabbed input devices).
@@ -93,7 +94,7 @@ public enum Slideshow {
                     )
                 }),
                 caption: captionPainter(configuration, logger: logger), colourWarning: { logger.warning("\($0)") },
-                colourNote: { logger.info("\($0)") }),
+                colourNote: { logger.info("\($0)") }, decodeDeadline: reducer.decodeDeadline),
             memory: memory,
             events: { event in
                 if event == .intervalElapsed {

@@ -102,7 +102,8 @@ struct DoctorPhotoFindings {
             let size = FrameSize(width: 32, height: 32)
             let metadata: PhotoMetadata
             if let workers = options.decodeWorkers {
-                let request = DecodeRequest(size: size, scale: .fit, limits: options.limits)
+                let request = DecodeRequest(
+                    size: size, scale: .fit, limits: options.limits, deadline: options.decodeDeadline)
                 metadata = try workers.decode(file, path: path, request: request).metadata
             } else {
                 metadata = try PhotoDecoder.decode(file, path: path, to: size, scale: .fit, limits: options.limits)

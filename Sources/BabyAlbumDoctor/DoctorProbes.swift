@@ -49,6 +49,10 @@ public struct DoctorOptions: Sendable {
     /// same limits, as the slideshow decodes it, and a call the sandbox refuses is counted. `nil`
     /// decodes in this process (the tests of the report, which have no `babyalbum` program).
     public var decodeWorkers: DecodeWorkerPool?
+    /// How long the slideshow waits for one photo's decode (``PublishPhoto/decodeDeadline`` of its
+    /// interval): a photo the workers do not decode by then is reported as skipped, as the
+    /// slideshow passes it over. `nil`: the pool's own deadline.
+    public var decodeDeadline: Duration?
 
     /// Creates options.
     public init(

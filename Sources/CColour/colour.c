@@ -1,4 +1,5 @@
 #include "CColour.h"
+#include "icc_structure.h"
 #include "matshaper.h"
 #include <lcms2.h>
 
@@ -120,6 +121,10 @@ static cmsHTRANSFORM make_cmyk_transform(cmsHPROFILE profile, transform_kind kin
 
 static cmsHTRANSFORM make_transform(const uint8_t *icc, size_t length, transform_kind kind, bacolour_outcome *outcome,
                                     bacolour_matshaper **fast) {
+    if (bacolour_icc_too_costly(icc, length, outcome->reason, sizeof outcome->reason)) {
+        outcome->result = BACOLOUR_IGNORED;
+        return NULL;
+    }
     cmsHPROFILE profile = cmsOpenProfileFromMem(icc, (cmsUInt32Number)length);
     if (!profile) {
         snprintf(outcome->reason, sizeof outcome->reason, "not an ICC profile lcms2 can read (%zu bytes)", length);

@@ -1,4 +1,5 @@
 #include "CHEIFCodec.h"
+#include "heif_grid.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "scaler.h"
@@ -25,6 +26,7 @@ typedef struct {
     struct heif_context *context;
     struct heif_image_handle *handle;
     struct heif_image *image;
+    baheif_structure structure; /* what the file's boxes say, read before libheif */
     char *message;
 } heif_job;
 
@@ -85,13 +87,61 @@ static uint32_t side_limit(uint64_t max_pixels) {
     return (uint32_t)side;
 }
 
+/*
+ * Refuses a grid whose tiles cost more than its output needs (the same tile listed again and
+ * again, or more tiles than cover the image): libheif would decode every one of them.
+ */
+static int check_structure(heif_job *job, const baphoto_limits *limits) {
+    if (baheif_read_structure(job->file, job->file_size, &job->structure) != 0) return BAPHOTO_OK;
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    if (baheif_grid_is_too_costly(&job->structure, limits->max_pixels, reason, sizeof reason)) {
+        return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+    }
+    return BAPHOTO_OK;
+}
+
+/* 1.19 and later (Debian 13): libheif's own limits, from the budget (0 would disable a limit). */
+static void set_security_limits(heif_job *job, const baphoto_limits *limits) {
+#if LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (19 << 16))
+    heif_security_limits *own = heif_context_get_security_limits(job->context);
+    if (!own) return;
+    own->max_image_size_pixels = limits->max_pixels ? limits->max_pixels : own->max_image_size_pixels;
+    own->max_number_of_tiles = BAHEIF_MAX_TILES;
+    own->max_children_per_box = BAHEIF_MAX_TILES;
+    own->max_memory_block_size = limits->budget_bytes ? limits->budget_bytes : own->max_memory_block_size;
+#if LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (20 << 16))
+    if (own->version >= 2 && limits->budget_bytes) own->max_total_memory = limits->budget_bytes;
+#endif
+#else
+    (void)job;
+    (void)limits;
+#endif
+}
+
+/* How much larger than its `ispe` a coded image may be: HEVC pads to its coding blocks and crops back. */
+#define CODED_PADDING 64u
+
+/*
+ * The size the header gives (`ispe`, after libheif's transforms), or the coded one when the
+ * `ispe` understates it past the padding: the budget and the layout then use what decodes.
+ */
+static void use_coded_size(const baheif_structure *s, baphoto_header *header) {
+    if (!s->coded_width || !s->ispe_width) return;
+    if (s->coded_width <= s->ispe_width + CODED_PADDING && s->coded_height <= s->ispe_height + CODED_PADDING) return;
+    int turned = s->ispe_width != s->ispe_height && header->width == s->ispe_height && header->height == s->ispe_width;
+    header->width = turned ? s->coded_height : s->coded_width;
+    header->height = turned ? s->coded_width : s->coded_height;
+}
+
 /* Opens the file's primary image and fills the header. */
 static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, baphoto_header *header) {
     int status = read_file(job, fd, limits);
+    if (status == BAPHOTO_OK) status = check_structure(job, limits);
     if (status != BAPHOTO_OK) return status;
     job->context = heif_context_alloc();
     if (!job->context) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     heif_context_set_maximum_image_size_limit(job->context, (int)side_limit(limits->max_pixels) + 1);
+    set_security_limits(job, limits);
     heif_context_set_max_decoding_threads(job->context, 4);
     struct heif_error error = heif_context_read_from_memory_without_copy(job->context, job->file, job->file_size, NULL);
     if (error.code != heif_error_Ok) return heif_status(job, error);
@@ -103,6 +153,7 @@ static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, bap
     if (width <= 0 || height <= 0) return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: the image has no size");
     header->width = (uint32_t)width;
     header->height = (uint32_t)height;
+    use_coded_size(&job->structure, header);
     header->orientation = 1;
     int alpha = heif_image_handle_has_alpha_channel(job->handle);
     int deep = heif_image_handle_get_luma_bits_per_pixel(job->handle) > 8;
@@ -169,6 +220,8 @@ static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canva
 
 /* The most EXIF bytes kept: the dates sit in the first few hundred (as the worker's reply keeps). */
 #define EXIF_KEPT (64u << 10)
+/* The largest Exif item read at all (libheif copies it whole): a camera's is a few dozen KB. */
+#define EXIF_ITEM_MAX (1u << 20)
 
 /*
  * The primary image's first Exif item as TIFF bytes: the item starts with a 4-byte big-endian
@@ -179,7 +232,7 @@ static void copy_exif(heif_job *job, const baphoto_limits *limits, baphoto_heade
     heif_item_id id;
     if (heif_image_handle_get_list_of_metadata_block_IDs(job->handle, "Exif", &id, 1) != 1) return;
     size_t size = heif_image_handle_get_metadata_size(job->handle, id);
-    if (size < 4 + 8 || header->whole_image_bytes + size > limits->budget_bytes) return;
+    if (size < 4 + 8 || size > EXIF_ITEM_MAX || header->whole_image_bytes + size > limits->budget_bytes) return;
     uint8_t *block = malloc(size);
     if (!block || heif_image_handle_get_metadata(job->handle, id, block).code != heif_error_Ok) {
         free(block);
@@ -225,6 +278,39 @@ static void copy_colour(heif_job *job, const baphoto_limits *limits, baphoto_hea
     heif_nclx_color_profile_free(nclx);
 }
 
+/*
+ * Why the decode failed: libheif names an allocation it could not make after the worker's
+ * RLIMIT_AS as something else ("Unsupported color conversion"); malloc's ENOMEM tells.
+ */
+static int decode_failure(heif_job *job, struct heif_error error) {
+    if (errno != ENOMEM) return heif_status(job, error);
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    snprintf(reason, sizeof reason, "HEIF: out of memory while decoding (libheif: %s)",
+             error.message ? error.message : "decoder error");
+    return failure(job, BAPHOTO_ERROR_NO_MEMORY, reason);
+}
+
+/*
+ * The decoded image against its header: one larger than the header said (a coded size the file's
+ * structure did not give away) takes the header's place, within the pixel limit and budget.
+ */
+static int check_decoded_size(heif_job *job, const baphoto_limits *limits, baphoto_header *header) {
+    int width = heif_image_get_width(job->image, heif_channel_interleaved);
+    int height = heif_image_get_height(job->image, heif_channel_interleaved);
+    if (width <= 0 || height <= 0 || (uint64_t)width * (uint64_t)height <= (uint64_t)header->width * header->height)
+        return BAPHOTO_OK;
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    uint32_t said_width = header->width, said_height = header->height;
+    header->width = (uint32_t)width;
+    header->height = (uint32_t)height;
+    if (baphoto_over_pixel_limit(header, limits, reason)) return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+    uint64_t bytes = (uint64_t)width * (uint64_t)height * 4 + job->file_size;
+    if (bytes <= limits->budget_bytes) return BAPHOTO_OK;
+    snprintf(reason, sizeof reason, "HEIF photo decodes to %dx%d (its header said %ux%u), over the budget of %.0f MB",
+             width, height, said_width, said_height, baphoto_megabytes(limits->budget_bytes));
+    return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
+}
+
 int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
                         baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     heif_job job = {.message = error};
@@ -238,13 +324,15 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     int alpha = header->components == 4;
     if (status == BAPHOTO_OK) {
         struct heif_decoding_options *options = heif_decoding_options_alloc();
+        errno = 0;
         if (options) options->convert_hdr_to_8bit = 1;
         struct heif_error decoded = heif_decode_image(job.handle, &job.image, heif_colorspace_RGB,
                                                       alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
                                                       options);
         heif_decoding_options_free(options);
-        if (decoded.code != heif_error_Ok) status = heif_status(&job, decoded);
+        if (decoded.code != heif_error_Ok) status = decode_failure(&job, decoded);
     }
+    if (status == BAPHOTO_OK) status = check_decoded_size(&job, limits, header);
     if (status == BAPHOTO_OK) status = scale_rows(&job, target, &canvas, alpha);
     if (status == BAPHOTO_OK) baphoto_canvas_finish(&canvas, target);
     if (status == BAPHOTO_OK && metadata) {

@@ -71,9 +71,10 @@ static void keep_exif(j_decompress_ptr cinfo, const uint8_t *head, size_t got, s
         return;
     }
     memcpy(exif, head, got);
-    read_bytes(cinfo, exif + got, rest);
+    /* Held before it is read: libjpeg's error exit (a file cut short) jumps out of read_bytes. */
     markers->exif = exif;
     markers->exif_length = (uint32_t)(got + rest);
+    read_bytes(cinfo, exif + got, rest);
 }
 
 static void drop_icc(bajpeg_markers *markers) {
@@ -114,9 +115,10 @@ static void keep_icc_chunk(j_decompress_ptr cinfo, int sequence, int count, size
         skip_bytes(cinfo, size);
         return;
     }
-    read_bytes(cinfo, chunk, size);
+    /* Held before it is read: libjpeg's error exit (a file cut short) jumps out of read_bytes. */
     markers->icc_chunks[sequence] = chunk;
     markers->icc_chunk_lengths[sequence] = (uint16_t)size;
+    read_bytes(cinfo, chunk, size);
 }
 
 /* Every APPn and COM marker comes here; libjpeg has just read the marker's code. */

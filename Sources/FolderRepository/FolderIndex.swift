@@ -99,10 +99,7 @@ final class FolderIndex {
     func pollTimeout() -> Int32 {
         if scanning != nil || !pendingScans.isEmpty { return 0 }
         guard let deadline = [readiness.nextDeadline, nextRootAttempt].compactMap({ $0 }).min() else { return -1 }
-        let wait = readiness.clock.now.duration(to: deadline)
-        guard wait > .zero else { return 0 }
-        let (seconds, attoseconds) = wait.components
-        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return readiness.clock.now.duration(to: deadline).roundedUpMilliseconds
     }
 
     /// Handles a batch of inotify events.

@@ -43,9 +43,7 @@ public struct PollWait: Sendable {
     /// `timeout` as `poll`'s milliseconds (-1 without one).
     var milliseconds: Int32 {
         guard let timeout else { return -1 }
-        guard timeout > .zero else { return 0 }
-        let (seconds, attoseconds) = timeout.components
-        return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+        return timeout.roundedUpMilliseconds
     }
 }
 

@@ -48,13 +48,17 @@ public struct DecodeRequest: Sendable {
     public var budget: DecodeMemoryBudget
     /// The worker's `RLIMIT_CPU`, seconds.
     public var cpuSeconds: UInt32
+    /// How long the decode may take, when shorter than the pool's deadline: the slideshow's
+    /// wait for the next photo (a worker still decoding then is stopped and the photo passed over).
+    public var deadline: Duration?
     /// Test-only: a `BADECODE_TEST_*` action the worker does inside its sandbox.
     public var testAction: Int32
 
     /// A request.
     public init(
         size: FrameSize, scale: ScaleMode, rotation: ScreenRotation = .none, limits: PhotoLimits = PhotoLimits(),
-        budget: DecodeMemoryBudget = .default, cpuSeconds: UInt32 = 10, testAction: Int32 = 0
+        budget: DecodeMemoryBudget = .default, cpuSeconds: UInt32 = 10, deadline: Duration? = nil,
+        testAction: Int32 = 0
     ) {
         self.size = size
         self.scale = scale
@@ -62,6 +66,7 @@ public struct DecodeRequest: Sendable {
         self.limits = limits
         self.budget = budget
         self.cpuSeconds = cpuSeconds
+        self.deadline = deadline
         self.testAction = testAction
     }
 
@@ -159,7 +164,7 @@ public final class DecodeWorkerPool: Sendable {
             guard let pid = held?.startedPid(), let descriptor = held?.socketDescriptor else { return nil }
             // Its ready message has arrived (it is not read here): it is confined and idle.
             var socket = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&socket, 1, Int32(clamping: timeout.components.seconds * 1000)) == 1 else { return nil }
+            guard poll(&socket, 1, timeout.roundedUpMilliseconds) == 1 else { return nil }
             return (basandbox_status_kb(pid, "VmRSS:"), basandbox_status_kb(pid, "RssAnon:"))
         }
     }
@@ -225,7 +230,14 @@ public final class DecodeWorkerPool: Sendable {
         handedOver = true
         started(worker.pid)
         return try worker.finish(
-            format: format, frameBuffer: frameBuffer.descriptor, request: request, deadline: deadline, path: path)
+            format: format, frameBuffer: frameBuffer.descriptor, request: request, deadline: timeLimit(for: request),
+            path: path)
+    }
+
+    /// How long the decode of `request` may take: its own deadline, at most the pool's.
+    public func timeLimit(for request: DecodeRequest) -> Duration {
+        guard let own = request.deadline, own < deadline else { return deadline }
+        return max(own, .milliseconds(1))
     }
 
     private func takeFrameBuffer(path: String) throws(PhotoError) -> FrameMemory {

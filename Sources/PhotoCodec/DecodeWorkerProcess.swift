@@ -43,7 +43,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
     ) throws(PhotoError) -> DecodeWorkerProcess {
         var ready = badecode_ready()
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
-        let milliseconds = Int32(clamping: deadline.components.seconds * 1000)
+        let milliseconds = deadline.roundedUpMilliseconds
         let waited = basandbox_await_ready(socket.rawValue, milliseconds, &ready, &text)
         guard waited == 0 else {
             if waited == -4 {
@@ -54,7 +54,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
             if waited == -1 { basandbox_describe_status(status, &text) }
             let reason =
                 waited == -2
-                ? "the decode worker did not start within \(deadline.components.seconds) s" : String(cString: text)
+                ? "the decode worker did not start within \(deadline)" : String(cString: text)
             throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
         }
         var request = request
@@ -89,14 +89,14 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         format: PhotoFormat, frameBuffer: Int32, request: DecodeRequest, deadline: Duration, path: String
     ) throws(PhotoError) -> WorkerDecode {
         var buffer = [UInt8](repeating: 0, count: Int(BADECODE_REPLY_MAX))
-        let milliseconds = Int32(clamping: deadline.components.seconds * 1000)
+        let milliseconds = deadline.roundedUpMilliseconds
         let descriptor = socket.rawValue
         let length = buffer.withUnsafeMutableBytes {
             basandbox_receive_reply(descriptor, $0.baseAddress, $0.count, milliseconds)
         }
         guard length > 0 else {
             let status = end(killing: length == -2)
-            throw PhotoError(kind: .decoderFailed, reason: Self.failure(length, status, deadline), path: path)
+            throw Self.failure(length, status, deadline, path: path)
         }
         // The worker waits after its reply: its memory figures are still there. Then it is killed,
         // and reaped once the frame is read (it dies meanwhile, so the reap rarely waits). What it
@@ -119,11 +119,20 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
             workerPeakKilobytes: peakKilobytes, workerCPUNanoseconds: cpu)
     }
 
-    private static func failure(_ length: Int, _ status: Int32, _ deadline: Duration) -> String {
-        if length == -2 { return "the decode worker took longer than \(deadline.components.seconds) s and was stopped" }
+    /// Why the worker gave no reply: over its deadline, its CPU time (SIGXCPU) or its memory
+    /// (SIGABRT: libheif's C++ aborts when an allocation fails under RLIMIT_AS) the photo costs
+    /// too much to decode, and is not tried again; else the status it ended with.
+    private static func failure(_ length: Int, _ status: Int32, _ deadline: Duration, path: String) -> PhotoError {
+        if length == -2 {
+            let reason =
+                "the decode worker took longer than \(deadline) and was stopped: the photo costs too much to decode"
+            return PhotoError(kind: .tooCostly, reason: reason, path: path)
+        }
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
         basandbox_describe_status(status, &text)
-        return String(cString: text)
+        // WIFSIGNALED and WTERMSIG: the low 7 bits name the signal.
+        let tooCostly = status & 0x7f == SIGXCPU || status & 0x7f == SIGABRT
+        return PhotoError(kind: tooCostly ? .tooCostly : .decoderFailed, reason: String(cString: text), path: path)
     }
 
     private static func reply(_ buffer: [UInt8], length: Int, path: String) throws(PhotoError) -> badecode_reply {

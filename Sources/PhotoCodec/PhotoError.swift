@@ -20,9 +20,13 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
         case tooLarge
         /// Memory ran out.
         case outOfMemory
-        /// The decode worker crashed, was killed, ran over its limits or its deadline (the reason
-        /// names the signal or the limit).
+        /// The decode worker crashed, was killed or could not be reached (the reason names the
+        /// signal).
         case decoderFailed
+        /// The decode worker ran over its deadline, its CPU time limit or (aborting) its memory
+        /// limit: the photo costs more to decode than the slideshow can give it (passed over, not
+        /// tried again).
+        case tooCostly
         /// The decode sandbox refused a system call that a library made while decoding this
         /// photo ("system call 198 (socket)"): a gap in the allow-list for this system's
         /// libraries, the same for every photo that needs it.
@@ -77,10 +81,11 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
 
 extension PhotoError: PreparationFailure {
     /// An unsupported format (HEIC, HEIF, AVIF) or feature (a 12-bit JPEG) stays so, and so does
-    /// a call the sandbox refuses: the photo is skipped at once instead of being retried.
+    /// a call the sandbox refuses; a photo over a limit, or that ran the worker out of time or
+    /// memory, would cost the same again: the photo is skipped at once instead of being retried.
     public var isLasting: Bool {
         switch kind {
-        case .unsupportedFormat, .unsupportedFeature, .sandboxRefused: true
+        case .unsupportedFormat, .unsupportedFeature, .sandboxRefused, .tooLarge, .tooCostly, .outOfMemory: true
         default: false
         }
     }

@@ -14,18 +14,22 @@ public struct SandboxedFramePreparer: FramePreparing {
     public let colourWarning: @Sendable (String) -> Void
     /// Where the line naming the colour profile a photo carries (and that is used) goes.
     public let colourNote: @Sendable (String) -> Void
+    /// How long one photo's decode may take (`nil`: the pool's deadline); a photo not decoded
+    /// by then is refused as ``PhotoError/Kind/tooCostly`` and the slideshow passes it over.
+    public let decodeDeadline: Duration?
 
     /// Creates a preparer.
     public init(
         scale: ScaleMode, limits: PhotoLimits = PhotoLimits(), budget: DecodeMemoryBudget = .default,
         rotation: ScreenRotation = .none, workers: DecodeWorkerPool = DecodeWorkerPool(),
         caption: CaptionPainter? = nil, colourWarning: @escaping @Sendable (String) -> Void = { _ in },
-        colourNote: @escaping @Sendable (String) -> Void = { _ in }
+        colourNote: @escaping @Sendable (String) -> Void = { _ in }, decodeDeadline: Duration? = nil
     ) {
         settings = FrameSettings(scale: scale, limits: limits, budget: budget, rotation: rotation, caption: caption)
         self.workers = workers
         self.colourWarning = colourWarning
         self.colourNote = colourNote
+        self.decodeDeadline = decodeDeadline
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
@@ -43,7 +47,7 @@ public struct SandboxedFramePreparer: FramePreparing {
     ) throws -> (Frame, PhotoMetadata) {
         let request = DecodeRequest(
             size: size, scale: settings.scale, rotation: settings.rotation, limits: settings.limits,
-            budget: settings.budget)
+            budget: settings.budget, deadline: decodeDeadline)
         let decoded = try workers.decode(file, path: name, request: request)
         guard settings.scale == .auto, decoded.scaleUsed == .fit else { return (decoded.frame, decoded.metadata) }
         // `auto` chose to fit: the frame is upright; the backdrop is painted, then it is turned.

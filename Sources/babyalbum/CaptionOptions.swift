@@ -1,5 +1,6 @@
 import AlbumDomain
 import ArgumentParser
+import BabyAlbumSettings
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -21,7 +22,8 @@ enum CaptionOptions {
             guard name.count <= maxNameLength,
                 !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
             else {
-                throw ValidationError("the name '\(name)' is too long or has control characters (at most 40 letters)")
+                throw ValidationError(
+                    "the name '\(name.quotedForMessage())' is too long or has control characters (at most 40 letters)")
             }
         }
         return try birthdays.enumerated().map { index, text in

@@ -1,3 +1,4 @@
+import AlbumDomain
 import ArgumentParser
 import BabyAlbumApp
 import BabyAlbumDoctor
@@ -92,6 +93,8 @@ struct Doctor: AsyncParsableCommand {
         options.unsetClock = quiet.quietHoursWithoutClock
         options.rotation = (show?.screen ?? screen).rotate.value
         options.decodeWorkers = DecodeWorkerPool()
+        let interval = Duration.milliseconds(Int64(((show?.interval.value ?? 15) * 1000).rounded()))
+        options.decodeDeadline = PublishPhoto(interval: max(interval, Duration.milliseconds(1))).decodeDeadline
 
         let report = DoctorProbes.run(options)
         if json {

@@ -27,6 +27,9 @@ struct PhotoIDTests {
         #expect(PhotoID("/p/caf\u{E9} 1.png").description == "/p/caf\u{E9} 1.png", "positive control")
         let forged = Photo(id: PhotoID("/p/a.png\nwarning: forged line\r\t\u{1B}[31m\u{7F}\u{85}\u{2028}\\x"))
         #expect("\(forged)" == "/p/a.png\\nwarning: forged line\\r\\t\\x1B[31m\\x7F\\u{85}\\u{2028}\\\\x")
+        // The bidirectional controls, which reorder what follows them on the line.
+        let reversed = Photo(id: PhotoID("/p/gnp.\u{202E}\u{2066}\u{200F}x.txt"))
+        #expect("\(reversed)" == "/p/gnp.\\u{202E}\\u{2066}\\u{200F}x.txt")
         #expect(!"\(forged)".contains("\n"))
         let bad = PhotoID(bytes: [0x61, 0xE9, 0x62, 0xC3, 0xA9, 0xFF, 0xC0, 0xAF])
         #expect(bad.description == "a\\xE9b\u{E9}\\xFF\\xC0\\xAF", "invalid and overlong bytes shown one by one")

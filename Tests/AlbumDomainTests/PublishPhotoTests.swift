@@ -161,6 +161,24 @@ import Testing
         store.receive([.report(.photoSkipped(first, reason: "HEIC photo")), .report(.noReadablePhotos(skipped: 1))])
     }
 
+    /// The next photo's decode may take its interval and 2 s, less 1 s kept for the photo after it.
+    @Test func theDecodeDeadlineLeavesTheNextPhotoWithinTwoSecondsOfTheInterval() {
+        #expect(PublishPhoto(interval: .seconds(1)).decodeDeadline == .seconds(2))
+        #expect(PublishPhoto(interval: .milliseconds(50)).decodeDeadline == .milliseconds(1050))
+        #expect(PublishPhoto(interval: .seconds(10)).decodeDeadline == .seconds(11))
+        #expect(PublishPhoto.reserveForTheNext < PublishPhoto.patience)
+    }
+
+    /// A next photo stopped at its deadline (too costly) is skipped, not retried, and another is
+    /// asked for at once.
+    @Test func aNextPhotoOverItsDeadlineIsPassedOverForAnother() {
+        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        let reason = "the decode worker took longer than 11.0 seconds and was stopped"
+        let replacement = store.send(.framePreparationRefused(next, reason: reason, now: at(11))).preparedPhoto!
+        store.receive([.report(.photoSkipped(next, reason: reason)), .prepareFrame(replacement, size: screen)])
+        #expect(replacement != first && replacement != next)
+    }
+
     @Test func aBrokenNextPhotoIsReplacedAtOnceNotAtTheTick() {
         let (store, first, next) = showingFirstPhoto(["a", "b", "c"])
         let replacement = store.send(.framePreparationFailed(next, reason: "truncated", now: at(2))).preparedPhoto!

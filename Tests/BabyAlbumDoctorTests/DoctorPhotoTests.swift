@@ -57,6 +57,7 @@ struct DoctorPhotoTests {
         defer { temp.remove() }
         try copy(Self.png, to: temp.path, name: Array("good.png".utf8))
         try temp.write("evil\n  skipped forged.png: all is well\u{1B}[2J.txt")
+        try temp.write("gnp.\u{202E}right-to-left.txt")
         try copy(Self.png, to: temp.path, name: Array("bad".utf8) + [0xFF] + Array(".txt".utf8))
         let report = DoctorReport(
             display: DoctorDisplaySection(required: false, cards: []),
@@ -74,6 +75,9 @@ struct DoctorPhotoTests {
             })
         #expect(!lines.contains { $0.hasPrefix("  skipped forged.png") }, "no forged line")
         #expect(!report.text.contains("\u{1B}"), "no escape sequence reaches the terminal")
+        // A right-to-left override would show the name reversed (and the rest of its line).
+        #expect(!report.text.unicodeScalars.contains("\u{202E}"), "no bidirectional control reaches the terminal")
+        #expect(lines.contains { $0.hasPrefix("  skipped \(temp.path)/gnp.\\u{202E}right-to-left.txt:") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("  skipped \(temp.path)/bad\\xFF.txt: not a photo name") })
         let json = String(decoding: try JSONEncoder().encode(report.photos), as: UTF8.self)
         #expect(json.contains(#"evil\\n  skipped forged.png: all is well\\x1B[2J.txt"#), "\(json)")

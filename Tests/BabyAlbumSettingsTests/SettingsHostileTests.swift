@@ -86,6 +86,16 @@ struct SettingsHostileTests {
                 == #"a\x1B[31mb\u{2028}c\nd\te\x7F\u{9B}"#)
         #expect(#"C:\photos\x1B"#.escapingControlCharacters == #"C:\photos\x1B"#)
         #expect("plain text, üñí".escapingControlCharacters == "plain text, üñí")
+        #expect("abc\u{202E}fed\u{2067}".escapingControlCharacters == #"abc\u{202E}fed\u{2067}"#)
+    }
+
+    /// `--name` on the command line is quoted in its usage error as the settings file's lines are:
+    /// escaped, and cut short.
+    @Test func aQuotedNameIsEscapedAndCutShort() {
+        #expect("\u{1B}[31mM\u{07}i\u{08}a\u{7F}\t".quotedForMessage() == #"\x1B[31mM\x07i\x08a\x7F\t"#)
+        let long = String(repeating: "M", count: 10_000).quotedForMessage()
+        #expect(long == String(repeating: "M", count: 60) + "… (10000 characters)")
+        #expect("Mia".quotedForMessage() == "Mia")
     }
 
     @Test("A key that takes one value, set twice, names the line that loses; a repeated key names all its lines")

@@ -109,9 +109,28 @@ import Testing
         let error = #expect(throws: PhotoError.self) {
             _ = try WorkerSupport.decode(photo, pool: quick, request: request)
         }
-        #expect(error?.reason == "the decode worker took longer than 1 s and was stopped")
+        #expect(
+            error?.reason
+                == "the decode worker took longer than 1.0 seconds and was stopped: the photo costs too much to decode")
+        #expect(error?.kind == .tooCostly && error?.isLasting == true)
         #expect(
             (try? WorkerSupport.decode(photo, pool: quick, request: DecodeRequest(size: size, scale: .fill))) != nil)
+    }
+
+    /// The slideshow's per-photo deadline, shorter than the pool's: half a second is half a
+    /// second (it was once truncated to whole seconds, and 0 ms stopped every decode at once).
+    @Test func aRequestsOwnDeadlineOfHalfASecondIsKept() throws {
+        let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
+        let hang = DecodeRequest(
+            size: size, scale: .fill, deadline: .milliseconds(500), testAction: Int32(BADECODE_TEST_HANG))
+        let started = ContinuousClock.now
+        let error = #expect(throws: PhotoError.self) { _ = try WorkerSupport.decode(photo, pool: pool, request: hang) }
+        let waited = ContinuousClock.now - started
+        #expect(error?.kind == .tooCostly, "\(error?.reason ?? "")")
+        #expect(waited >= .milliseconds(500) && waited < .seconds(3), "\(waited)")
+        #expect(pool.timeLimit(for: hang) == .milliseconds(500))
+        let quick = DecodeRequest(size: size, scale: .fill, deadline: .milliseconds(500))
+        #expect((try? WorkerSupport.decode(photo, pool: pool, request: quick)) != nil)
     }
 
     /// A 6000x4500 progressive 4:4:4 JPEG holds 162 MB of coefficients: with the codec's own budget

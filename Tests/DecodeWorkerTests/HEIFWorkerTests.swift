@@ -10,12 +10,15 @@ enum HEIFFixtures {
     static let script = WorkerSupport.testsFolder + "/HEIF/heif_fixtures.py"
     /// The Python with pillow-heif (`scripts/install-deps --test` makes it).
     static let referencePython = "/var/cache/babyalbum/venv-heif/bin/python"
+    /// The Python that runs the script: the reference one when installed (it has Pillow), else the system's.
+    static let python =
+        FileManager.default.isExecutableFile(atPath: referencePython) ? referencePython : "/usr/bin/python3"
 
     /// The files, made once per run.
     static let folder: Result<String, Error> = Result {
         let folder = NSTemporaryDirectory() + "/babyalbum-heif-\(getpid())"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        func make(_ arguments: [String]) throws { try WorkerSupport.run(["/usr/bin/python3", script] + arguments) }
+        func make(_ arguments: [String]) throws { try WorkerSupport.run([python, script] + arguments) }
         try make(["photo", folder + "/photo.png", "1200", "900"])
         try make(["photo", folder + "/alpha.png", "600", "400", "--alpha"])
         try make(["photo", folder + "/deep.png", "600", "400", "--sixteen"])

@@ -6,6 +6,18 @@
   heif_fixtures.py grid IN.png OUT.heic [--tile N] [--irot Q] [--imir AXIS]
       an iPhone-style grid: N x N HEVC tiles (hidden items) under a `grid` primary item, with
       optional `irot` (Q quarter turns anticlockwise) and `imir` (0: top-bottom, 1: left-right)
+  heif_fixtures.py bomb-grid IN.png OUT.heic ROWS COLUMNS W H [--avif] [--tile-ispe TW TH] [--clones] [--overlay]
+      a CPU bomb: a ROWS x COLUMNS grid declaring a W x H image whose every tile reference points
+      to the one image of IN (as heif-enc, or heif-enc -A, encodes it), its `ispe` TW x TH;
+      --clones: every tile an item of its own, all with that one image's data; --overlay: an `iovl`
+      overlay of the ROWS * COLUMNS references (every layer at 0, 0) instead of a grid
+  heif_fixtures.py loose-grid IN.png OUT.heic W H [--tile N] [--avif] [--tile-ispe TW TH]
+      IN's tiles (as `grid` makes them, AV1 with --avif) under a grid that declares a W x H image:
+      more tiles than covering it takes; --tile-ispe: the tiles' shared `ispe` says TW x TH
+  heif_fixtures.py lie IN.heic OUT.heic W H
+      IN with its (first) image's `ispe` rewritten to W x H: the coded image is another size
+  heif_fixtures.py big-exif OUT.heic KB
+      a small HEIC (pillow-heif) with a dated Exif item of KB kilobytes (padded after the TIFF data)
   heif_fixtures.py reference IN.heic W H OUT.rgb              Pillow's decode (pillow-heif),
       resized to W x H with Image.BOX, as raw RGB bytes
   heif_fixtures.py dated OUT.heic [DATE [OFFSET]] [--bad-offset]
@@ -65,8 +77,9 @@ def write_png16(out, width, height, big_endian_rgb16):
         f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 
 
-def heif_enc(inputs, out):
-    subprocess.run(["heif-enc", "-q", "90", "-o", out] + inputs, check=True, stdout=subprocess.DEVNULL)
+def heif_enc(inputs, out, avif=False):
+    subprocess.run(["heif-enc"] + (["-A"] if avif else []) + ["-q", "90", "-o", out] + inputs, check=True,
+                   stdout=subprocess.DEVNULL)
 
 
 # --- ISO-BMFF boxes -----------------------------------------------------------------------
@@ -174,8 +187,12 @@ def build_ipma(entries):
     return full_box("ipma", 0, 1, body)
 
 
-def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None):
-    """Adds a grid primary item over every image of `source` (when `tiles_shape`), and `irot`/`imir`."""
+def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None, references=None, clones=0,
+            overlay=False):
+    """Adds a grid primary item over every image of `source` (when `tiles_shape`), and `irot`/`imir`.
+    `references`: the grid's `dimg` list, when not every image once; `clones`: items added that
+    are the first image again (its data, its properties), under ids of their own; `overlay`: an
+    `iovl` item over the references (every layer at 0, 0) instead of a grid."""
     data = open(source, "rb").read()
     top = list(boxes(data))
     meta_payload = next(body for kind, body, _ in top if kind == "meta")
@@ -190,16 +207,31 @@ def rewrite(source, out, tiles_shape=None, size=None, irot=None, imir=None):
     new_infes = [box(kind, body) for kind, body in infes]
     irefs = children.get("iref", b"\0\0\0\0")[4:]
     idat = b""
+    types = [body[8:12].decode("latin-1") for _, body in infes]
+    if clones:
+        first = items[0]
+        location = next(entry for entry in iloc if entry[0] == first)
+        associations = dict(ipma)[first]
+        for clone in range(max(items) + 1, max(items) + 1 + clones):
+            items.append(clone)
+            types.append(types[0])
+            iloc.append((clone, location[1], location[2]))
+            ipma.append((clone, associations))
+        references = items
     if tiles_shape:
         rows, columns = tiles_shape
         grid = max(items) + 1
-        new_infes = [infe(item, "hvc1", True) for item in items] + [infe(grid, "grid", False)]
+        tiles = references if references is not None else items
+        new_infes = [infe(item, kind, True) for item, kind in zip(items, types)]
+        new_infes.append(infe(grid, "iovl" if overlay else "grid", False))
         idat = struct.pack(">BBBBHH", 0, 0, rows - 1, columns - 1, size[0], size[1])
+        if overlay:
+            idat = struct.pack(">BB4HHH", 0, 0, 0, 0, 0, 65535, size[0], size[1]) + b"\0\0\0\0" * len(tiles)
         iloc.append((grid, 1, [(0, len(idat))]))
-        irefs += box("dimg", struct.pack(">HH", grid, len(items)) + b"".join(struct.pack(">H", i) for i in items))
+        irefs += box("dimg", struct.pack(">HH", grid, len(tiles)) + b"".join(struct.pack(">H", i) for i in tiles))
         properties.append(("ispe", struct.pack(">III", 0, size[0], size[1])))
         first = dict(ipma)[items[0]]
-        shared = [(e, i) for e, i in first if properties[i - 1][0] not in ("hvcC", "ispe")]
+        shared = [(e, i) for e, i in first if properties[i - 1][0] not in ("hvcC", "av1C", "ispe")]
         ipma.append((grid, [(0, len(properties))] + shared))
         primary = grid
     extra = []
@@ -250,7 +282,33 @@ def shared_properties(properties, ipma):
     return unique, [(item, [(e, remap[i]) for e, i in associations]) for item, associations in ipma]
 
 
-def make_grid(source_png, out, tile=512, irot=None, imir=None):
+def make_bomb_grid(source_png, out, rows, columns, size, avif=False, tile_ispe=None, clones=False, overlay=False):
+    with tempfile.TemporaryDirectory() as folder:
+        single = os.path.join(folder, "tile.heic")
+        subprocess.run(["heif-enc"] + (["-A"] if avif else []) + ["-q", "50", "-o", single, source_png], check=True,
+                       stdout=subprocess.DEVNULL)
+        data = open(single, "rb").read()
+        meta = next(body for kind, body, _ in boxes(data) if kind == "meta")
+        first = struct.unpack(">H", dict((k, b) for k, b, _ in boxes(meta, 4))["pitm"][4:6])[0]
+        if clones:
+            rewrite(single, out, (rows, columns), size, clones=rows * columns - 1, overlay=overlay)
+        else:
+            rewrite(single, out, (rows, columns), size, references=[first] * (rows * columns), overlay=overlay)
+    if tile_ispe:
+        lie_about_size(out, tile_ispe)
+
+
+def lie_about_size(path, size):
+    """Rewrites the first `ispe` (the first image's) to `size`: the coded image is larger."""
+    data = bytearray(open(path, "rb").read())
+    at = data.find(b"ispe")
+    if at < 0:
+        sys.exit("no ispe")
+    data[at + 8:at + 16] = struct.pack(">II", *size)
+    open(path, "wb").write(data)
+
+
+def make_grid(source_png, out, tile=512, irot=None, imir=None, size=None, avif=False):
     image = Image.open(source_png)
     width, height = image.size
     columns, rows = -(-width // tile), -(-height // tile)
@@ -264,8 +322,8 @@ def make_grid(source_png, out, tile=512, irot=None, imir=None):
                 padded.crop((column * tile, row * tile, (column + 1) * tile, (row + 1) * tile)).save(name)
                 names.append(name)
         tiles = os.path.join(folder, "tiles.heic")
-        heif_enc(names, tiles)
-        rewrite(tiles, out, (rows, columns), (width, height), irot, imir)
+        heif_enc(names, tiles, avif)
+        rewrite(tiles, out, (rows, columns), size or (width, height), irot, imir)
 
 
 def reference(source, width, height, out):
@@ -297,6 +355,14 @@ def make_dated(out, date=None, offset=None, bad_offset=False):
             sys.exit("no Exif item")
         data[at:at + 4] = struct.pack(">I", 0xFFFFFFF0)
         open(out, "wb").write(data)
+
+
+def make_big_exif(out, kilobytes):
+    heif_opener()
+    exif = Image.Exif()
+    exif[0x8769] = {0x9003: "2024:05:06 07:08:09"}
+    padding = b"\0" * (kilobytes * 1024)
+    Image.new("RGB", (64, 48), (200, 120, 40)).save(out, exif=exif.tobytes() + padding, quality=90)
 
 
 def make_patches(source, out, icc=None, nclx=None, no_colr=False):
@@ -338,6 +404,24 @@ def main(argv):
         irot = int(options["--irot"]) if "--irot" in options else None
         imir = int(options["--imir"]) if "--imir" in options else None
         make_grid(argv[2], argv[3], int(options.get("--tile", 512)), irot, imir)
+    elif command == "bomb-grid":
+        at = argv.index("--tile-ispe") if "--tile-ispe" in argv else None
+        lie = (int(argv[at + 1]), int(argv[at + 2])) if at else None
+        make_bomb_grid(argv[2], argv[3], int(argv[4]), int(argv[5]), (int(argv[6]), int(argv[7])), "--avif" in argv,
+                       lie, "--clones" in argv, "--overlay" in argv)
+    elif command == "loose-grid":
+        options = [argument for argument in argv[6:] if argument != "--avif"]
+        tile = int(options[options.index("--tile") + 1]) if "--tile" in options else 512
+        make_grid(argv[2], argv[3], tile, size=(int(argv[4]), int(argv[5])), avif="--avif" in argv)
+        if "--tile-ispe" in options:
+            at = options.index("--tile-ispe")
+            lie_about_size(argv[3], (int(options[at + 1]), int(options[at + 2])))
+    elif command == "lie":
+        data = open(argv[2], "rb").read()
+        open(argv[3], "wb").write(data)
+        lie_about_size(argv[3], (int(argv[4]), int(argv[5])))
+    elif command == "big-exif":
+        make_big_exif(argv[2], int(argv[3]))
     elif command == "reference":
         reference(argv[2], int(argv[3]), int(argv[4]), argv[5])
     elif command == "dated":

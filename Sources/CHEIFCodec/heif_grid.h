@@ -1,0 +1,66 @@
+#ifndef C_HEIF_GRID_H
+#define C_HEIF_GRID_H
+/*
+ * What a HEIF/AVIF file's structure says a decode of its primary image will cost, read from its
+ * `meta` box before libheif sees the file (heif_grid.c): a small bounded ISO-BMFF parser, every
+ * length checked against what holds it.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+/** The most tiles a grid may have (libheif's `max_number_of_tiles`, where it has one): 256 x 256. */
+#define BAHEIF_MAX_TILES 65536u
+
+/** What the primary item is made of. */
+typedef struct {
+    /** 1 when the primary item is a `grid`, or an `iovl` overlay (its layers counted as tiles). */
+    int is_grid;
+    /** 1 when it is an `iovl` overlay: no descriptor is read, its layers are held to the pixel limit. */
+    int is_overlay;
+    /** The grid descriptor's rows and columns (0 when it could not be read). */
+    uint32_t rows, columns;
+    /** The grid's output size from its descriptor (0 when it could not be read). */
+    uint32_t output_width, output_height;
+    /** The number of `dimg` references from the grid to its tiles. */
+    uint32_t tile_count;
+    /** The largest tile's `ispe` size. */
+    uint32_t tile_width, tile_height;
+    /** The tiles' `ispe` pixels, summed (saturating). */
+    uint64_t tile_pixels;
+    /** 1 when a tile is referenced more than once. */
+    int repeats_a_tile;
+    /** 1 when two different tiles start at the same data (one coded image, decoded again and again). */
+    int tiles_share_data;
+    /** 1 when a tile has no `ispe` (its size unknown). */
+    int tile_without_size;
+    /** The primary item's (not a grid's) `ispe` size, and its coded size from its `hvcC` (0 when unknown). */
+    uint32_t ispe_width, ispe_height, coded_width, coded_height;
+} baheif_structure;
+
+/**
+ * The coded size of the HEVC image whose `hvcC` body is `hvcc` (`size` bytes), from its first
+ * sequence parameter set (heif_hevc.c). Returns 0, or -1 when it cannot be read.
+ */
+int baheif_hvcc_size(const uint8_t *hvcc, size_t size, uint32_t *width, uint32_t *height);
+
+/**
+ * The coded size of the AV1 image whose data (OBUs, as an `av01` item holds them) is `data`
+ * (`size` bytes), from its sequence header (heif_av1.c). Returns 0, or -1 when it cannot be read.
+ */
+int baheif_av1_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height);
+
+/**
+ * Reads the structure of the primary item of the HEIF in `file` (`size` bytes). Returns 0, or
+ * -1 when there is no readable `meta` box (libheif then says what is wrong).
+ */
+int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *structure);
+
+/**
+ * Whether the grid (or overlay) in `structure` costs more than its output needs: tiles referenced more than
+ * once, more than BAHEIF_MAX_TILES, different tiles sharing one coded image, tiles whose pixels exceed what covering the output takes
+ * ((W + tile_w) * (H + tile_h)) or `max_pixels`. Returns 0 when it does not, else 1 with `reason`
+ * (`size` bytes) saying why.
+ */
+int baheif_grid_is_too_costly(const baheif_structure *structure, uint64_t max_pixels, char *reason, size_t size);
+
+#endif
