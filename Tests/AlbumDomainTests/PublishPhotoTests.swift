@@ -172,7 +172,7 @@ import Testing
     /// A next photo stopped at its deadline (too costly) is skipped, not retried, and another is
     /// asked for at once.
     @Test func aNextPhotoOverItsDeadlineIsPassedOverForAnother() {
-        var (store, first, next) = showingFirstPhoto(["a", "b", "c"])
+        let (store, first, next) = showingFirstPhoto(["a", "b", "c"])
         let reason = "the decode worker took longer than 11.0 seconds and was stopped"
         let replacement = store.send(.framePreparationRefused(next, reason: reason, now: at(11))).preparedPhoto!
         store.receive([.report(.photoSkipped(next, reason: reason)), .prepareFrame(replacement, size: screen)])
