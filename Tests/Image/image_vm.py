@@ -95,15 +95,15 @@ class Card:
         out = run("debugfs", "-R", "cat /shuffle.state", self.part(3), check=False)
         return out.stdout
 
-    def add_shell(self):
-        """The test shell on ttyAMA0, written into this copy's root (never into the image)."""
+    def add_shell(self, tty="ttyAMA0"):
+        """The test shell on `tty`, written into this copy's root (never into the image)."""
         unit = os.path.join(os.path.dirname(self.path), "image-test-shell.service")
         with open(unit, "w") as f:
-            f.write(SHELL_UNIT)
+            f.write(SHELL_UNIT.replace("/dev/ttyAMA0", f"/dev/{tty}"))
         cmds = ["write %s /etc/systemd/system/image-test-shell.service" % unit,
                 "symlink /etc/systemd/system/sysinit.target.wants/image-test-shell.service "
                 "/etc/systemd/system/image-test-shell.service",
-                "symlink /etc/systemd/system/serial-getty@ttyAMA0.service /dev/null"]
+                f"symlink /etc/systemd/system/serial-getty@{tty}.service /dev/null"]
         for cmd in cmds:
             run("debugfs", "-w", "-R", cmd, self.part(2))
 
@@ -111,7 +111,10 @@ class Card:
 class Guest:
     """qemu-system-aarch64 on the card; a shell on the serial line (a UNIX socket)."""
 
-    def __init__(self, card, work, kernel, initrd, cmdline):
+    def __init__(self, card, work, kernel, initrd, cmdline, machine=None):
+        """`machine`: QEMU's machine and devices (with the kernel command line's console), in
+        place of the `virt` board with virtio disk, GPU and keyboard; its serial port must be
+        SERIAL (replaced by the socket)."""
         self.work = work
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.serial_path = os.path.join(work, "serial.sock")
@@ -119,13 +122,16 @@ class Guest:
             if os.path.exists(p):
                 os.unlink(p)
         self.started = time.monotonic()
-        self.proc = subprocess.Popen([
-            "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg", "-smp", "2", "-m", "1024",
-            "-kernel", kernel, "-initrd", initrd, "-append", cmdline + " console=ttyAMA0",
+        machine = machine or [
+            "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-append", cmdline + " console=ttyAMA0",
             "-drive", f"file={card.path},if=none,id=card,format=raw,cache=writeback", "-device", "virtio-blk-pci,drive=card",
-            "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci", "-display", "none", "-no-reboot",
-            "-serial", f"unix:{self.serial_path},server=on,wait=off", "-qmp", f"unix:{self.qmp_path},server=on,wait=off",
-            "-monitor", "none"], stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "qemu.log"), "w"))
+            "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci", "-serial", "SERIAL"]
+        serial = f"unix:{self.serial_path},server=on,wait=off"
+        self.proc = subprocess.Popen(
+            ["qemu-system-aarch64", "-accel", "tcg", "-kernel", kernel, "-initrd", initrd]
+            + [serial if word == "SERIAL" else word for word in machine]
+            + ["-display", "none", "-no-reboot", "-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-monitor", "none"],
+            stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "qemu.log"), "w"))
         self.console = ""
         import codecs
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
