@@ -27,7 +27,8 @@ import PackageDescription
 /// - The decode sandbox: `CSandbox` (seccomp allow-list, limits, the worker protocol),
 ///   `CDecodeWorker` (the worker) and `babyalbum-decoder` (the worker as a C program).
 /// - Application: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks of
-///   `babyalbum doctor`) and `babyalbum` (the `@main` command).
+///   `babyalbum doctor`), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
+///   `settings`, the settings file, the decode worker's dispatch) and `babyalbum` (its `main.swift`).
 /// - Test helpers: `TestSupport` and `CColourFixtures` (under Tests/).
 let package = Package(
     name: "BabyAlbum",
@@ -137,8 +138,9 @@ let package = Package(
                 "AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput",
                 "LinuxInterfaces", "QuietHours",
             ]),
-        .executableTarget(
-            name: "babyalbum",
+        .executableTarget(name: "babyalbum", dependencies: ["BabyAlbumCommands"]),
+        .target(
+            name: "BabyAlbumCommands",
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
                 "CDecodeWorker", "EvdevInput", "PhotoCodec", "LinuxInterfaces",
@@ -167,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "BabyAlbumSettingsTests",
             dependencies: [
-                "BabyAlbumSettings", "BabyAlbumDoctor", "babyalbum", "AlbumDomain",
+                "BabyAlbumSettings", "BabyAlbumDoctor", "BabyAlbumCommands", "AlbumDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
