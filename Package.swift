@@ -1,16 +1,35 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// BabyAlbum: a child-safe photo frame for embedded Linux.
+/// BabyAlbum: a child-safe photo frame for embedded Linux. The module map, from the inside out
+/// (docs/design.md tells the data flow):
 ///
-/// Layers, from the inside out:
-/// - `AlbumDomain`: state, actions, effects, the `PublishPhoto` reducer, the view model. Pure Swift, no I/O.
-/// - `AlbumRuntime`: the runner that feeds actions to the reducer and performs its effects.
-/// - `PhotoCodec`, `FolderRepository`: libpng decoding and scaling, and the photo folder.
-/// - `DRMDisplay`, `EvdevInput`: the hardware edge (DRM/KMS output, evdev input).
-/// - `BabyAlbumApp`: wires adapters to the domain; `BabyAlbumDoctor`: the checks of `babyalbum doctor`;
-///   `babyalbum`: the `@main` command.
-/// - `C…` targets: thin C modules over libpng, libdrm and libevdev, and the constants Swift cannot import.
+/// - Domain: `AlbumDomain` (state, actions, effects, the `PublishPhoto` reducer, the view model,
+///   quiet windows; the standard library only, no I/O) and `AlbumRuntime` (the runner that feeds
+///   actions to the reducer and performs its effects).
+/// - Platform: `LinuxInterfaces` + `CLinuxInterfaces` (descriptors, errno, poll loops, inotify,
+///   signals: the system calls every layer shares).
+/// - Adapters:
+///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing, and the
+///     decode sandbox's Swift side (`DecodeWorkerPool`); `PNGFileView`: the `png:DIR` output.
+///   - `FolderRepository` (the photo folder) and `PhotoSources` (folders and USB sticks as one
+///     repository).
+///   - `DRMDisplay` + `CDRM`, `CDisplayShims`, `CFrameBlend` (DRM/KMS output, the crossfade's
+///     blend); `EvdevInput` + `CEvdev` (the exit button).
+///   - `QuietHours` + `CClockShims` (the quiet-hours schedule and watcher, the wall calendar,
+///     backlight and dimming); `SystemdNotify` (readiness and watchdog); `BabyAlbumSettings`
+///     (the settings file, checked by the command's own parser).
+/// - C codecs, one system-library module per library (pkg-config):
+///   - `CPhotoCodecCore`: what every codec shares (errors, scale mode, limits, metadata, scaler).
+///   - `CPNGCodec` + `CPNG` (libpng); `CPhotoCodec` + `CJPEG`, `CWebP` (libjpeg-turbo, libwebp);
+///     `CHEIFCodec` + `CHEIF` (libheif: HEIC, HEIF, AVIF).
+///   - `CColour` + `CLCMS2` (ICC profiles to sRGB with lcms2); `CCaption` + `CFreeType` (captions).
+/// - The decode sandbox: `CSandbox` (seccomp allow-list, limits, the worker protocol),
+///   `CDecodeWorker` (the worker) and `babyalbum-decoder` (the worker as a C program).
+/// - Application: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks of
+///   `babyalbum doctor`), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
+///   `settings`, the settings file, the decode worker's dispatch) and `babyalbum` (its `main.swift`).
+/// - Test helpers: `TestSupport` and `CColourFixtures` (under Tests/).
 let package = Package(
     name: "BabyAlbum",
     platforms: [.macOS(.v15)],
@@ -117,13 +136,14 @@ let package = Package(
             name: "BabyAlbumDoctor",
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput",
-                "LinuxInterfaces",
+                "LinuxInterfaces", "QuietHours",
             ]),
-        .executableTarget(
-            name: "babyalbum",
+        .executableTarget(name: "babyalbum", dependencies: ["BabyAlbumCommands"]),
+        .target(
+            name: "BabyAlbumCommands",
             dependencies: [
-                "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours", "CDecodeWorker",
-                "PhotoCodec", "LinuxInterfaces",
+                "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
+                "CDecodeWorker", "EvdevInput", "PhotoCodec", "LinuxInterfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -141,7 +161,7 @@ let package = Package(
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "AlbumDomain", "LinuxInterfaces"]),
         .testTarget(
             name: "EvdevInputTests",
-            dependencies: ["EvdevInput", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
+            dependencies: ["EvdevInput", "CEvdev", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
         .testTarget(
             name: "PhotoSourcesTests",
@@ -149,7 +169,7 @@ let package = Package(
         .testTarget(
             name: "BabyAlbumSettingsTests",
             dependencies: [
-                "BabyAlbumSettings", "BabyAlbumDoctor", "babyalbum",
+                "BabyAlbumSettings", "BabyAlbumDoctor", "BabyAlbumCommands", "AlbumDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .testTarget(
@@ -164,8 +184,8 @@ let package = Package(
         .testTarget(
             name: "BabyAlbumDoctorTests",
             dependencies: [
-                "BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "EvdevInput", "FolderRepository", "PhotoCodec",
-                "TestSupport",
+                "BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "DRMDisplay", "EvdevInput", "FolderRepository",
+                "PhotoCodec", "TestSupport",
             ]),
         // Helpers shared by the test targets (a temporary folder, resident memory, a log recorder).
         .target(

@@ -3,7 +3,7 @@ import BabyAlbumSettings
 import Foundation
 import Testing
 
-@testable import babyalbum
+@testable import BabyAlbumCommands
 
 /// `name`, `birthday` and `caption` in the settings file: an impossible birthday, one in the
 /// future, or an age without a birthday is a problem that names its line; good lines give the

@@ -3,7 +3,7 @@ import BabyAlbumSettings
 import Foundation
 import Testing
 
-@testable import babyalbum
+@testable import BabyAlbumCommands
 
 /// `babyalbum doctor` builds the frame's settings with `show`'s resolver and option groups: the
 /// settings file, under the service's options, under the doctor's own.

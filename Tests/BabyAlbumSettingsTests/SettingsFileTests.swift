@@ -2,7 +2,7 @@ import BabyAlbumSettings
 import Foundation
 import Testing
 
-@testable import babyalbum
+@testable import BabyAlbumCommands
 
 /// A real photo folder for the command's `validate()` (which checks that folders exist).
 private let photoFolder: String = {

@@ -2,7 +2,7 @@ import BabyAlbumSettings
 import Foundation
 import Testing
 
-@testable import babyalbum
+@testable import BabyAlbumCommands
 
 /// Damaged and hostile settings files: each is made here, and each fails closed with a reason
 /// naming the line, while the file's good lines (the positive control) still apply.

@@ -1,5 +1,6 @@
 import AlbumDomain
 import Foundation
+import QuietHours
 import Testing
 
 /// Quiet windows: parsing, midnight, both daylight-saving changes, repeated and overlapping

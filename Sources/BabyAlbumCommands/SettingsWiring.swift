@@ -120,6 +120,15 @@ enum SettingsWiring {
     }
 }
 
+/// The program's entry point, for the `babyalbum` executable's `main.swift`: the commands live in
+/// this library so that tests can depend on them (a test target cannot depend on an executable).
+public enum BabyAlbumProgram {
+    /// Runs `babyalbum` with the process's arguments (see ``BabyAlbumCommand/main()``).
+    public static func main() async {
+        await BabyAlbumCommand.main()
+    }
+}
+
 extension BabyAlbumCommand {
     /// Reads the settings file in front of the slideshow's command line, then runs as usual.
     /// A broken command line is a usage error; a broken file line is logged and left out.

@@ -18,9 +18,8 @@ import QuietHours
     import Glibc
 #endif
 
-/// `babyalbum`: a child-safe photo frame. Shows the photos (JPEG, PNG, WebP) of folders full screen, a
-/// different one every interval, and leaves only by the hardware exit button.
-@main
+/// `babyalbum`: a child-safe photo frame. Shows the photos (every ``PhotoFormat``) of folders full
+/// screen, a different one every interval, and leaves only by the hardware exit button.
 struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",

@@ -1,3 +1,5 @@
+import AlbumDomain
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else

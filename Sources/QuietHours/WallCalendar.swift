@@ -6,8 +6,9 @@
 
 /// What the quiet hours need of a calendar: days, and the moments the wall clock of one time
 /// zone reads a time on them. Foundation's `Calendar` is one (tests use it with named zones);
-/// the frame uses the C library's local time (`QuietHours.LocalTimeCalendar`), which needs no
-/// Foundation and no ICU in the process.
+/// the frame uses the C library's local time (``LocalTimeCalendar``), which needs no Foundation
+/// calendar and no ICU in the process. It lives here, not in the domain, which imports nothing
+/// but the standard library.
 public protocol WallCalendar: Sendable {
     /// The first moment of `date`'s day.
     func startOfDay(for date: Date) -> Date
