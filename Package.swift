@@ -143,7 +143,7 @@ let package = Package(
             name: "BabyAlbumCommands",
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
-                "CDecodeWorker", "EvdevInput", "PhotoCodec", "LinuxInterfaces",
+                "CDecodeWorker", "DRMDisplay", "EvdevInput", "PhotoCodec", "LinuxInterfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
