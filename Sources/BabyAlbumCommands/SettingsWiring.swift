@@ -127,12 +127,12 @@ public enum BabyAlbumProgram {
     public static func main() async {
         await BabyAlbumCommand.main()
     }
-}
 
-extension BabyAlbumCommand {
-    /// Reads the settings file in front of the slideshow's command line, then runs as usual.
-    /// A broken command line is a usage error; a broken file line is logged and left out.
-    static func main() async {
+    /// Becomes the decode worker and exits, when the arguments ask for one: called first, on the
+    /// main thread, before the concurrency runtime has a thread of its own, so that the worker is
+    /// one thread when it confines itself and no runtime thread makes a call its filter refuses
+    /// (libdispatch's threads call `setpriority`).
+    public static func runDecodeWorkerIfAsked() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The decode worker (started by the slideshow, descriptor 3 its socket): no parsing, no
         // settings, straight into its sandbox.
@@ -144,6 +144,15 @@ extension BabyAlbumCommand {
         {
             Glibc.exit(badecode_trace(arguments[2], width, height))
         }
+    }
+}
+
+extension BabyAlbumCommand {
+    /// Reads the settings file in front of the slideshow's command line, then runs as usual.
+    /// A broken command line is a usage error; a broken file line is logged and left out.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        BabyAlbumProgram.runDecodeWorkerIfAsked()  // main.swift asked first; this is for other callers
         guard let (prefix, commandLine) = SettingsWiring.slideshowArguments(arguments) else {
             return await main(arguments)
         }
