@@ -50,6 +50,7 @@ SHELL_UNIT = """[Unit]
 Description=image test shell on the serial console (test copies only)
 DefaultDependencies=no
 After=systemd-journald.socket
+IgnoreOnIsolate=yes
 [Service]
 ExecStart=/bin/sh -c 'stty -echo; echo IMAGE-READY; exec /bin/sh'
 StandardInput=tty
