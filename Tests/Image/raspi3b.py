@@ -13,7 +13,7 @@ QEMU's start to the service's start (the guest's clock, plus when the kernel sta
 shell on ttyS1 survives emergency mode, which then fails the test with the journal's warnings. What QEMU cannot prove: the GPU firmware (bootcode.bin, start*.elf and
 its config.txt parsing), vc4 and HDMI, the SD host's real timing, Wi-Fi and Bluetooth.
 
-Usage: Tests/Image/raspi3b.py CARD.img      (as root; 3 to 4 minutes under TCG; Tests/Image/run runs
+Usage: Tests/Image/raspi3b.py CARD.img      (as root; 3 to 5.5 minutes under TCG; Tests/Image/run runs
        it on the card it builds, or only it with --raspi3b). Last line "Raspi3b tests: N passed, M
        failed, K skipped"; the record goes to $BABYALBUM_RESULTS/Raspi3b.xml when that is set.
 """
