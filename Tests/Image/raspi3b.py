@@ -33,8 +33,8 @@ TREE = "bcm2837-rpi-3-b.dtb"
 NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
 #: Added to cmdline.txt: the mini UART as the console (the PL011 is the Bluetooth UART in this
 #: tree), and systemd's wait for a device raised from 90 s: under TCG with a loaded host, udev's
-#: coldplug made /dev/disk/by-label/BA-STATE appear about 75 s after systemd queued it in one
-#: run, and a run on a busier host went to emergency mode (a real Pi takes seconds).
+#: coldplug took more than a minute to make /dev/disk/by-label/BA-STATE in one run, and a run on
+#: a busier host went to emergency mode, most likely from that wait (a real Pi takes seconds).
 EXTRA = "console=ttyS1,115200 systemd.default_device_timeout_sec=600"
 #: The gpio-keys device's line in /proc/bus/input/devices, and KEY_POWER (116) in its key bitmap.
 EXIT_BUTTON = re.compile(r'N: Name="exit-button"\s*\nP: Phys=gpio-keys/input0.*?B: KEY=([0-9a-f ]+)', re.S)
