@@ -112,7 +112,7 @@ MOUNTS = (("/", "/dev/mmcblk0p2", ("ro", "noatime")), ("/boot/firmware", "/dev/m
 
 def checks(guest, shell):
     # The clocks: the guest's CLOCK_MONOTONIC starts with its kernel; QEMU started `offset` s before.
-    _, uptime = guest.sh("cat /proc/uptime")
+    _, uptime = guest.sh("cat /proc/uptime", timeout=600)  # a loaded host: the shell may wait for minutes
     offset = (time.monotonic() - guest.started) - float(uptime.split()[0])
     service = wait_for_service(guest)
     since_qemu = offset + service["ExecMainStartTimestampMonotonic"] / 1e6
@@ -129,7 +129,7 @@ def checks(guest, shell):
         raise Failure(f"babyalbum.service is {service['ActiveState']} on raspi3b")
 
     points = " ".join(point for point, _, _ in MOUNTS)
-    _, mounts = guest.sh(f"for m in {points}; do findmnt -no TARGET,SOURCE,OPTIONS --mountpoint $m || echo $m -; done")
+    _, mounts = guest.sh(f"for m in {points}; do findmnt -rno TARGET,SOURCE,OPTIONS --mountpoint $m || echo $m -; done")
     print("raspi3b: mounts (target, source, options):\n  " + mounts.strip().replace("\n", "\n  "))
     found = {line.split()[0]: line.split()[1:] for line in mounts.strip().splitlines() if line.split()}
     for point, source, options in MOUNTS:
