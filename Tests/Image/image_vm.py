@@ -39,6 +39,9 @@ import time
 
 from PIL import Image
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Reporting"))
 import xunit  # noqa: E402
@@ -47,6 +50,7 @@ SHELL_UNIT = """[Unit]
 Description=image test shell on the serial console (test copies only)
 DefaultDependencies=no
 After=systemd-journald.socket
+IgnoreOnIsolate=yes
 [Service]
 ExecStart=/bin/sh -c 'stty -echo; echo IMAGE-READY; exec /bin/sh'
 StandardInput=tty
@@ -487,46 +491,19 @@ def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
     return None
 
 
-#: The Pi device trees the card must carry (Debian's linux-image-arm64, broadcom/), each with the button.
-PI_TREES = ("bcm2711-rpi-4-b.dtb", "bcm2711-rpi-400.dtb", "bcm2837-rpi-3-a-plus.dtb", "bcm2837-rpi-3-b.dtb",
-            "bcm2837-rpi-3-b-plus.dtb", "bcm2837-rpi-zero-2-w.dtb")
-
-
-def exit_button_problems(source):
-    """What is wrong with the exit button in the decompiled device tree `source` (dtc -O dts):
-    a gpio-keys node sending KEY_POWER (0x74) while GPIO 3 of the SoC's GPIO controller is low."""
-    node = re.search(r"\n\texit-button \{(.*?)\n\t\};", source, re.S)
-    if not node:
-        return ["no exit-button node"]
-    body, problems = node.group(1), []
-    if 'compatible = "gpio-keys";' not in body:
-        problems.append("the node is not gpio-keys")
-    if "linux,code = <0x74>;" not in body:
-        problems.append("the key is not KEY_POWER (0x74)")
-    gpio = re.search(r"\n\t\tgpio@7e200000 \{.*?phandle = <(0x[0-9a-f]+)>;", source, re.S)
-    if not gpio:
-        problems.append("no GPIO controller with a phandle at /soc/gpio@7e200000")
-    elif f"gpios = <{gpio.group(1)} 0x03 0x01>;" not in body:
-        problems.append(f"the button is not GPIO 3 active low on the controller {gpio.group(1)}")
-    i2c1 = re.search(r"\n\t\ti2c@7e804000 \{(.*?)\n\t\t\};", source, re.S)
-    if i2c1 and 'status = "disabled";' not in i2c1.group(1):
-        problems.append("I2C1, which shares GPIO 3, is not switched off")
-    return problems
-
-
 def step_device_trees(card, work):
     """Every Pi device tree on the FAT partition describes the exit button itself (decompiled with
     dtc), and config.txt names no overlay (the card carries no overlays/ folder)."""
     names = card.mtools("mdir", "-b", "::/").stdout.split()
     trees = sorted(os.path.basename(n) for n in names if n.endswith(".dtb"))
-    missing = [name for name in PI_TREES if name not in trees]
+    missing = [name for name in exit_button.PI_TREES if name not in trees]
     if missing:
         raise Failure(f"the card lacks the device trees {missing} (it has {trees})")
     for name in trees:
         path = os.path.join(work, name)
         card.mtools("mcopy", "-o", "::/" + name, path)
         source = run("dtc", "-q", "-I", "dtb", "-O", "dts", path).stdout
-        problems = exit_button_problems(source)
+        problems = exit_button.problems(source)
         if problems:
             raise Failure(f"{name}: {'; '.join(problems)}")
     config = card.mtools("mtype", "::/config.txt").stdout
@@ -535,6 +512,16 @@ def step_device_trees(card, work):
         raise Failure(f"config.txt names overlays the card does not carry: {overlays}")
     print(f"  the exit button (gpio-keys, KEY_POWER, GPIO 3 active low) in all {len(trees)} device trees: "
           + ", ".join(trees))
+
+
+def debian_tree_tests(records):
+    """scripts/dtb-exit-button on the Pi trees of Debian's linux-image-arm64, card or no card
+    (Tests/Image/test_dtb_exit_button.py, which also runs on its own): one record a test."""
+    import unittest
+    import test_dtb_exit_button
+    print("the exit button on Debian's own trees (Tests/Image/test_dtb_exit_button.py):")
+    suite = unittest.defaultTestLoader.loadTestsFromModule(test_dtb_exit_button)
+    xunit.run_unittest(records, suite, verbosity=1)
 
 
 def main():
@@ -562,6 +549,8 @@ def main():
         cmdline = " ".join(w for w in cmdline.split() if not w.startswith("console="))
         boot_files = (kernel, initrd, cmdline)
         print(f"seed {options.seed}; kernel command line: {cmdline}")
+        if not os.environ.get("BABYALBUM_IMAGE_STEPS") or "device trees" in os.environ["BABYALBUM_IMAGE_STEPS"]:
+            debian_tree_tests(records)
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
                            ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed,
