@@ -354,7 +354,7 @@ def fsck_all(card):
     """fsck of each partition: clean, or repaired by what -a/-p may do; returns what was repaired."""
     repaired = []
     for n, check, fix in ((1, ["fsck.vfat", "-n"], ["fsck.vfat", "-a"]), (2, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"]),
-                          (3, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"])):
+                          (3, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"]), (4, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"])):
         first = run(*check, card.part(n), check=False)
         if first.returncode == 0:
             continue
@@ -491,6 +491,82 @@ def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
     return None
 
 
+#: How much larger than the image the library step makes the card (a real card is GBs larger).
+LIBRARY_GROWTH_MIB = 256
+
+
+def mbr(card):
+    with open(card.path, "rb") as f:
+        return f.read(512)
+
+
+def library_sizes(guest):
+    """Partition 4's end and the disk's size (sectors), its size and its ext4's (MiB, from the superblock)."""
+    _, out = guest.sh("cat /sys/class/block/vda4/start /sys/class/block/vda4/size /sys/class/block/vda/size; "
+                      "tune2fs -l /dev/vda4 | sed -n 's/^Block count: *//p; s/^Block size: *//p'")
+    start, size, disk, blocks, block_size = (int(x) for x in out.split())
+    return start + size, disk, size // 2048, blocks * block_size // (1024 * 1024)
+
+
+def shown_names(guest):
+    _, out = guest.sh("journalctl -b -u babyalbum.service -o cat | grep 'showing '")
+    return out
+
+
+def step_library(card, work, boot_files):
+    """The family library partition (issue 37): the first boot of a card larger than the image
+    grows partition 4 to the card's end and its ext4 online; its photos are shown with the FAT
+    partition's; a second boot grows nothing (the partition table unchanged)."""
+    card.detach()
+    with open(card.path, "r+b") as f:
+        f.truncate(os.path.getsize(card.path) + LIBRARY_GROWTH_MIB * 1024 * 1024)
+    card.attach()
+    run("debugfs", "-w", "-R", f"write {os.path.join(REPO, 'Photos', 'duck.png')} /photos/library-duck.png", card.part(4))
+    settings = os.path.join(work, "babyalbum.txt.before-library")
+    card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
+    set_interval(card, work, 2)
+    before = mbr(card)
+    guest = boot(card, work, boot_files)
+    wait_showing(guest)
+    _, grew = guest.sh("journalctl -b -o cat -u babyalbum-grow-library.service -u 'systemd-growfs@*' | grep -v '^Finished\\|^Starting'")
+    print("  first boot:", " | ".join(grew.strip().splitlines()))
+    if "grown by" not in grew:
+        raise Failure("the first boot did not grow the library partition:\n" + grew)
+    end, disk, part_mib, fs_mib = library_sizes(guest)
+    print(f"  partition 4 ends at sector {end} of {disk}: {part_mib} MiB, its ext4 {fs_mib} MiB")
+    if disk - end >= 2048 or fs_mib < part_mib - 1:
+        raise Failure(f"the library does not fill the card: partition end {end} of {disk}, ext4 {fs_mib} of {part_mib} MiB")
+    _, options = guest.sh("findmnt -no OPTIONS /var/lib/babyalbum-sync")
+    if not {"rw", "noatime"} <= set(options.strip().split(",")):
+        raise Failure("the library is not mounted rw,noatime: " + options)
+    deadline = time.monotonic() + 180
+    while not all(n in shown_names(guest) for n in ("library-duck.png", "balloons.png")):
+        if time.monotonic() > deadline:
+            raise Failure("the library's photo and the FAT's were not both shown:\n" + shown_names(guest)[-2000:])
+        time.sleep(2)
+    print("  shown from both folders: library-duck.png (library), balloons.png (FAT)")
+    guest.sh("sync")
+    guest.kill()
+    grown = mbr(card)
+    if grown == before:
+        raise Failure("the partition table did not change on the card")
+    guest = boot(card, work, boot_files)
+    wait_showing(guest)
+    _, again = guest.sh("journalctl -b -o cat -u babyalbum-grow-library.service | grep grow-library")
+    print("  second boot:", again.strip())
+    if "already fills" not in again:
+        raise Failure("the second boot did not find the library grown:\n" + again)
+    guest.sh("sync")
+    guest.kill()
+    if mbr(card) != grown:
+        raise Failure("the second boot changed the partition table")
+    card.attach()
+    card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")  # the later steps' own settings
+    check = run("e2fsck", "-n", "-f", card.part(4), check=False)
+    if check.returncode != 0:
+        raise Failure("the library's fsck is not clean:\n" + check.stdout)
+
+
 def step_device_trees(card, work):
     """Every Pi device tree on the FAT partition describes the exit button itself (decompiled with
     dtc), and config.txt names no overlay (the card carries no overlays/ folder)."""
@@ -553,6 +629,7 @@ def main():
             debian_tree_tests(records)
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
+                           ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
                            ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed,
                                                                   options.deadline, WEAR_OVERHEAD + 2 * options.wear_seconds)),
                            ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):
