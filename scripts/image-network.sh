@@ -12,7 +12,10 @@
 # network-online dependency, and nothing on the card pulls network-online.target.
 
 # Packages the cached root lacks, installed with the program's own Depends (fetch_dependencies).
-CARD_PACKAGES=(systemd-timesyncd systemd-resolved)
+# Wi-Fi: wpasupplicant (WPA2/WPA3 personal, open, hidden; iwd would be smaller but needs its
+# own DHCP-less network setup and a state folder, wpa_supplicant reads one file from /run), the
+# Pi 3/4/400/Zero 2 W radios' firmware and the regulatory database (non-free-firmware, main).
+CARD_PACKAGES=(systemd-timesyncd systemd-resolved wpasupplicant firmware-brcm80211 wireless-regdb)
 
 configure_network() {
     mkdir -p "$ROOT/etc/systemd/network"
@@ -24,6 +27,15 @@ Type=ether
 [Network]
 DHCP=yes
 EOF
+    cat >"$ROOT/etc/systemd/network/30-babyalbum-wireless.network" <<'EOF'
+# BabyAlbum card (scripts/image): the Wi-Fi of babyalbum.txt (wpa_supplicant@wlan0), by DHCP.
+[Match]
+Type=wlan
+
+[Network]
+DHCP=yes
+EOF
+    configure_wifi
     cat >"$ROOT/etc/systemd/system/babyalbum-network-setup.service" <<'EOF'
 # BabyAlbum card (scripts/image): babyalbum.txt's network and time settings, read by the
 # program's own settings parser at every boot, as drop-ins in /run (never on the card).
@@ -32,7 +44,7 @@ Description=BabyAlbum network and time settings from babyalbum.txt
 DefaultDependencies=no
 RequiresMountsFor=/boot/firmware /run
 After=systemd-remount-fs.service
-Before=sysinit.target systemd-networkd.service systemd-timesyncd.service systemd-resolved.service
+Before=sysinit.target systemd-networkd.service systemd-timesyncd.service systemd-resolved.service wpa_supplicant@wlan0.service
 
 [Service]
 Type=oneshot
@@ -49,9 +61,24 @@ EOF
     local unit
     for unit in systemd-networkd.service systemd-resolved.service systemd-timesyncd.service \
         babyalbum-network-setup.service; do
-        rm -f "$ROOT/etc/systemd/system/$unit"
+        [[ $(readlink "$ROOT/etc/systemd/system/$unit") != /dev/null ]] || rm "$ROOT/etc/systemd/system/$unit"
         in_root systemctl enable "$unit" >/dev/null 2>&1 || die "cannot enable $unit"
     done
+}
+
+# wpa_supplicant@wlan0 with the configuration `babyalbum network-setup` writes to /run (0600),
+# only when babyalbum.txt names a Wi-Fi network; the D-Bus-driven wpa_supplicant.service is off.
+configure_wifi() {
+    mkdir -p "$ROOT/etc/wpa_supplicant" "$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.d"
+    ln -sf /run/babyalbum/wpa_supplicant-wlan0.conf "$ROOT/etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
+    cat >"$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.d/babyalbum.conf" <<'EOF'
+# BabyAlbum card (scripts/image): only when babyalbum.txt names a Wi-Fi network.
+[Unit]
+ConditionPathExists=/run/babyalbum/wpa_supplicant-wlan0.conf
+After=babyalbum-network-setup.service
+EOF
+    ln -sf /dev/null "$ROOT/etc/systemd/system/wpa_supplicant.service"
+    in_root systemctl enable wpa_supplicant@wlan0.service >/dev/null 2>&1 || die "cannot enable wpa_supplicant@wlan0"
 }
 
 # The state partition's folder for timesyncd's clock file (STATE-DIR), owned by timesyncd's user.

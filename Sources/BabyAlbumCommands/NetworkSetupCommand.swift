@@ -30,11 +30,30 @@ struct NetworkSetup: ParsableCommand {
         let servers = resolution.command.network.servers
         try write(servers.timesyncdDropIn, to: "\(out)/systemd/timesyncd.conf.d/50-babyalbum.conf")
         print("network-setup: time servers \(servers) (from \(path))")
+        let supplicant = "\(out)/babyalbum/wpa_supplicant-wlan0.conf"
+        if let wifi = resolution.command.network.wifi {
+            try write(wifi.supplicantConfiguration, to: supplicant, secret: true)
+            let security = wifi.password == nil ? "open" : "WPA2/WPA3 personal"
+            print("network-setup: Wi-Fi '\(wifi.name)' (\(security), country \(wifi.country)) on wlan0")
+        } else {
+            try? FileManager.default.removeItem(atPath: supplicant)
+            print("network-setup: no Wi-Fi (wifi-name is not set)")
+        }
     }
 
-    private func write(_ text: String, to file: String) throws {
+    /// Writes `text` to `file` (through a new file and a rename); a secret's folder is made
+    /// 0700 and the file 0600, so the password is never readable by others, even for a moment.
+    private func write(_ text: String, to file: String, secret: Bool = false) throws {
         let folder = String(file[..<file.lastIndex(of: "/")!])
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true,
+            attributes: secret ? [.posixPermissions: 0o700] : nil)
+        let temporary = file + ".new"
+        try? FileManager.default.removeItem(atPath: temporary)
+        let created = FileManager.default.createFile(
+            atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: secret ? 0o600 : 0o644])
+        guard created else { throw ValidationError("network-setup: cannot write \(temporary)") }
+        try? FileManager.default.removeItem(atPath: file)
+        try FileManager.default.moveItem(atPath: temporary, toPath: file)
     }
 }

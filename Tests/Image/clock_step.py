@@ -13,7 +13,7 @@ SNTP server on the host's 127.0.0.1:123 (sntp_server.py), which QEMU maps 10.0.2
     network time, the screen goes dark (DPMS Off), the clock file is on the state partition.
 (d) The time to the first photo with the network, beside the boot step's figure without one.
 Wired DHCP: eth0 gets QEMU's 10.0.2.15 from systemd-networkd, and babyalbum.service does not
-wait for the network.
+wait for the network. (c) Wi-Fi with two simulated radios: wifi_step.py.
 """
 
 import os
@@ -21,6 +21,7 @@ import re
 import time
 
 import sntp_server
+import wifi_step
 
 DPMS = "cat /sys/class/drm/card0-Virtual-1/dpms"
 SET_LINE = "the system clock is now set by network time"
@@ -55,8 +56,9 @@ def step_clock(vm, card, work, boot_files, without_network):
     original = open(settings, newline="").read()
     window = quiet_window_around_now()
     with open(settings, "a", newline="") as f:
-        f.write(f"\r\ntime-servers = 10.0.2.2\r\nquiet-hours = {window}\r\n")
+        f.write(f"\r\ntime-servers = 10.0.2.2\r\nquiet-hours = {window}\r\n" + wifi_step.settings_lines())
     card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+    wifi_step.prepare(card, work)
     card.detach()
     try:
         check_boot(vm, card, work, (kernel, initrd, cmdline + " initcall_blacklist=pl031_driver_init"),
@@ -76,6 +78,7 @@ def check_boot(vm, card, work, boot_files, window, without_network):
           f"start; without a network device (the boot step): {without_network or float('nan'):.1f} s")
     check_unset_clock(vm, guest, window)
     check_wired(vm, guest)
+    wifi_step.check(vm, guest, wait_for)
     try:
         server = sntp_server.SNTPServer()
     except OSError as error:
