@@ -24,7 +24,10 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
-        subcommands: [Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, FamilyLibraryCommand.self],
+        subcommands: [
+            Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self,
+            FamilyLibraryCommand.self,
+        ],
         defaultSubcommand: Show.self
     )
 
@@ -124,6 +127,8 @@ struct Show: AsyncParsableCommand {
     @OptionGroup var quiet: QuietOptions
 
     @OptionGroup var familyLibraryOptions: FamilyLibraryOptions
+
+    @OptionGroup var network: NetworkOptions
 
     @Option(help: ArgumentHelp("The child's name, as captions show it (for example Mia).", valueName: "name"))
     var name: String?

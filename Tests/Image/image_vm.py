@@ -41,6 +41,7 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
+import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Reporting"))
@@ -115,10 +116,10 @@ class Card:
 class Guest:
     """qemu-system-aarch64 on the card; a shell on the serial line (a UNIX socket)."""
 
-    def __init__(self, card, work, kernel, initrd, cmdline, machine=None):
+    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=()):
         """`machine`: QEMU's machine and devices (with the kernel command line's console), in
         place of the `virt` board with virtio disk, GPU and keyboard; its serial port must be
-        SERIAL (replaced by the socket)."""
+        SERIAL (replaced by the socket). `extra`: more QEMU arguments (a network, the RTC)."""
         self.work = work
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.serial_path = os.path.join(work, "serial.sock")
@@ -130,6 +131,7 @@ class Guest:
             "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-append", cmdline + " console=ttyAMA0",
             "-drive", f"file={card.path},if=none,id=card,format=raw,cache=writeback", "-device", "virtio-blk-pci,drive=card",
             "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci", "-serial", "SERIAL"]
+        machine = machine + list(extra)
         serial = f"unix:{self.serial_path},server=on,wait=off"
         self.proc = subprocess.Popen(
             ["qemu-system-aarch64", "-accel", "tcg", "-kernel", kernel, "-initrd", initrd]
@@ -227,15 +229,17 @@ def max_difference(a, b):
 
 
 LIVE = []
+#: The boot step's time to the first photo (no network device), for the clock step's comparison.
+FIRST_PHOTO = {}
 
 
-def boot(card, work, boot_files, timeout=600):
+def boot(card, work, boot_files, timeout=600, extra=()):
     card.detach()
     for old in LIVE:
         if old.proc.poll() is None:
             old.kill()
     LIVE.clear()
-    guest = Guest(card, work, *boot_files)
+    guest = Guest(card, work, *boot_files, extra=extra)
     LIVE.append(guest)
     guest.read_until("IMAGE-READY", timeout)
     return guest
@@ -275,6 +279,7 @@ def step_boot(card, work, boot_files, photo):
         time.sleep(1)
     print(f"screen matches the amd64 --output png: frame (max difference {diff}) at {w}x{h}")
     print(f"time to first photo: {shown_after:.1f} s from QEMU start (the log's first 'showing' line)")
+    FIRST_PHOTO["without network"] = shown_after
     _, chain = guest.sh("systemd-analyze critical-chain babyalbum.service --no-pager")
     print("systemd-analyze critical-chain babyalbum.service:\n" + chain.strip())
     _, blame = guest.sh("systemd-analyze --no-pager")
@@ -630,6 +635,9 @@ def main():
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
                            ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
+                           ("clock: no RTC, wired DHCP, NTP sets the clock, quiet hours follow it",
+                            lambda: clock_step.step_clock(sys.modules[__name__], card, work, boot_files,
+                                                          FIRST_PHOTO.get("without network"))),
                            ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed,
                                                                   options.deadline, WEAR_OVERHEAD + 2 * options.wear_seconds)),
                            ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):
