@@ -7,8 +7,9 @@ import BabyAlbumSettings
 struct FamilyLibraryOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "A family Syncthing device whose shared folders the card's Syncthing receives (Actions > Show ID). "
-                + "Repeatable.", valueName: "device-id"))
+            "A family Syncthing device whose shared folders the card's Syncthing receives (Actions > Show ID), "
+                + "optionally followed by its address (tcp://HOST:PORT) when discovery cannot find it. Repeatable.",
+            valueName: "device-id [address]"))
     var familyLibrary: [String] = []
 
     @Option(
@@ -21,15 +22,29 @@ struct FamilyLibraryOptions: ParsableArguments {
         _ = try devices()
     }
 
-    /// The devices, checked.
-    func devices() throws -> [SyncthingDeviceID] {
+    /// The devices, checked, each with its address (`dynamic`: found by discovery).
+    func devices() throws -> [(id: SyncthingDeviceID, address: String)] {
         try familyLibrary.map { text in
+            let words = text.split(separator: " ", omittingEmptySubsequences: true)
+            let address = words.count == 9 || words.count == 2 ? String(words.last!) : "dynamic"
+            let id = address == "dynamic" ? text : String(text.dropLast(address.count))
+            guard address == "dynamic" || Self.isAddress(address) else {
+                throw ValidationError(
+                    "'\(address.quotedForMessage())' is not a Syncthing address: use tcp://HOST:PORT or quic://HOST:PORT"
+                )
+            }
             do {
-                return try SyncthingDeviceID(parsing: text)
+                return (try SyncthingDeviceID(parsing: id), address)
             } catch {
-                throw ValidationError("'\(text.quotedForMessage(limit: 80))' is not a Syncthing device ID: \(error)")
+                throw ValidationError("'\(id.quotedForMessage(limit: 80))' is not a Syncthing device ID: \(error)")
             }
         }
+    }
+
+    /// `tcp://` or `quic://` and a host and port of printable characters, no quotes.
+    static func isAddress(_ word: String) -> Bool {
+        (word.hasPrefix("tcp://") || word.hasPrefix("quic://")) && word.contains(":")
+            && word.unicodeScalars.allSatisfy { $0.value > 32 && $0.value < 127 && $0 != "\"" && $0 != "\\" }
     }
 }
 
@@ -64,9 +79,9 @@ struct FamilyLibraryCommand: ParsableCommand {
         }
         let options = resolution.command.familyLibraryOptions
         var printed: [SyncthingDeviceID] = []
-        for device in try options.devices() where !printed.contains(device) {
-            print("device \(device)")
-            printed.append(device)
+        for device in try options.devices() where !printed.contains(device.id) {
+            print("device \(device.id) \(device.address)")
+            printed.append(device.id)
         }
         print("network \(options.familyLibraryNetwork.rawValue)")
     }

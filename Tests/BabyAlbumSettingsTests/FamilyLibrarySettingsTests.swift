@@ -39,7 +39,15 @@ import Testing
         let resolution = try resolve("family-library = \(Self.real)\nfamily-library = \(id)\n")
         #expect(resolution.problems.map(\.line) == [2], "\(resolution.problems)")
         #expect(resolution.problems.first?.reason.contains(reason) == true, "\(resolution.problems)")
-        #expect(try resolution.command.familyLibraryOptions.devices().map(\.description) == [Self.real])
+        #expect(try resolution.command.familyLibraryOptions.devices().map(\.id.description) == [Self.real])
+    }
+
+    @Test func anAddressMayFollowTheID() throws {
+        let resolution = try resolve(
+            "family-library = \(Self.real) tcp://10.0.2.2:22000\nfamily-library = \(Self.real) http://x\n")
+        #expect(resolution.problems.map(\.line) == [2], "\(resolution.problems)")
+        let devices = try resolution.command.familyLibraryOptions.devices()
+        #expect(devices.map(\.address) == ["tcp://10.0.2.2:22000"])
     }
 
     @Test func theNetworkIsInternetUnlessSetLocal() throws {

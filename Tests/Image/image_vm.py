@@ -40,6 +40,7 @@ import time
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sync_step  # noqa: E402  (Tests/Image/sync_step.py: the family library, issue 37)
 import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
 import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
 
@@ -635,6 +636,8 @@ def main():
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
                            ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
+                           ("sync: the family library paired from babyalbum.txt, 30 photos arrive",
+                            lambda: sync_step.step_sync(sys.modules[__name__], card, work, boot_files)),
                            ("clock: no RTC, wired DHCP, NTP sets the clock, quiet hours follow it",
                             lambda: clock_step.step_clock(sys.modules[__name__], card, work, boot_files,
                                                           FIRST_PHOTO.get("without network"))),
