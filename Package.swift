@@ -10,8 +10,9 @@ import PackageDescription
 /// - `Sources/Platform/`: `LinuxInterfaces` (descriptors, errno, poll loops, inotify, signals: the
 ///   system calls every layer shares; its C side is `CLinuxInterfaces`).
 /// - `Sources/Adapters/`:
-///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing, and the
-///     decode sandbox's Swift side (`DecodeWorkerPool`); `PNGFileView`: the `png:DIR` output.
+///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing;
+///     `DecodeSandbox`: the decode sandbox's Swift side (`DecodeWorkerPool`, the worker process,
+///     `SandboxedFramePreparer`); `PNGFileView`: the `png:DIR` output.
 ///   - `FolderRepository` (the photo folder) and `PhotoSources` (folders and USB sticks as one
 ///     repository).
 ///   - `DRMDisplay` (DRM/KMS output); `EvdevInput` (the exit button, every input grabbed).
@@ -118,10 +119,14 @@ let package = Package(
         .target(
             name: "PhotoCodec",
             dependencies: [
-                "AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption",
-                "CColour", "LinuxInterfaces",
+                "AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CCaption", "CColour",
+                "LinuxInterfaces",
             ],
             path: "Sources/Adapters/PhotoCodec"),
+        .target(
+            name: "DecodeSandbox",
+            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CSandbox", "LinuxInterfaces", "PhotoCodec"],
+            path: "Sources/Adapters/DecodeSandbox"),
         .target(
             name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec"],
             path: "Sources/Adapters/PNGFileView"),
@@ -162,7 +167,8 @@ let package = Package(
         .target(
             name: "BabyAlbumApp",
             dependencies: [
-                "PhotoSources", "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository",
+                "PhotoSources", "AlbumDomain", "AlbumRuntime", "DecodeSandbox", "PhotoCodec", "PNGFileView",
+                "FolderRepository",
                 "DRMDisplay", "EvdevInput", "SystemdNotify", "LinuxInterfaces",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
             ],
@@ -170,7 +176,8 @@ let package = Package(
         .target(
             name: "BabyAlbumDoctor",
             dependencies: [
-                "AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput",
+                "AlbumDomain", "BabyAlbumApp", "DecodeSandbox", "PhotoCodec", "FolderRepository", "DRMDisplay",
+                "EvdevInput",
                 "LinuxInterfaces", "QuietHours",
             ],
             path: "Sources/App/BabyAlbumDoctor"),
@@ -178,7 +185,7 @@ let package = Package(
             name: "BabyAlbumCommands",
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
-                "CDecodeWorker", "DRMDisplay", "EvdevInput", "PhotoCodec", "LinuxInterfaces",
+                "CDecodeWorker", "DRMDisplay", "EvdevInput", "DecodeSandbox", "PhotoCodec", "LinuxInterfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -234,7 +241,7 @@ let package = Package(
         .testTarget(
             name: "DecodeWorkerTests",
             dependencies: [
-                "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures",
+                "DecodeSandbox", "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures",
                 "LinuxInterfaces", "TestSupport",
             ]
         ),

@@ -1,5 +1,6 @@
 import AlbumDomain
 import AlbumRuntime
+import DecodeSandbox
 import FolderRepository
 import Logging
 import PhotoCodec

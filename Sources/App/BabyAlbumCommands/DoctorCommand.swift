@@ -3,6 +3,7 @@ import ArgumentParser
 import BabyAlbumApp
 import BabyAlbumDoctor
 import BabyAlbumSettings
+import DecodeSandbox
 import EvdevInput
 import LinuxInterfaces
 import PhotoCodec
