@@ -1,5 +1,6 @@
 import AlbumDomain
 import CSandbox
+import DecodeSandbox
 import Foundation
 import PhotoCodec
 import Synchronization

@@ -1,6 +1,7 @@
 import AlbumDomain
 import BabyAlbumApp
 import DRMDisplay
+import DecodeSandbox
 import EvdevInput
 import FolderRepository
 import LinuxInterfaces

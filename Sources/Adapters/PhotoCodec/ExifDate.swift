@@ -72,7 +72,7 @@ public enum ExifDateParser {
     }
 
     /// "YYYY:MM:DD HH:MM:SS" (dashes are accepted in the date, as some software writes them).
-    static func parse(dateTime text: String) -> CaptureDate? {
+    package static func parse(dateTime text: String) -> CaptureDate? {
         let characters = Array(text.utf8)
         guard characters.count >= 19, characters[10] == UInt8(ascii: " ") else { return nil }
         for index in [4, 7] where characters[index] != UInt8(ascii: ":") && characters[index] != UInt8(ascii: "-") {

@@ -3,6 +3,7 @@ import ArgumentParser
 import BabyAlbumApp
 import BabyAlbumDoctor
 import BabyAlbumSettings
+import DecodeSandbox
 import EvdevInput
 import LinuxInterfaces
 import PhotoCodec
@@ -13,9 +14,6 @@ import QuietHours
     import FoundationEssentials
 #else
     import Foundation
-#endif
-#if canImport(Glibc)
-    import Glibc
 #endif
 
 /// `babyalbum doctor`: checks the display, the input devices and exit button, the photo folder
@@ -101,7 +99,7 @@ struct Doctor: AsyncParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(DoctorJSON(report: report, settings: frame, sticks: sticks))
-            writeAll(String(decoding: data, as: UTF8.self) + "\n", to: STDOUT_FILENO)
+            writeToStandardOutput(String(decoding: data, as: UTF8.self) + "\n")
         } else {
             if file != nil { print("Service options from \(config)") }
             print(SettingsWiring.text(frame))

@@ -135,7 +135,7 @@ extension baphoto_target {
 }
 
 extension String {
-    init(cString buffer: [CChar]) {
+    package init(cString buffer: [CChar]) {
         self = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

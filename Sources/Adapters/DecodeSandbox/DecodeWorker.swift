@@ -1,6 +1,7 @@
 import AlbumDomain
 import CSandbox
 import LinuxInterfaces
+import PhotoCodec
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,8 +1,8 @@
 import AlbumDomain
 
-/// What both frame preparers (``PhotoFramePreparer`` in this process, ``SandboxedFramePreparer``
-/// in decode workers) take, and the steps they share around the decode: opening the photo by its
-/// id, the `auto` backdrop, and the caption.
+/// What both frame preparers (``PhotoFramePreparer`` in this process, `SandboxedFramePreparer` of
+/// module `DecodeSandbox` in decode workers) take, and the steps they share around the decode:
+/// opening the photo by its id, the `auto` backdrop, and the caption.
 public struct FrameSettings: Sendable {
     /// How photos are fitted to the screen.
     public var scale: ScaleMode
@@ -30,7 +30,7 @@ public struct FrameSettings: Sendable {
 
     /// Prepares `photo`: opens it (its path is the id's bytes, exactly as the folder listed them,
     /// not always UTF-8), decodes it with `decode`, and paints the caption.
-    func prepare(
+    package func prepare(
         _ photo: Photo, decode: (borrowing PhotoFile, String) throws -> (Frame, PhotoMetadata)
     ) throws -> Frame {
         let name = photo.id.description
@@ -42,7 +42,7 @@ public struct FrameSettings: Sendable {
 
     /// The `auto` backdrop: `upright`, a photo of `photo`'s size fitted to the upright screen,
     /// with its bars painted (in place when the caller let go of the frame), then turned for the panel.
-    func withBackdrop(_ upright: consuming Frame, photo: FrameSize) -> Frame {
+    package func withBackdrop(_ upright: consuming Frame, photo: FrameSize) -> Frame {
         var frame = upright
         frame.paintBackdrop(photo: photo)
         return frame.turned(for: rotation)

@@ -25,6 +25,11 @@ public func writeAll(_ text: String, to descriptor: Int32) {
     }
 }
 
+/// Writes `text` whole to standard output, as ``writeAll(_:to:)`` does.
+public func writeToStandardOutput(_ text: String) {
+    writeAll(text, to: STDOUT_FILENO)
+}
+
 /// Runs the program at `path` with `arguments` (not through a shell), its standard error sent to
 /// `/dev/null`, and returns what it printed on standard output (at most `limit` bytes are kept)
 /// once it has exited; `nil` when it cannot be started.

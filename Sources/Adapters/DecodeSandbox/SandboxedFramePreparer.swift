@@ -1,5 +1,6 @@
 import AlbumDomain
 import CSandbox
+import PhotoCodec
 
 /// Prepares photos for the screen as ``PhotoFramePreparer`` does, but every decode (header and
 /// pixels, every format) runs in a sandboxed worker process (``DecodeWorkerPool``). This process

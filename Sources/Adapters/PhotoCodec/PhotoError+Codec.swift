@@ -3,7 +3,7 @@ import CPhotoCodecCore
 extension PhotoError {
     /// The error a codec's `status` (`BAPHOTO_ERROR_*`, the one error enum of every C codec and of
     /// the decode worker's reply) and `reason` describe; nil for `BAPHOTO_OK`.
-    init?(codecStatus status: Int32, reason: String, path: String) {
+    package init?(codecStatus status: Int32, reason: String, path: String) {
         guard status != Int32(BAPHOTO_OK) else { return nil }
         let kind: Kind =
             switch Int(status) {

@@ -1,5 +1,6 @@
 import AlbumDomain
 import ArgumentParser
+import DecodeSandbox
 import LinuxInterfaces
 import PhotoCodec
 

@@ -1,6 +1,8 @@
 import AlbumDomain
 import AlbumRuntime
+import DecodeSandbox
 import FolderRepository
+import LinuxInterfaces
 import Logging
 import PhotoCodec
 import SystemdNotify
@@ -9,9 +11,6 @@ import SystemdNotify
     import FoundationEssentials
 #else
     import Foundation
-#endif
-#if canImport(Glibc)
-    import Glibc
 #endif
 
 /// Wires the adapters to the domain and runs until the count, the exit button or a signal.
@@ -36,9 +35,9 @@ public enum Slideshow {
         defer { quietHours.stop() }
 
         let repository = RescanningRepository { configuration.photoRepository(logger: logger) }
-        let signals = SignalWatcher(signals: [SIGTERM, SIGINT, SIGQUIT, SIGHUP]) { number in
-            guard number == SIGHUP else { return runner.send(.stopSignalReceived(number)) }
-            if configuration.settingsChanged?() == true { return runner.send(.stopSignalReceived(SIGHUP)) }
+        let signals = SignalWatcher(signals: SignalNumber.watched) { number in
+            guard number == SignalNumber.hangUp else { return runner.send(.stopSignalReceived(number)) }
+            if configuration.settingsChanged?() == true { return runner.send(.stopSignalReceived(SignalNumber.hangUp)) }
             logger.notice("SIGHUP: reading the photo folder afresh")
             repository.rescan()
         }

@@ -63,7 +63,7 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
 
     /// The error for a system call the decode sandbox refused (`systemCall`: "system call 198
     /// (socket)"), which ended the worker.
-    static func sandboxRefused(_ systemCall: String, path: String) -> PhotoError {
+    package static func sandboxRefused(_ systemCall: String, path: String) -> PhotoError {
         PhotoError(
             kind: .sandboxRefused(systemCall: systemCall),
             reason: "the decode sandbox refused \(systemCall), which this system's libraries make for this photo",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BabyAlbumSettings
 import CDecodeWorker
+import DecodeSandbox
 import LinuxInterfaces
 import Logging
 import PhotoCodec

@@ -2,6 +2,7 @@ import AlbumDomain
 import CPhotoCodecCore
 import CSandbox
 import LinuxInterfaces
+import PhotoCodec
 
 #if canImport(Glibc)
     import Glibc

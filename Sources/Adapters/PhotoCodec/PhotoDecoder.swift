@@ -21,7 +21,7 @@ public struct PhotoHeader: Equatable, Sendable {
     /// WebP: an animation (its first frame is shown).
     public let isAnimated: Bool
 
-    init(format: PhotoFormat, _ header: baphoto_header) {
+    package init(format: PhotoFormat, _ header: baphoto_header) {
         self.format = format
         width = Int(header.width)
         height = Int(header.height)
@@ -62,7 +62,7 @@ public struct DecodedPhoto: Sendable {
 /// Decodes photos by their content: PNG with libpng, JPEG with libjpeg-turbo (scaled in the DCT
 /// domain, then area-averaged), WebP with libwebp, HEIC, HEIF and AVIF with libheif. Each file is
 /// opened once, safely (``PhotoFile``). This decodes in the calling process: the slideshow decodes
-/// in sandboxed workers instead (``DecodeWorkerPool``).
+/// in sandboxed workers instead (`DecodeWorkerPool`, module `DecodeSandbox`).
 public enum PhotoDecoder {
     /// Decodes `path` and scales it to `size` with `scale`, turned for a screen mounted with
     /// `rotation` (`size` is the panel's own).
@@ -167,7 +167,7 @@ public enum PhotoDecoder {
     public static let maxJPEGScans: UInt32 = 100
 
     /// The format of `file`, when it is one BabyAlbum decodes; otherwise the reason why not.
-    static func detectDecoded(_ file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat {
+    package static func detectDecoded(_ file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat {
         let prefix = try file.prefix(PhotoFormat.prefixLength, path: path)
         guard let format = PhotoFormat.detect(prefix: prefix) else {
             throw PhotoError.unrecognized(path: path, isEmpty: prefix.isEmpty)

@@ -1,5 +1,6 @@
 import CSandbox
 import LinuxInterfaces
+import PhotoCodec
 
 #if canImport(Glibc)
     import Glibc

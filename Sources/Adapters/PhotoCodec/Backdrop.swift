@@ -4,9 +4,9 @@ import AlbumDomain
 /// the whole photo is shown over a blurred, darkened copy of itself that fills the screen, as
 /// picframe and Immich Kiosk do. The copy is made from a small version of the fitted photo
 /// (a few thousand pixels), so it costs one read of the photo's pixels and no full-size buffer.
-enum Backdrop {
+package enum Backdrop {
     /// Filling may crop at most this share of a photo before the backdrop is used instead.
-    static let cropLimit = 0.2
+    package static let cropLimit = 0.2
     /// Sides of the small version, at most (pixels).
     static let smallSide = 48
     /// How much of the photo's brightness the backdrop keeps (out of 256).
