@@ -177,4 +177,35 @@ import Testing
         let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
         #expect((try? WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))) != nil)
     }
+
+    /// A 1976x1976 HEIC (3.9 megapixels and a little more; `heif-enc -q 20` of a gradient with a
+    /// disc; coded at that size, no padding) under a limit of 3.9 megapixels
+    /// (`--max-photo-megapixels 3.9`). Its sides are within libheif's side limit (1976, which the
+    /// worker sets on every libheif), so only a pixel count can refuse it. libheif 1.19 and later
+    /// (Debian 13) have security limits, which the worker finds at run time and sets from the same
+    /// pixel limit: libheif itself refuses the image, with its own message (1.19's own default, or
+    /// the side limit's 1976 squared, would let it through). libheif 1.15 (Debian 12) has none: the
+    /// worker's own check refuses it. Either way it is too large, and under 4 megapixels it is shown.
+    @Test func aHEICOverThePixelLimitIsRefusedByLibheifWhereItHasSecurityLimits() throws {
+        let photo = WorkerSupport.fixture("photos/heic/1976x1976.heic")
+        let version = PhotoDecoder.heifVersion.split(separator: ".").compactMap { Int($0) }
+        let hasSecurityLimits = version.count >= 2 && (version[0], version[1]) >= (1, 19)
+        let request = DecodeRequest(size: size, scale: .fill, limits: PhotoLimits(maxMegapixels: 3.9))
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(photo, pool: pool, request: request)
+        }
+        let reason = error?.reason ?? ""
+        let context: Comment = "libheif \(PhotoDecoder.heifVersion): \(reason)"
+        #expect(error?.kind == .tooLarge, context)
+        if hasSecurityLimits {
+            #expect(reason.hasPrefix("HEIF: ") && reason.contains("Security limit exceeded"), context)
+            #expect(reason.contains("1976") && !reason.contains("megapixels"), context)
+        } else {
+            #expect(reason == "photo is 1976x1976 (3.9 megapixels), over the limit of 3.9 megapixels", context)
+        }
+        print("libheif \(PhotoDecoder.heifVersion): a 1976x1976 HEIC under 3.9 megapixels: \(reason)")
+        let roomy = DecodeRequest(size: size, scale: .fill, limits: PhotoLimits(maxMegapixels: 4))
+        let decoded = try WorkerSupport.decode(photo, pool: pool, request: roomy)
+        #expect(decoded.header.width == 1976 && decoded.header.height == 1976)
+    }
 }
