@@ -383,6 +383,29 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     return status;
 }
 
+int baphoto_heif_decode_by_libheif_alone(int fd, const baphoto_limits *limits,
+                                         char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    heif_job job = {.message = error};
+    error[0] = 0;
+    int status = read_file(&job, fd, limits);
+    if (status == BAPHOTO_OK) {
+        job.context = heif_context_alloc();
+        if (!job.context) status = failure(&job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    }
+    if (status == BAPHOTO_OK) {
+        heif_context_set_maximum_image_size_limit(job.context, (int)side_limit(limits->max_pixels) + 1);
+        set_security_limits(&job, limits);
+        struct heif_error failed = heif_context_read_from_memory_without_copy(job.context, job.file, job.file_size, NULL);
+        if (failed.code == heif_error_Ok) failed = heif_context_get_primary_image_handle(job.context, &job.handle);
+        if (failed.code == heif_error_Ok) {
+            failed = heif_decode_image(job.handle, &job.image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL);
+        }
+        if (failed.code != heif_error_Ok) status = heif_status(&job, failed);
+    }
+    job_free(&job);
+    return status;
+}
+
 void baphoto_heif_prepare(void) {
     heif_init(NULL); /* never deinitialised: a worker ends with its photo */
     (void)baphoto_heif_has_security_limits();

@@ -45,6 +45,15 @@ void baphoto_heif_prepare(void);
  */
 int baphoto_heif_has_security_limits(void);
 
+/**
+ * For tests: libheif's own verdict on the HEIF at `fd`, its primary image decoded by libheif alone
+ * with the limits every decode sets on it (the side limit and, where the library has them, the
+ * security limits from `limits`) and none of the codec's own checks; in process, unconfined.
+ * 0 when libheif decodes it, else a BAPHOTO_ERROR_* code with libheif's message.
+ */
+int baphoto_heif_decode_by_libheif_alone(int fd, const baphoto_limits *limits,
+                                         char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
 /** Whether libheif can decode AV1 (AVIF). */
 int baphoto_heif_decodes_avif(void);
 
