@@ -1,11 +1,14 @@
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "CHEIFCodec.h"
 #include "heif_grid.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "scaler.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <libheif/heif.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,8 +17,9 @@
 
 /*
  * The file is read into memory (within the budget) and handed to libheif, which never opens
- * anything itself. libheif's own limits, as far as 1.15 has them: the largest side
- * (heif_context_set_maximum_image_size_limit, from the pixel limit) and at most four decoding
+ * anything itself. libheif's own limits: the largest side (heif_context_set_maximum_image_size_limit,
+ * from the pixel limit; 1.15 has no other), its security limits where the library has them (1.19
+ * and later, found at run time, below), and at most four decoding
  * threads (libheif's default, which heif-convert uses). The whole decoded image is held twice
  * (YCbCr planes, then RGB), which the header's whole_image_bytes counts against the budget
  * before decoding.
@@ -45,13 +49,12 @@ static void job_free(heif_job *job) {
 static int heif_status(heif_job *job, struct heif_error error) {
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
     snprintf(reason, sizeof reason, "HEIF: %s", error.message ? error.message : "decoder error");
+    /* libheif's security limits (1.19 and later) come as Memory_allocation_error or Invalid_input. */
+    if (error.subcode == heif_suberror_Security_limit_exceeded) return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
     switch (error.code) {
     case heif_error_Memory_allocation_error: return failure(job, BAPHOTO_ERROR_NO_MEMORY, reason);
     case heif_error_Unsupported_feature:
     case heif_error_Unsupported_filetype: return failure(job, BAPHOTO_ERROR_UNSUPPORTED, reason);
-    case heif_error_Invalid_input:
-        if (error.subcode == heif_suberror_Security_limit_exceeded) return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
-        return failure(job, BAPHOTO_ERROR_CORRUPT, reason);
     default: return failure(job, BAPHOTO_ERROR_CORRUPT, reason);
     }
 }
@@ -100,22 +103,58 @@ static int check_structure(heif_job *job, const baphoto_limits *limits) {
     return BAPHOTO_OK;
 }
 
-/* 1.19 and later (Debian 13): libheif's own limits, from the budget (0 would disable a limit). */
+/*
+ * libheif's own security limits (1.19 and later: Debian 13 has them, Debian 12's 1.15 does not),
+ * found at run time, so that one package built against 1.15's headers sets them wherever the
+ * library has them. The layout is heif_security_limits's (heif_security_limits.h, libheif 1.19
+ * to 1.23): fields are only ever appended, each group after a `version` that says which are there;
+ * only the first two groups are written, and the second only when `version` says it exists.
+ */
+typedef struct {
+    uint8_t version;
+    /* version 1 (1.19) */
+    uint64_t max_image_size_pixels;
+    uint64_t max_number_of_tiles;
+    uint32_t max_bayer_pattern_pixels;
+    uint32_t max_items;
+    uint32_t max_color_profile_size;
+    uint64_t max_memory_block_size;
+    uint32_t max_components;
+    uint32_t max_iloc_extents_per_item;
+    uint32_t max_size_entity_group;
+    uint32_t max_children_per_box;
+    /* version 2 (1.20) */
+    uint64_t max_total_memory;
+} baheif_security_limits;
+
+typedef baheif_security_limits *(*baheif_get_security_limits_fn)(const struct heif_context *);
+
+static baheif_get_security_limits_fn get_security_limits;
+static pthread_once_t security_limits_looked_up = PTHREAD_ONCE_INIT;
+
+/*
+ * dlsym in the libraries already loaded (libheif is the program's own dependency): it opens no
+ * file, and baphoto_heif_prepare does it before the decode sandbox closes anyway.
+ */
+static void look_up_security_limits(void) {
+    get_security_limits = (baheif_get_security_limits_fn)dlsym(RTLD_DEFAULT, "heif_context_get_security_limits");
+}
+
+int baphoto_heif_has_security_limits(void) {
+    pthread_once(&security_limits_looked_up, look_up_security_limits);
+    return get_security_limits != NULL;
+}
+
+/* libheif's own limits from the pixel limit and the budget, as the worker's checks use them (0 would disable one). */
 static void set_security_limits(heif_job *job, const baphoto_limits *limits) {
-#if LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (19 << 16))
-    heif_security_limits *own = heif_context_get_security_limits(job->context);
-    if (!own) return;
-    own->max_image_size_pixels = limits->max_pixels ? limits->max_pixels : own->max_image_size_pixels;
+    if (!baphoto_heif_has_security_limits()) return;
+    baheif_security_limits *own = get_security_limits(job->context);
+    if (!own || own->version < 1) return;
+    if (limits->max_pixels) own->max_image_size_pixels = limits->max_pixels;
     own->max_number_of_tiles = BAHEIF_MAX_TILES;
     own->max_children_per_box = BAHEIF_MAX_TILES;
-    own->max_memory_block_size = limits->budget_bytes ? limits->budget_bytes : own->max_memory_block_size;
-#if LIBHEIF_NUMERIC_VERSION >= ((1 << 24) | (20 << 16))
+    if (limits->budget_bytes) own->max_memory_block_size = limits->budget_bytes;
     if (own->version >= 2 && limits->budget_bytes) own->max_total_memory = limits->budget_bytes;
-#endif
-#else
-    (void)job;
-    (void)limits;
-#endif
 }
 
 /* How much larger than its `ispe` a coded image may be: HEVC pads to its coding blocks and crops back. */
@@ -344,7 +383,33 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     return status;
 }
 
-void baphoto_heif_prepare(void) { heif_init(NULL); /* never deinitialised: a worker ends with its photo */ }
+int baphoto_heif_decode_by_libheif_alone(int fd, const baphoto_limits *limits,
+                                         char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    heif_job job = {.message = error};
+    error[0] = 0;
+    int status = read_file(&job, fd, limits);
+    if (status == BAPHOTO_OK) {
+        job.context = heif_context_alloc();
+        if (!job.context) status = failure(&job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    }
+    if (status == BAPHOTO_OK) {
+        heif_context_set_maximum_image_size_limit(job.context, (int)side_limit(limits->max_pixels) + 1);
+        set_security_limits(&job, limits);
+        struct heif_error failed = heif_context_read_from_memory_without_copy(job.context, job.file, job.file_size, NULL);
+        if (failed.code == heif_error_Ok) failed = heif_context_get_primary_image_handle(job.context, &job.handle);
+        if (failed.code == heif_error_Ok) {
+            failed = heif_decode_image(job.handle, &job.image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, NULL);
+        }
+        if (failed.code != heif_error_Ok) status = heif_status(&job, failed);
+    }
+    job_free(&job);
+    return status;
+}
+
+void baphoto_heif_prepare(void) {
+    heif_init(NULL); /* never deinitialised: a worker ends with its photo */
+    (void)baphoto_heif_has_security_limits();
+}
 
 const char *baphoto_heif_version(void) { return heif_get_version(); }
 

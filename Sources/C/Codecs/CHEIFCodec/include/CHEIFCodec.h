@@ -31,9 +31,28 @@ const char *baphoto_heif_version(void);
 
 /**
  * libheif's one-time set-up (heif_init): libheif 1.17 and later (Debian 13) load their decoder
- * plugins here, with dlopen, which opens files: done before the decode sandbox closes.
+ * plugins here, with dlopen, which opens files: done before the decode sandbox closes. The
+ * security limits' look-up (baphoto_heif_has_security_limits) is done here too.
  */
 void baphoto_heif_prepare(void);
+
+/**
+ * Whether the libheif in use has security limits (heif_context_get_security_limits, 1.19 and
+ * later: Debian 13), looked up at run time with dlsym; when it has, every decode sets them from
+ * the pixel limit and the budget (the image's pixels, a memory block, the total memory, tiles), so
+ * libheif itself refuses a larger image before allocating it. Debian 12's 1.15 has none: the
+ * codec's own checks, which run either way, then stand alone.
+ */
+int baphoto_heif_has_security_limits(void);
+
+/**
+ * For tests: libheif's own verdict on the HEIF at `fd`, its primary image decoded by libheif alone
+ * with the limits every decode sets on it (the side limit and, where the library has them, the
+ * security limits from `limits`) and none of the codec's own checks; in process, unconfined.
+ * 0 when libheif decodes it, else a BAPHOTO_ERROR_* code with libheif's message.
+ */
+int baphoto_heif_decode_by_libheif_alone(int fd, const baphoto_limits *limits,
+                                         char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 /** Whether libheif can decode AV1 (AVIF). */
 int baphoto_heif_decodes_avif(void);
