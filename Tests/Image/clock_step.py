@@ -111,7 +111,7 @@ def check_unset_clock(vm, guest, window):
 
 
 def check_wired(vm, guest):
-    wait_for(guest, "ip -4 -o addr show dev eth0", r"inet 10\.0\.2\.15/", 180, "wired DHCP", vm)
+    wait_for(guest, "networkctl status eth0 --no-pager 2>&1 | grep -A1 Address", r"10\.0\.2\.15", 180, "wired DHCP", vm)
     _, deps = guest.sh("systemctl show -p After -p Wants -p Requires babyalbum.service")
     if "network-online" in deps:
         raise vm.Failure("babyalbum.service waits for the network: " + deps)
