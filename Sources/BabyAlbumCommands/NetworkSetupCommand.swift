@@ -22,9 +22,12 @@ struct NetworkSetup: ParsableCommand {
     var settings: String?
 
     func run() throws {
-        let (path, _, resolution) = try SettingsWiring.resolve(
-            commandLine: settings.map { ["--settings", $0] } ?? [], path: settings)
-        for problem in resolution.problems where problem.reason.contains("time-servers") {
+        // Only the network keys: the slideshow's own checks (its photo folders) do not apply here.
+        let path = settings ?? SettingsFile.defaultPath()
+        let file = SettingsFile.read(path)
+        let resolution = try SettingsResolver.resolve(NetworkSettings.self, file: file, commandLine: [])
+        let keys = Set(SettingsCatalog.keys(of: NetworkSettings.self).map(\.name))
+        for problem in resolution.problems where keys.contains(where: { problem.reason.contains($0) }) {
             print("network-setup: \(problem)")
         }
         let servers = resolution.command.network.servers
@@ -56,4 +59,9 @@ struct NetworkSetup: ParsableCommand {
         try? FileManager.default.removeItem(atPath: file)
         try FileManager.default.moveItem(atPath: temporary, toPath: file)
     }
+}
+
+/// The settings file read for its network keys alone (every other key is the slideshow's).
+struct NetworkSettings: ParsableCommand {
+    @OptionGroup var network: NetworkOptions
 }
