@@ -78,7 +78,6 @@ def check_boot(vm, card, work, boot_files, window, without_network):
           f"start; without a network device (the boot step): {without_network or float('nan'):.1f} s")
     check_unset_clock(vm, guest, window)
     check_wired(vm, guest)
-    wifi_step.check(vm, guest, wait_for)
     try:
         server = sntp_server.SNTPServer()
     except OSError as error:
@@ -87,6 +86,7 @@ def check_boot(vm, card, work, boot_files, window, without_network):
         check_synchronised(vm, guest, server)
     finally:
         server.stop()
+    wifi_step.check(vm, guest, wait_for)
     guest.kill()
 
 
