@@ -50,6 +50,7 @@ def wait_for(guest, command, wanted, timeout, what, vm):
 def step_clock(vm, card, work, boot_files, without_network):
     """One boot: (a), (b), (d) and wired DHCP, as the module says."""
     kernel, initrd, cmdline = boot_files
+    card.detach()  # main() attached the card: one set of loop devices at a time
     card.attach()
     settings = os.path.join(work, "babyalbum.txt")
     card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
