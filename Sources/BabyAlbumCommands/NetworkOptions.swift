@@ -30,7 +30,7 @@ struct NetworkOptions: ParsableArguments {
             throw ValidationError("--time-servers: \(error)")
         }
         do {
-            _ = try WiFiNetwork(name: wifiName, password: wifiPassword, country: wifiCountry)
+            try WiFiNetwork.check(name: wifiName, password: wifiPassword, country: wifiCountry)
         } catch {
             throw ValidationError("--\(error)")
         }
@@ -39,6 +39,8 @@ struct NetworkOptions: ParsableArguments {
     /// The servers, checked by ``validate()``.
     var servers: TimeServers { (try? TimeServers(parsing: timeServers)) ?? .debianPool }
 
-    /// The Wi-Fi network, checked by ``validate()``; `nil` without `wifi-name`.
-    var wifi: WiFiNetwork? { (try? WiFiNetwork(name: wifiName, password: wifiPassword, country: wifiCountry)) ?? nil }
+    /// The Wi-Fi network; `nil` without `wifi-name`; throws when the settings do not go together.
+    func wifi() throws(SettingValueError) -> WiFiNetwork? {
+        try WiFiNetwork(name: wifiName, password: wifiPassword, country: wifiCountry)
+    }
 }

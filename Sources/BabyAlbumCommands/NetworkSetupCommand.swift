@@ -34,13 +34,20 @@ struct NetworkSetup: ParsableCommand {
         try write(servers.timesyncdDropIn, to: "\(out)/systemd/timesyncd.conf.d/50-babyalbum.conf")
         print("network-setup: time servers \(servers) (from \(path))")
         let supplicant = "\(out)/babyalbum/wpa_supplicant-wlan0.conf"
-        if let wifi = resolution.command.network.wifi {
+        let wifi: WiFiNetwork?
+        do {
+            wifi = try resolution.command.network.wifi()
+        } catch {
+            print("network-setup: no Wi-Fi: \(error)")
+            wifi = nil
+        }
+        if let wifi {
             try write(wifi.supplicantConfiguration, to: supplicant, secret: true)
             let security = wifi.password == nil ? "open" : "WPA2/WPA3 personal"
             print("network-setup: Wi-Fi '\(wifi.name)' (\(security), country \(wifi.country)) on wlan0")
         } else {
             try? FileManager.default.removeItem(atPath: supplicant)
-            print("network-setup: no Wi-Fi (wifi-name is not set)")
+            if resolution.command.network.wifiName == nil { print("network-setup: no Wi-Fi (wifi-name is not set)") }
         }
     }
 

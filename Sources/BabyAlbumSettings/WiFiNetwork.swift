@@ -10,23 +10,27 @@ public struct WiFiNetwork: Sendable, Equatable {
     public let country: String
 
     /// Checks the three settings together; throws a one-line reason that never quotes the password.
+    /// `nil` without a name (a password alone is ignored).
     public init?(name: String?, password: String?, country: String?) throws(SettingValueError) {
-        guard let name, !name.isEmpty else {
-            if password != nil { throw SettingValueError("wifi-password needs wifi-name") }
-            return nil
-        }
-        guard name.utf8.count <= 32, !name.contains(where: { $0.isNewline || $0 == "\"" }) else {
-            throw SettingValueError("wifi-name must be 1 to 32 bytes, without quotes or line breaks")
-        }
-        guard let country, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
-            throw SettingValueError("wifi-country must be the country's two capital letters, e.g. DE or GB")
-        }
-        if let password, !Self.isPassphrase(password) {
-            throw SettingValueError("wifi-password must be 8 to 63 characters (or 64 hex digits), without quotes")
-        }
+        guard let name, !name.isEmpty else { return nil }
+        try Self.check(name: name, password: password, country: country)
+        guard let country else { throw SettingValueError("wifi-name needs wifi-country (e.g. DE or GB)") }
         self.name = name
         self.password = password
         self.country = country
+    }
+
+    /// Checks each setting that is given on its own terms (the file accepts them one line at a time).
+    public static func check(name: String?, password: String?, country: String?) throws(SettingValueError) {
+        if let name, name.isEmpty || name.utf8.count > 32 || name.contains(where: { $0.isNewline || $0 == "\"" }) {
+            throw SettingValueError("wifi-name must be 1 to 32 bytes, without quotes or line breaks")
+        }
+        if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isUppercase }) {
+            throw SettingValueError("wifi-country must be the country's two capital letters, e.g. DE or GB")
+        }
+        if let password, !isPassphrase(password) {
+            throw SettingValueError("wifi-password must be 8 to 63 characters (or 64 hex digits), without quotes")
+        }
     }
 
     static func isPassphrase(_ text: String) -> Bool {
