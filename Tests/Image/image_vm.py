@@ -9,6 +9,8 @@ Checks:
 1. boot: a photo from the FAT partition's photos/ is on screen, within +-2 of the amd64
    `--output png:` frame; the root is mounted read-only (findmnt); the time from QEMU's start
    to the first photo and `systemd-analyze critical-chain babyalbum.service` are printed;
+1b. the network and the clock, one boot (clock_step.py, wifi_step.py; issue 36): no RTC, wired
+   DHCP, Wi-Fi over mac80211_hwsim, NTP from the host's loopback, quiet hours once the clock is set;
 2. card wear: sectors written to vda (/sys/block/vda/stat) with 10,000 photos over a stretch of
    the slideshow at a 1 s interval, scaled to a day; <= 20 MB a day;
 3. power cuts: QEMU killed (SIGKILL, no shutdown) at random moments while photos change, the
@@ -41,6 +43,7 @@ from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
+import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Reporting"))
@@ -115,10 +118,10 @@ class Card:
 class Guest:
     """qemu-system-aarch64 on the card; a shell on the serial line (a UNIX socket)."""
 
-    def __init__(self, card, work, kernel, initrd, cmdline, machine=None):
+    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=()):
         """`machine`: QEMU's machine and devices (with the kernel command line's console), in
         place of the `virt` board with virtio disk, GPU and keyboard; its serial port must be
-        SERIAL (replaced by the socket)."""
+        SERIAL (replaced by the socket). `extra`: more QEMU arguments (a network, the RTC)."""
         self.work = work
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.serial_path = os.path.join(work, "serial.sock")
@@ -130,6 +133,7 @@ class Guest:
             "-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-append", cmdline + " console=ttyAMA0",
             "-drive", f"file={card.path},if=none,id=card,format=raw,cache=writeback", "-device", "virtio-blk-pci,drive=card",
             "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci", "-serial", "SERIAL"]
+        machine = machine + list(extra)
         serial = f"unix:{self.serial_path},server=on,wait=off"
         self.proc = subprocess.Popen(
             ["qemu-system-aarch64", "-accel", "tcg", "-kernel", kernel, "-initrd", initrd]
@@ -227,15 +231,17 @@ def max_difference(a, b):
 
 
 LIVE = []
+#: The boot step's time to the first photo (no network device), for the clock step's comparison.
+FIRST_PHOTO = {}
 
 
-def boot(card, work, boot_files, timeout=600):
+def boot(card, work, boot_files, timeout=600, extra=()):
     card.detach()
     for old in LIVE:
         if old.proc.poll() is None:
             old.kill()
     LIVE.clear()
-    guest = Guest(card, work, *boot_files)
+    guest = Guest(card, work, *boot_files, extra=extra)
     LIVE.append(guest)
     guest.read_until("IMAGE-READY", timeout)
     return guest
@@ -275,6 +281,7 @@ def step_boot(card, work, boot_files, photo):
         time.sleep(1)
     print(f"screen matches the amd64 --output png: frame (max difference {diff}) at {w}x{h}")
     print(f"time to first photo: {shown_after:.1f} s from QEMU start (the log's first 'showing' line)")
+    FIRST_PHOTO["without network"] = shown_after
     _, chain = guest.sh("systemd-analyze critical-chain babyalbum.service --no-pager")
     print("systemd-analyze critical-chain babyalbum.service:\n" + chain.strip())
     _, blame = guest.sh("systemd-analyze --no-pager")
@@ -553,6 +560,9 @@ def main():
             debian_tree_tests(records)
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
+                           ("clock: no RTC, wired DHCP, NTP sets the clock, quiet hours follow it",
+                            lambda: clock_step.step_clock(sys.modules[__name__], card, work, boot_files,
+                                                          FIRST_PHOTO.get("without network"))),
                            ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed,
                                                                   options.deadline, WEAR_OVERHEAD + 2 * options.wear_seconds)),
                            ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):

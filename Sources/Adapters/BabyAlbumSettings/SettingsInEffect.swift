@@ -40,7 +40,14 @@ public struct SettingsReport: Sendable, Equatable, Codable {
                 return problem
             } + Self.overridden(resolution.accepted, keys: keys, file: file)
         self.problems.sort { $0.line < $1.line }
-        self.settings = keys.map { key in
+        self.settings = Self.settings(keys: keys, resolution: resolution, commandLine: commandLine, file: file)
+            .map { $0.masked }
+    }
+
+    static func settings<Command: ParsableCommand>(
+        keys: [SettingKey], resolution: SettingsResolution<Command>, commandLine: [String], file: String
+    ) -> [SettingInEffect] {
+        keys.map { key in
             let given = Self.values(of: key, in: commandLine)
             if !given.isEmpty || resolution.commandLineKeys.contains(key.name) {
                 return SettingInEffect(key: key.name, values: given, origin: SettingOrigin.commandLine.description)
@@ -110,5 +117,18 @@ public struct SettingsReport: Sendable, Equatable, Codable {
             lines.append("  \(padded) = \(value)   [\(setting.origin)]")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension SettingInEffect {
+    /// Keys whose values are never shown (in `babyalbum settings`, `doctor` or a log).
+    public static func isSecret(_ key: String) -> Bool { key.hasSuffix("password") }
+
+    /// This setting with a secret value replaced by `(hidden)`.
+    public var masked: SettingInEffect {
+        guard Self.isSecret(key), !values.isEmpty else { return self }
+        var copy = self
+        copy.values = values.map { _ in "(hidden)" }
+        return copy
     }
 }

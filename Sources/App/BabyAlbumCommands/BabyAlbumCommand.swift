@@ -24,7 +24,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
-        subcommands: [Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self],
+        subcommands: [Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self],
         defaultSubcommand: Show.self
     )
 
@@ -122,6 +122,8 @@ struct Show: AsyncParsableCommand {
     var stateDir: String?
 
     @OptionGroup var quiet: QuietOptions
+
+    @OptionGroup var network: NetworkOptions
 
     @Option(help: ArgumentHelp("The child's name, as captions show it (for example Mia).", valueName: "name"))
     var name: String?

@@ -1,0 +1,143 @@
+"""The card's network and clock in one boot of the arm64 VM (issue 36), for image_vm.py.
+
+The guest has no RTC (`initcall_blacklist=pl031_driver_init` hides the virt board's PL031, as a
+Pi 3/4 has none; `-rtc base=` a wrong date besides), QEMU user networking (wired, DHCP from
+QEMU) and `time-servers = 10.0.2.2` with a quiet window around the host's "now" in the card's
+babyalbum.txt. No traffic leaves this machine: the only server the card is given is the test's
+SNTP server on the host's 127.0.0.1:123 (sntp_server.py), which QEMU maps 10.0.2.2:123 to.
+
+(a) Before the SNTP server answers: no RTC in the guest, the clock is not the real time, the
+    frame shows photos (quiet-hours-without-clock's default, keep-showing: DPMS On although the
+    window covers the real now) and `babyalbum doctor` says the clock has not been set.
+(b) Then the server answers: timesyncd synchronises, the frame logs that the clock is now set by
+    network time, the screen goes dark (DPMS Off), the clock file is on the state partition.
+(d) The time to the first photo with the network, beside the boot step's figure without one.
+Wired DHCP: eth0 gets QEMU's 10.0.2.15 from systemd-networkd, and babyalbum.service does not
+wait for the network. (c) Wi-Fi with two simulated radios: wifi_step.py.
+"""
+
+import os
+import re
+import time
+
+import sntp_server
+import wifi_step
+
+DPMS = "cat /sys/class/drm/card0-Virtual-1/dpms"
+SET_LINE = "the system clock is now set by network time"
+
+
+def quiet_window_around_now():
+    """A quiet window from an hour before the host's UTC now to an hour after (the card is UTC)."""
+    now = time.gmtime()
+    minutes = now.tm_hour * 60 + now.tm_min
+    start, end = (minutes - 60) % 1440, (minutes + 60) % 1440
+    return f"{start // 60:02d}:{start % 60:02d}-{end // 60:02d}:{end % 60:02d}"
+
+
+def wait_for(guest, command, wanted, timeout, what, vm):
+    """Runs `command` in the guest until its output matches `wanted`; returns the seconds taken."""
+    started = time.monotonic()
+    while True:
+        _, out = guest.sh(command)
+        if re.search(wanted, out):
+            return time.monotonic() - started
+        if time.monotonic() - started > timeout:
+            raise vm.Failure(f"{what}: after {timeout} s, `{command}` says {out.strip()!r}")
+        time.sleep(2)
+
+
+def step_clock(vm, card, work, boot_files, without_network):
+    """One boot: (a), (b), (d) and wired DHCP, as the module says."""
+    kernel, initrd, cmdline = boot_files
+    card.detach()  # main() attached the card: one set of loop devices at a time
+    card.attach()
+    settings = os.path.join(work, "babyalbum.txt")
+    card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
+    original = open(settings, newline="").read()
+    window = quiet_window_around_now()
+    with open(settings, "a", newline="") as f:
+        f.write(f"\r\ntime-servers = 10.0.2.2\r\nquiet-hours = {window}\r\n" + wifi_step.settings_lines())
+    card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+    wifi_step.prepare(card, work)
+    card.detach()
+    try:
+        check_boot(vm, card, work, (kernel, initrd, cmdline + " initcall_blacklist=pl031_driver_init"),
+                   window, without_network)
+    finally:
+        card.attach()
+        with open(settings, "w", newline="") as f:
+            f.write(original)
+        card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+
+
+def check_boot(vm, card, work, boot_files, window, without_network):
+    network = ["-rtc", "base=2020-01-01T00:00:00", "-netdev", "user,id=net0", "-device", "virtio-net-pci,netdev=net0"]
+    guest = vm.boot(card, work, boot_files, extra=network)
+    with_network = vm.wait_showing(guest)
+    print(f"time to first photo with the network (wired DHCP, NTP unanswered): {with_network:.1f} s from QEMU "
+          f"start; without a network device (the boot step): {without_network or float('nan'):.1f} s")
+    check_unset_clock(vm, guest, window)
+    check_wired(vm, guest)
+    try:
+        server = sntp_server.SNTPServer()
+    except OSError as error:
+        raise vm.Failure(f"the test's SNTP server cannot listen on 127.0.0.1:123: {error}")
+    try:
+        check_synchronised(vm, guest, server)
+    finally:
+        server.stop()
+    wifi_step.check(vm, guest, wait_for)
+    guest.kill()
+
+
+def check_unset_clock(vm, guest, window):
+    _, rtcs = guest.sh("ls /sys/class/rtc | wc -l")
+    if rtcs.strip() != "0":
+        raise vm.Failure(f"the guest has an RTC ({rtcs.strip()}): the PL031 was not hidden")
+    _, now = guest.sh("date +%s")
+    off = time.time() - int(now.strip())
+    if abs(off) < 86400:
+        raise vm.Failure(f"the guest's clock is only {off:.0f} s off before NTP: the test proves nothing")
+    _, dpms = guest.sh(DPMS)
+    if dpms.strip() != "On":
+        raise vm.Failure(f"the clock is not set and quiet-hours-without-clock is keep-showing, but DPMS reads {dpms!r}")
+    status, doctor = guest.sh("babyalbum doctor 2>&1", timeout=600)
+    line = next((x for x in doctor.splitlines() if "has not been set since power-on" in x), None)
+    if not line:
+        raise vm.Failure("babyalbum doctor does not say that the clock is not set:\n" + doctor[-3000:])
+    _, synced = guest.sh("timedatectl show -p NTPSynchronized --value")
+    print(f"(a) no RTC, the guest's clock {off / 86400:.0f} days behind, NTPSynchronized={synced.strip()}; quiet "
+          f"window {window} covers the real now, DPMS On (keep-showing); doctor: {line.strip()}")
+
+
+def check_wired(vm, guest):
+    wait_for(guest, "networkctl status eth0 --no-pager 2>&1 | grep -A1 Address", r"10\.0\.2\.15", 180, "wired DHCP", vm)
+    _, deps = guest.sh("systemctl show -p After -p Wants -p Requires babyalbum.service")
+    if "network-online" in deps:
+        raise vm.Failure("babyalbum.service waits for the network: " + deps)
+    _, dropin = guest.sh("cat /run/systemd/timesyncd.conf.d/50-babyalbum.conf; "
+                         "journalctl -b -u babyalbum-network-setup.service -o cat | grep network-setup:")
+    if "NTP=10.0.2.2" not in dropin or "FallbackNTP=\n" not in dropin:
+        raise vm.Failure("babyalbum network-setup wrote no drop-in with NTP=10.0.2.2 alone: " + dropin)
+    print("wired: eth0 10.0.2.15 by DHCP (systemd-networkd); babyalbum.service has no network-online "
+          f"dependency; {dropin.strip().splitlines()[-1]}")
+
+
+def check_synchronised(vm, guest, server):
+    took = wait_for(guest, "timedatectl show -p NTPSynchronized --value", r"^yes", 420, "NTP synchronisation", vm)
+    _, now = guest.sh("date +%s")
+    off = time.time() - int(now.strip())
+    if abs(off) > 30:
+        raise vm.Failure(f"synchronised, yet the guest's clock is {off:.0f} s off the host's")
+    logged = wait_for(guest, f"journalctl -b -u babyalbum.service -o cat | grep -m1 '{SET_LINE}'", SET_LINE, 120,
+                      "the frame's log", vm)
+    dark = wait_for(guest, DPMS, r"^Off", 120, "the screen going dark in the quiet window", vm)
+    _, clock = guest.sh("findmnt -no SOURCE /var/lib/systemd/timesync; stat -c %Y /var/lib/systemd/timesync/clock")
+    words = clock.split()
+    if len(words) < 2 or "vda3" not in words[0] or abs(time.time() - int(words[-1])) > 600:
+        raise vm.Failure(f"timesyncd's clock file is not a fresh file on the state partition: {clock!r}")
+    _, sync_line = guest.sh("journalctl -b -u systemd-timesyncd.service -o cat | grep -m1 -i 'synchroniz'")
+    print(f"(b) synchronised {took:.0f} s after the SNTP server started ({server.answers} answers; "
+          f"{sync_line.strip()}); the guest's clock {off:+.1f} s off the host's; the frame logged '{SET_LINE}' "
+          f"{logged:.0f} s later and DPMS read Off {dark:.0f} s after that; clock file on {words[0]}")

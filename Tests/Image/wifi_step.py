@@ -1,0 +1,94 @@
+"""Wi-Fi on the card, in the clock step's boot (issue 36, test (c)).
+
+The card's kernel has `mac80211_hwsim`: the test's copy of the card (never the image) loads it
+with two simulated radios at boot (wlan0, wlan1), and gets bookworm's arm64 `hostapd` (fetched
+with `apt-get download`, written into the copy's root with debugfs) and a systemd-networkd DHCP
+server on wlan1. hostapd runs a WPA2 network there; the card's own settings (`wifi-name`,
+`wifi-password`, `wifi-country`) make its wpa_supplicant@wlan0 join it, and networkd gets an
+address by DHCP. Then the password is looked for, and must not be found, in the journal,
+/var/log, `babyalbum settings` and `babyalbum doctor`; the generated configuration in /run is 0600.
+"""
+
+import glob
+import os
+import subprocess
+import tempfile
+
+NAME = "BabyAlbum Nursery"
+PASSWORD = "lullaby-4711-secret"
+CACHE = os.environ.get("BABYALBUM_IMAGE_CACHE", "/var/cache/babyalbum/image")
+AP_NETWORK = "[Match]\nName=wlan1\n[Network]\nAddress=192.168.77.1/24\nDHCPServer=yes\n"
+HOSTAPD = (f"interface=wlan1\ndriver=nl80211\nssid={NAME}\nhw_mode=g\nchannel=6\ncountry_code=DE\n"
+           f"wpa=2\nwpa_key_mgmt=WPA-PSK\nrsn_pairwise=CCMP\nwpa_passphrase={PASSWORD}\n")
+
+
+def settings_lines():
+    """The card's Wi-Fi settings, for its babyalbum.txt."""
+    return f"wifi-name = {NAME}\r\nwifi-password = {PASSWORD}\r\nwifi-country = DE\r\n"
+
+
+def fetch_hostapd(work):
+    """bookworm's arm64 hostapd program, with the image's own apt configuration (scripts/image)."""
+    apt = os.path.join(CACHE, "apt")
+    options = ["-o", f"Dir::Etc::SourceList={apt}/sources.list", "-o", "Dir::Etc::SourceParts=/dev/null",
+               "-o", f"Dir::State::Lists={apt}/lists", "-o", f"Dir::State::status={apt}/status",
+               "-o", f"Dir::Cache={apt}", "-o", "APT::Architecture=arm64", "-o", "Debug::NoLocking=1"]
+    folder = tempfile.mkdtemp(dir=work)
+    subprocess.run(["apt-get", "-qq", *options, "download", "hostapd"], cwd=folder, check=True, capture_output=True)
+    deb = glob.glob(os.path.join(folder, "hostapd_*_arm64.deb"))[0]
+    subprocess.run(["dpkg-deb", "-x", deb, os.path.join(folder, "root")], check=True)
+    return os.path.join(folder, "root", "usr", "sbin", "hostapd")
+
+
+def prepare(card, work):
+    """Writes the access point's parts into the test's copy of the card (partition 2)."""
+    files = {"/etc/modules-load.d/test-hwsim.conf": "mac80211_hwsim\n",
+             "/etc/modprobe.d/test-hwsim.conf": "options mac80211_hwsim radios=2\n",
+             "/etc/systemd/network/10-test-ap.network": AP_NETWORK, "/etc/test-hostapd.conf": HOSTAPD}
+    commands = []
+    for target, text in files.items():
+        local = os.path.join(work, target.strip("/").replace("/", "_"))
+        with open(local, "w") as f:
+            f.write(text)
+        commands.append(f"write {local} {target}")
+    commands += [f"write {fetch_hostapd(work)} /usr/sbin/test-hostapd", "sif /usr/sbin/test-hostapd mode 0100755"]
+    for command in commands:
+        subprocess.run(["debugfs", "-w", "-R", command, card.part(2)], check=True, capture_output=True)
+
+
+def check(vm, guest, wait_for):
+    """The card joins the WPA2 network and gets an address; the password is in no log."""
+    status, out = guest.sh("ls /sys/class/net")
+    if "wlan0" not in out:
+        # Should not happen (modules-load.d loads it at boot); if it does, the journal is printed,
+        # the test loads it and starts the card's own wpa_supplicant@wlan0.
+        _, why = guest.sh("journalctl -b -u systemd-modules-load -o cat | tail -n 5; "
+                          "cat /etc/modules-load.d/test-hwsim.conf; modprobe mac80211_hwsim radios=2 2>&1; "
+                          "sleep 3; systemctl restart wpa_supplicant@wlan0.service 2>&1; ls /sys/class/net")
+        print("mac80211_hwsim was not loaded at boot; loaded by the test, wpa_supplicant@wlan0 restarted:\n" + why)
+        status, out = guest.sh("ls /sys/class/net")
+    if "wlan0" not in out or "wlan1" not in out:
+        raise vm.Failure(f"no simulated radios wlan0 and wlan1 in the guest: {out!r}")
+    status, out = guest.sh("test-hostapd -B -P /run/test-hostapd.pid /etc/test-hostapd.conf 2>&1 | tail -n 3")
+    if status != 0:
+        raise vm.Failure(f"hostapd did not start on wlan1: {out}")
+    took = wait_for(guest, "networkctl status wlan0 --no-pager 2>&1 | grep -A1 Address", r"192\.168\.77\.\d+", 300,
+                    "the card joining the Wi-Fi and getting an address by DHCP", vm)
+    _, address = guest.sh("networkctl status wlan0 --no-pager 2>&1 | grep -o '192\\.168\\.77\\.[0-9]*' | head -n 1")
+    _, mode = guest.sh("stat -c '%a %U' /run/babyalbum/wpa_supplicant-wlan0.conf")
+    if mode.strip() != "600 root":
+        raise vm.Failure(f"the supplicant configuration is {mode.strip()}, not 600 root")
+    places = {"the journal": "journalctl -b -o cat --no-pager", "/var/log": "grep -rs . /var/log",
+              "babyalbum settings": "babyalbum settings -- --photos /boot/firmware/photos", "babyalbum doctor": "babyalbum doctor 2>&1"}
+    for place, command in places.items():
+        _, out = guest.sh(command + " | cat", timeout=600)
+        if PASSWORD in out:
+            raise vm.Failure(f"the Wi-Fi password appears in {place}")
+        if place == "babyalbum settings" and "wifi-password" not in out:
+            raise vm.Failure("babyalbum settings does not list wifi-password: " + out[-2000:])
+    _, shown = guest.sh("babyalbum settings -- --photos /boot/firmware/photos | grep -E 'wifi-(name|password|country)'")
+    _, joined = guest.sh("journalctl -b -u wpa_supplicant@wlan0 -o cat | grep -m1 CTRL-EVENT-CONNECTED")
+    print(f"(c) Wi-Fi: wlan0 joined '{NAME}' (WPA2, hostapd on the second mac80211_hwsim radio) and got "
+          f"{address.split()[0] if address.split() else '?'} by DHCP {took:.0f} s after hostapd started; "
+          f"{joined.strip()}; /run/babyalbum/wpa_supplicant-wlan0.conf 0600; the password in none of "
+          f"{', '.join(places)}; babyalbum settings shows:\n{shown.rstrip()}")

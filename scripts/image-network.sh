@@ -1,0 +1,92 @@
+# shellcheck shell=bash disable=SC2034  # sourced: CARD_PACKAGES is used by scripts/image
+# Sourced by scripts/image: the card's network and clock (issue 36).
+#
+# - Wired Ethernet by DHCP with systemd-networkd (a .network file matching Type=ether), no setting.
+# - systemd-timesyncd sets the clock from `time-servers =` in babyalbum.txt (default: Debian's NTP
+#   pool); systemd-resolved answers the pool's names with the DHCP lease's DNS servers.
+# - timesyncd's clock file lives on the state partition (/var/lib/babyalbum/timesync, bound onto
+#   /var/lib/systemd/timesync): an offline boot starts no earlier than the last time the card knew.
+# - babyalbum-network-setup.service runs `babyalbum network-setup` at every boot, before networkd
+#   and timesyncd: the program's own settings parser writes the drop-ins to /run, never to the card.
+# Nothing on the way to the first photo waits for the network: babyalbum.service has no
+# network-online dependency, and nothing on the card pulls network-online.target.
+
+# Packages the cached root lacks, installed with the program's own Depends (fetch_dependencies).
+# Wi-Fi: wpasupplicant (WPA2/WPA3 personal, open, hidden; iwd would be smaller but needs its
+# own DHCP-less network setup and a state folder, wpa_supplicant reads one file from /run), the
+# Pi 3/4/400/Zero 2 W radios' firmware and the regulatory database (non-free-firmware, main).
+CARD_PACKAGES=(systemd-timesyncd systemd-resolved wpasupplicant firmware-brcm80211 wireless-regdb)
+
+configure_network() {
+    mkdir -p "$ROOT/etc/systemd/network"
+    cat >"$ROOT/etc/systemd/network/20-babyalbum-wired.network" <<'EOF'
+# BabyAlbum card (scripts/image): any wired Ethernet port, by DHCP (IPv4 and IPv6).
+[Match]
+Type=ether
+
+[Network]
+DHCP=yes
+EOF
+    cat >"$ROOT/etc/systemd/network/30-babyalbum-wireless.network" <<'EOF'
+# BabyAlbum card (scripts/image): the Wi-Fi of babyalbum.txt (wpa_supplicant@wlan0), by DHCP.
+[Match]
+Type=wlan
+
+[Network]
+DHCP=yes
+EOF
+    configure_wifi
+    cat >"$ROOT/etc/systemd/system/babyalbum-network-setup.service" <<'EOF'
+# BabyAlbum card (scripts/image): babyalbum.txt's network and time settings, read by the
+# program's own settings parser at every boot, as drop-ins in /run (never on the card).
+[Unit]
+Description=BabyAlbum network and time settings from babyalbum.txt
+DefaultDependencies=no
+RequiresMountsFor=/boot/firmware /run
+After=systemd-remount-fs.service
+Before=sysinit.target systemd-networkd.service systemd-timesyncd.service systemd-resolved.service wpa_supplicant@wlan0.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/bin/babyalbum network-setup --out /run
+
+[Install]
+WantedBy=sysinit.target
+EOF
+    # The clock file on the state partition (the root is read-only, /var/lib/systemd in memory).
+    echo "/var/lib/babyalbum/timesync /var/lib/systemd/timesync none bind,x-systemd.requires-mounts-for=/var/lib/babyalbum 0 0" \
+        >>"$ROOT/etc/fstab"
+    ln -sf ../run/systemd/resolve/stub-resolv.conf "$ROOT/etc/resolv.conf"
+    local unit
+    for unit in systemd-networkd.service systemd-resolved.service systemd-timesyncd.service \
+        babyalbum-network-setup.service; do
+        [[ $(readlink "$ROOT/etc/systemd/system/$unit") != /dev/null ]] || rm "$ROOT/etc/systemd/system/$unit"
+        in_root systemctl enable "$unit" >/dev/null 2>&1 || die "cannot enable $unit"
+    done
+}
+
+# wpa_supplicant@wlan0 with the configuration `babyalbum network-setup` writes to /run (0600),
+# only when babyalbum.txt names a Wi-Fi network; the D-Bus-driven wpa_supplicant.service is off.
+configure_wifi() {
+    mkdir -p "$ROOT/etc/wpa_supplicant" "$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.d"
+    ln -sf /run/babyalbum/wpa_supplicant-wlan0.conf "$ROOT/etc/wpa_supplicant/wpa_supplicant-wlan0.conf"
+    cat >"$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.d/babyalbum.conf" <<'EOF'
+# BabyAlbum card (scripts/image): only when babyalbum.txt names a Wi-Fi network.
+[Unit]
+ConditionPathExists=/run/babyalbum/wpa_supplicant-wlan0.conf
+After=babyalbum-network-setup.service
+EOF
+    ln -sf /dev/null "$ROOT/etc/systemd/system/wpa_supplicant.service"
+    in_root systemctl enable wpa_supplicant@wlan0.service >/dev/null 2>&1 || die "cannot enable wpa_supplicant@wlan0"
+}
+
+# The state partition's folder for timesyncd's clock file (STATE-DIR), owned by timesyncd's user.
+make_timesync_folder() {
+    local owner
+    owner=$(awk -F: '$1 == "systemd-timesync" { print $3 ":" $4 }' "$ROOT/etc/passwd")
+    [[ -n $owner ]] || die "systemd-timesyncd made no systemd-timesync user"
+    mkdir -p "$1/timesync"
+    chown "$owner" "$1/timesync"
+    chmod 0755 "$1/timesync"
+}
