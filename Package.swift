@@ -242,7 +242,7 @@ let package = Package(
             name: "DecodeWorkerTests",
             dependencies: [
                 "DecodeSandbox", "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures",
-                "LinuxInterfaces", "TestSupport",
+                "CHEIFCodec", "CPhotoCodecCore", "LinuxInterfaces", "TestSupport",
             ]
         ),
         // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).
