@@ -241,7 +241,9 @@ public struct DoctorPhotoSection: Codable, Sendable, Equatable {
         if let failure {
             problem = failure
         } else if valid == 0 {
-            problem = "no valid photo in \(folder): the frame would stay black (copy JPEG, PNG or WebP photos into it)"
+            problem =
+                "no valid photo in \(folder): the frame would stay black "
+                + "(copy JPEG, PNG, WebP, HEIC, HEIF or AVIF photos into it)"
         } else {
             problem = nil
         }
