@@ -1,3 +1,4 @@
+#include "heif_bits.h"
 #include "heif_grid.h"
 
 /*
@@ -10,31 +11,12 @@
 #define MAX_OBUS 8
 #define OBU_SEQUENCE_HEADER 1
 
-typedef struct {
-    const uint8_t *data;
-    size_t size, bit;
-    int bad;
-} bits;
-
-static uint32_t read_bits(bits *b, unsigned count) {
-    uint32_t value = 0;
-    for (unsigned i = 0; i < count; i++) {
-        if (b->bit >= b->size * 8) {
-            b->bad = 1;
-            return 0;
-        }
-        value = (value << 1) | ((b->data[b->bit / 8] >> (7 - b->bit % 8)) & 1);
-        b->bit++;
-    }
-    return value;
-}
-
 /* uvlc() (4.10.3), skipped. */
-static void skip_uvlc(bits *b) {
+static void skip_uvlc(baheif_bits *b) {
     unsigned zeros = 0;
-    while (!b->bad && read_bits(b, 1) == 0)
+    while (!b->bad && baheif_read_bits(b, 1) == 0)
         if (++zeros >= 32) b->bad = 1;
-    if (!b->bad) read_bits(b, zeros);
+    if (!b->bad) baheif_read_bits(b, zeros);
 }
 
 /* leb128() (4.10.5): at most 8 bytes; 0 (and `*bad`) when it runs out. */
@@ -51,42 +33,42 @@ static uint64_t leb128(const uint8_t *data, size_t size, size_t *at, int *bad) {
 }
 
 /* The timing and operating-point fields before the frame size (5.5.1), skipped. */
-static void skip_operating_points(bits *b) {
+static void skip_operating_points(baheif_bits *b) {
     int decoder_model = 0;
     unsigned delay_length = 0;
-    if (read_bits(b, 1)) { /* timing_info_present_flag */
-        read_bits(b, 32);
-        read_bits(b, 32);
-        if (read_bits(b, 1)) skip_uvlc(b);
-        decoder_model = (int)read_bits(b, 1);
+    if (baheif_read_bits(b, 1)) { /* timing_info_present_flag */
+        baheif_read_bits(b, 32);
+        baheif_read_bits(b, 32);
+        if (baheif_read_bits(b, 1)) skip_uvlc(b);
+        decoder_model = (int)baheif_read_bits(b, 1);
         if (decoder_model) {
-            delay_length = read_bits(b, 5) + 1;
-            read_bits(b, 32);
-            read_bits(b, 10);
+            delay_length = baheif_read_bits(b, 5) + 1;
+            baheif_read_bits(b, 32);
+            baheif_read_bits(b, 10);
         }
     }
-    int display_delay = (int)read_bits(b, 1);
-    unsigned points = read_bits(b, 5) + 1;
+    int display_delay = (int)baheif_read_bits(b, 1);
+    unsigned points = baheif_read_bits(b, 5) + 1;
     for (unsigned i = 0; i < points && !b->bad; i++) {
-        read_bits(b, 12);
-        if (read_bits(b, 5) > 7) read_bits(b, 1);
-        if (decoder_model && read_bits(b, 1)) {
-            read_bits(b, delay_length);
-            read_bits(b, delay_length);
-            read_bits(b, 1);
+        baheif_read_bits(b, 12);
+        if (baheif_read_bits(b, 5) > 7) baheif_read_bits(b, 1);
+        if (decoder_model && baheif_read_bits(b, 1)) {
+            baheif_read_bits(b, delay_length);
+            baheif_read_bits(b, delay_length);
+            baheif_read_bits(b, 1);
         }
-        if (display_delay && read_bits(b, 1)) read_bits(b, 4);
+        if (display_delay && baheif_read_bits(b, 1)) baheif_read_bits(b, 4);
     }
 }
 
 static int sequence_header_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height) {
-    bits b = {.data = data, .size = size};
-    read_bits(&b, 3);
-    read_bits(&b, 1);
-    if (read_bits(&b, 1)) read_bits(&b, 5); /* reduced_still_picture_header: seq_level_idx */
+    baheif_bits b = {.data = data, .size = size};
+    baheif_read_bits(&b, 3);
+    baheif_read_bits(&b, 1);
+    if (baheif_read_bits(&b, 1)) baheif_read_bits(&b, 5); /* reduced_still_picture_header: seq_level_idx */
     else skip_operating_points(&b);
-    unsigned width_bits = read_bits(&b, 4) + 1, height_bits = read_bits(&b, 4) + 1;
-    uint32_t w = read_bits(&b, width_bits) + 1, h = read_bits(&b, height_bits) + 1;
+    unsigned width_bits = baheif_read_bits(&b, 4) + 1, height_bits = baheif_read_bits(&b, 4) + 1;
+    uint32_t w = baheif_read_bits(&b, width_bits) + 1, h = baheif_read_bits(&b, height_bits) + 1;
     if (b.bad) return -1;
     *width = w;
     *height = h;

@@ -1,3 +1,4 @@
+#include "heif_bits.h"
 #include "heif_grid.h"
 
 /*
@@ -10,81 +11,65 @@
 /* The most SPS bytes looked at: the size comes within the first few dozen. */
 #define SPS_BYTES 256
 
-typedef struct {
-    uint8_t bytes[SPS_BYTES];
-    size_t size, bit;
-    int bad;
-} bits;
-
-static uint32_t read_bits(bits *b, unsigned count) {
-    uint32_t value = 0;
-    for (unsigned i = 0; i < count; i++) {
-        if (b->bit >= b->size * 8) {
-            b->bad = 1;
-            return 0;
-        }
-        value = (value << 1) | ((b->bytes[b->bit / 8] >> (7 - b->bit % 8)) & 1);
-        b->bit++;
-    }
-    return value;
-}
-
 /* ue(v): an Exp-Golomb code (at most 31 leading zeros). */
-static uint32_t read_ue(bits *b) {
+static uint32_t read_ue(baheif_bits *b) {
     unsigned zeros = 0;
-    while (!b->bad && read_bits(b, 1) == 0)
+    while (!b->bad && baheif_read_bits(b, 1) == 0)
         if (++zeros > 31) b->bad = 1;
     if (b->bad) return 0;
-    return (uint32_t)(((uint64_t)1 << zeros) - 1 + read_bits(b, zeros));
+    return (uint32_t)(((uint64_t)1 << zeros) - 1 + baheif_read_bits(b, zeros));
 }
 
-/* The NAL unit's payload without its 2-byte header and emulation-prevention bytes. */
-static void unescape(const uint8_t *nal, size_t length, bits *b) {
+/* The NAL unit's payload without its 2-byte header and emulation-prevention bytes, into `out`
+ * (SPS_BYTES at most); returns its length. */
+static size_t unescape(const uint8_t *nal, size_t length, uint8_t out[SPS_BYTES]) {
     unsigned zeros = 0;
-    for (size_t i = 2; i < length && b->size < SPS_BYTES; i++) {
+    size_t size = 0;
+    for (size_t i = 2; i < length && size < SPS_BYTES; i++) {
         if (zeros >= 2 && nal[i] == 3) {
             zeros = 0;
             continue;
         }
         zeros = nal[i] == 0 ? zeros + 1 : 0;
-        b->bytes[b->size++] = nal[i];
+        out[size++] = nal[i];
     }
+    return size;
 }
 
 /* profile_tier_level(1, max_sub_layers_minus1), skipped. */
-static void skip_profile_tier_level(bits *b, unsigned sub_layers) {
-    read_bits(b, 8);
-    read_bits(b, 32);
-    read_bits(b, 32);
-    read_bits(b, 16);
-    read_bits(b, 8);
+static void skip_profile_tier_level(baheif_bits *b, unsigned sub_layers) {
+    baheif_read_bits(b, 8);
+    baheif_read_bits(b, 32);
+    baheif_read_bits(b, 32);
+    baheif_read_bits(b, 16);
+    baheif_read_bits(b, 8);
     unsigned profile_present[8] = {0}, level_present[8] = {0};
     for (unsigned i = 0; i < sub_layers; i++) {
-        profile_present[i] = read_bits(b, 1);
-        level_present[i] = read_bits(b, 1);
+        profile_present[i] = baheif_read_bits(b, 1);
+        level_present[i] = baheif_read_bits(b, 1);
     }
     if (sub_layers > 0)
-        for (unsigned i = sub_layers; i < 8; i++) read_bits(b, 2);
+        for (unsigned i = sub_layers; i < 8; i++) baheif_read_bits(b, 2);
     for (unsigned i = 0; i < sub_layers; i++) {
         if (profile_present[i]) {
-            read_bits(b, 32);
-            read_bits(b, 32);
-            read_bits(b, 24);
+            baheif_read_bits(b, 32);
+            baheif_read_bits(b, 32);
+            baheif_read_bits(b, 24);
         }
-        if (level_present[i]) read_bits(b, 8);
+        if (level_present[i]) baheif_read_bits(b, 8);
     }
 }
 
 static int sps_size(const uint8_t *nal, size_t length, uint32_t *width, uint32_t *height) {
-    bits b = {.size = 0};
-    unescape(nal, length, &b);
-    read_bits(&b, 4);
-    unsigned sub_layers = read_bits(&b, 3);
-    read_bits(&b, 1);
+    uint8_t payload[SPS_BYTES];
+    baheif_bits b = {.data = payload, .size = unescape(nal, length, payload)};
+    baheif_read_bits(&b, 4);
+    unsigned sub_layers = baheif_read_bits(&b, 3);
+    baheif_read_bits(&b, 1);
     if (sub_layers > 6) return -1;
     skip_profile_tier_level(&b, sub_layers);
     read_ue(&b);
-    if (read_ue(&b) == 3) read_bits(&b, 1);
+    if (read_ue(&b) == 3) baheif_read_bits(&b, 1);
     uint32_t w = read_ue(&b), h = read_ue(&b);
     if (b.bad || w == 0 || h == 0) return -1;
     *width = w;
