@@ -1,34 +1,39 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// BabyAlbum: a child-safe photo frame for embedded Linux. The module map, from the inside out
-/// (docs/design.md tells the data flow):
+/// BabyAlbum: a child-safe photo frame for embedded Linux. `Sources/` is grouped by layer, from the
+/// inside out (docs/design.md tells the data flow); each module is listed under its folder:
 ///
-/// - Domain: `AlbumDomain` (state, actions, effects, the `PublishPhoto` reducer, the view model,
-///   quiet windows; the standard library only, no I/O) and `AlbumRuntime` (the runner that feeds
-///   actions to the reducer and performs its effects).
-/// - Platform: `LinuxInterfaces` + `CLinuxInterfaces` (descriptors, errno, poll loops, inotify,
-///   signals: the system calls every layer shares).
-/// - Adapters:
-///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing, and the
-///     decode sandbox's Swift side (`DecodeWorkerPool`); `PNGFileView`: the `png:DIR` output.
+/// - `Sources/Domain/`: `AlbumDomain` (state, actions, effects, the `PublishPhoto` reducer, the
+///   view model, quiet windows; the standard library only, no I/O) and `AlbumRuntime` (the runner
+///   that feeds actions to the reducer and performs its effects).
+/// - `Sources/Platform/`: `LinuxInterfaces` (descriptors, errno, poll loops, inotify, signals: the
+///   system calls every layer shares; its C side is `CLinuxInterfaces`).
+/// - `Sources/Adapters/`:
+///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing;
+///     `DecodeSandbox`: the decode sandbox's Swift side (`DecodeWorkerPool`, the worker process,
+///     `SandboxedFramePreparer`); `PNGFileView`: the `png:DIR` output.
 ///   - `FolderRepository` (the photo folder) and `PhotoSources` (folders and USB sticks as one
 ///     repository).
-///   - `DRMDisplay` + `CDRM`, `CDisplayShims`, `CFrameBlend` (DRM/KMS output, the crossfade's
-///     blend); `EvdevInput` + `CEvdev` (the exit button).
-///   - `QuietHours` + `CClockShims` (the quiet-hours schedule and watcher, the wall calendar,
-///     backlight and dimming); `SystemdNotify` (readiness and watchdog); `BabyAlbumSettings`
-///     (the settings file, checked by the command's own parser).
-/// - C codecs, one system-library module per library (pkg-config):
-///   - `CPhotoCodecCore`: what every codec shares (errors, scale mode, limits, metadata, scaler).
-///   - `CPNGCodec` + `CPNG` (libpng); `CPhotoCodec` + `CJPEG`, `CWebP` (libjpeg-turbo, libwebp);
-///     `CHEIFCodec` + `CHEIF` (libheif: HEIC, HEIF, AVIF).
-///   - `CColour` + `CLCMS2` (ICC profiles to sRGB with lcms2); `CCaption` + `CFreeType` (captions).
-/// - The decode sandbox: `CSandbox` (seccomp allow-list, limits, the worker protocol),
-///   `CDecodeWorker` (the worker) and `babyalbum-decoder` (the worker as a C program).
-/// - Application: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks of
-///   `babyalbum doctor`), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
-///   `settings`, the settings file, the decode worker's dispatch) and `babyalbum` (its `main.swift`).
+///   - `DRMDisplay` (DRM/KMS output); `EvdevInput` (the exit button, every input grabbed).
+///   - `QuietHours` (the quiet-hours schedule and watcher, the wall calendar, backlight and
+///     dimming); `SystemdNotify` (readiness and watchdog); `BabyAlbumSettings` (the settings file,
+///     checked by the command's own parser).
+/// - `Sources/App/`: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
+///   of `babyalbum doctor`), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
+///   `settings`, the settings file, the decode worker's dispatch) and `babyalbum` (its
+///   `main.swift`).
+/// - `Sources/C/`, the C side:
+///   - `Libraries/`: one system-library module per library (pkg-config): `CPNG` (libpng), `CJPEG`
+///     (libjpeg-turbo), `CWebP` (libwebp), `CHEIF` (libheif: HEIC, HEIF, AVIF), `CLCMS2` (lcms2),
+///     `CFreeType` (FreeType), `CDRM` (libdrm), `CEvdev` (libevdev).
+///   - `Codecs/`: `CPhotoCodecCore` (what every codec shares: errors, scale mode, limits,
+///     metadata, scaler), `CPNGCodec`, `CPhotoCodec` (JPEG, WebP), `CHEIFCodec`, `CColour` (ICC
+///     profiles to sRGB) and `CCaption` (captions).
+///   - `Sandbox/`: `CSandbox` (seccomp allow-list, limits, the worker protocol), `CDecodeWorker`
+///     (the worker) and `babyalbum-decoder` (the worker as a C program).
+///   - `Platform/`: `CLinuxInterfaces`, `CClockShims`, `CDisplayShims` (libc and kernel macros
+///     Swift cannot import) and `CFrameBlend` (the crossfade's blend).
 /// - Test helpers: `TestSupport` and `CColourFixtures` (under Tests/).
 let package = Package(
     name: "BabyAlbum",
@@ -44,109 +49,148 @@ let package = Package(
     ],
     targets: [
         // MARK: Domain (no C, no I/O) and the runner that performs its effects
-        .target(name: "AlbumDomain"),
-        .target(name: "AlbumRuntime", dependencies: ["AlbumDomain"]),
+        .target(name: "AlbumDomain", path: "Sources/Domain/AlbumDomain"),
+        .target(name: "AlbumRuntime", dependencies: ["AlbumDomain"], path: "Sources/Domain/AlbumRuntime"),
 
-        // MARK: C modules
+        // MARK: Platform
+        .target(
+            name: "LinuxInterfaces",
+            dependencies: ["CLinuxInterfaces", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Platform/LinuxInterfaces"),
+
+        // MARK: C: system libraries (pkg-config)
         .systemLibrary(
-            name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+            name: "CPNG", path: "Sources/C/Libraries/CPNG", pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(
+            name: "CJPEG", path: "Sources/C/Libraries/CJPEG", pkgConfig: "libjpeg",
+            providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(
+            name: "CWebP", path: "Sources/C/Libraries/CWebP", pkgConfig: "libwebpdemux",
+            providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(
+            name: "CHEIF", path: "Sources/C/Libraries/CHEIF", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(
+            name: "CLCMS2", path: "Sources/C/Libraries/CLCMS2", pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(
+            name: "CFreeType", path: "Sources/C/Libraries/CFreeType", pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(
+            name: "CDRM", path: "Sources/C/Libraries/CDRM", pkgConfig: "libdrm",
+            providers: [.apt(["libdrm-dev"])]),
+        .systemLibrary(
+            name: "CEvdev", path: "Sources/C/Libraries/CEvdev", pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]),
+
+        // MARK: C: codecs
         // What every codec shares: the error enum, scale mode, limits, target and metadata (its one
         // public header), and the placement, orientation and scaler code (headers for the codecs' C files).
-        .target(name: "CPhotoCodecCore", dependencies: ["CColour"]),
-        .target(name: "CPNGCodec", dependencies: ["CPNG", "CPhotoCodecCore"]),
-        .systemLibrary(
-            name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
-        .target(name: "CDisplayShims", dependencies: ["CDRM"]),
-        .target(name: "CFrameBlend"),
-        .systemLibrary(
-            name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
-        .systemLibrary(
-            name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .target(name: "CPhotoCodecCore", dependencies: ["CColour"], path: "Sources/C/Codecs/CPhotoCodecCore"),
+        .target(name: "CPNGCodec", dependencies: ["CPNG", "CPhotoCodecCore"], path: "Sources/C/Codecs/CPNGCodec"),
         // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
             name: "CPhotoCodec", dependencies: ["CPhotoCodecCore", "CJPEG", "CWebP", "CColour"],
-            linkerSettings: [.linkedLibrary("webp")]),
-        .systemLibrary(
-            name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+            path: "Sources/C/Codecs/CPhotoCodec", linkerSettings: [.linkedLibrary("webp")]),
+        .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"], path: "Sources/C/Codecs/CHEIFCodec"),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
-        .target(name: "CColour", dependencies: ["CLCMS2"], linkerSettings: [.linkedLibrary("m")]),
-        .systemLibrary(
-            name: "CHEIF", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
-        .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"]),
-        // The decode sandbox (seccomp allow-list, limits, the worker protocol) and the decode worker.
-        .target(name: "CSandbox"),
+        .target(
+            name: "CColour", dependencies: ["CLCMS2"], path: "Sources/C/Codecs/CColour",
+            linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "CCaption", dependencies: ["CFreeType"], path: "Sources/C/Codecs/CCaption"),
+
+        // MARK: C: the decode sandbox (seccomp allow-list, limits, the worker protocol) and the decode worker
+        .target(name: "CSandbox", path: "Sources/C/Sandbox/CSandbox"),
         .target(
             name: "CDecodeWorker",
-            dependencies: ["CPhotoCodecCore", "CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox", "CColour"]),
-        .executableTarget(name: "babyalbum-decoder", dependencies: ["CDecodeWorker"]),
-        .systemLibrary(
-            name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
-        .target(name: "CCaption", dependencies: ["CFreeType"]),
-        .systemLibrary(
-            name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+            dependencies: ["CPhotoCodecCore", "CPhotoCodec", "CPNGCodec", "CHEIFCodec", "CSandbox", "CColour"],
+            path: "Sources/C/Sandbox/CDecodeWorker"),
+        .executableTarget(
+            name: "babyalbum-decoder", dependencies: ["CDecodeWorker"], path: "Sources/C/Sandbox/babyalbum-decoder"),
+
+        // MARK: C: platform shims and the blend
+        .target(name: "CLinuxInterfaces", path: "Sources/C/Platform/CLinuxInterfaces"),
+        .target(name: "CClockShims", path: "Sources/C/Platform/CClockShims"),
+        .target(name: "CDisplayShims", dependencies: ["CDRM"], path: "Sources/C/Platform/CDisplayShims"),
+        .target(name: "CFrameBlend", path: "Sources/C/Platform/CFrameBlend"),
 
         // MARK: Adapters
         .target(
             name: "PhotoCodec",
             dependencies: [
-                "AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CSandbox", "CCaption",
-                "CColour", "LinuxInterfaces",
-            ]),
-        .target(name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec"]),
+                "AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CCaption", "CColour",
+                "LinuxInterfaces",
+            ],
+            path: "Sources/Adapters/PhotoCodec"),
+        .target(
+            name: "DecodeSandbox",
+            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CSandbox", "LinuxInterfaces", "PhotoCodec"],
+            path: "Sources/Adapters/DecodeSandbox"),
+        .target(
+            name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec"],
+            path: "Sources/Adapters/PNGFileView"),
         .target(
             name: "FolderRepository",
-            dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Adapters/FolderRepository"),
+        .target(
+            name: "PhotoSources",
+            dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/Adapters/PhotoSources"),
         .target(
             name: "DRMDisplay",
             dependencies: [
                 "AlbumDomain", "CDRM", "CDisplayShims", "CFrameBlend", "LinuxInterfaces",
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            path: "Sources/Adapters/DRMDisplay"),
         .target(
             name: "EvdevInput",
-            dependencies: ["AlbumDomain", "CEvdev", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
-
-        .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"]),
-        .target(name: "CLinuxInterfaces"),
-        .target(
-            name: "PhotoSources",
-            dependencies: ["AlbumDomain", "LinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
-        .target(
-            name: "BabyAlbumSettings",
-            dependencies: ["LinuxInterfaces", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        .target(
-            name: "LinuxInterfaces",
-            dependencies: ["CLinuxInterfaces", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "CClockShims"),
+            dependencies: [
+                "AlbumDomain", "CEvdev", "LinuxInterfaces", .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Adapters/EvdevInput"),
         .target(
             name: "QuietHours",
             dependencies: [
                 "AlbumDomain", "CClockShims", "LinuxInterfaces", .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            path: "Sources/Adapters/QuietHours"),
+        .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"], path: "Sources/Adapters/SystemdNotify"),
+        .target(
+            name: "BabyAlbumSettings",
+            dependencies: ["LinuxInterfaces", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/Adapters/BabyAlbumSettings"),
 
         // MARK: Application
         .target(
             name: "BabyAlbumApp",
             dependencies: [
-                "PhotoSources", "AlbumDomain", "AlbumRuntime", "PhotoCodec", "PNGFileView", "FolderRepository",
+                "PhotoSources", "AlbumDomain", "AlbumRuntime", "DecodeSandbox", "PhotoCodec", "PNGFileView",
+                "FolderRepository",
                 "DRMDisplay", "EvdevInput", "SystemdNotify", "LinuxInterfaces",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            path: "Sources/App/BabyAlbumApp"),
         .target(
             name: "BabyAlbumDoctor",
             dependencies: [
-                "AlbumDomain", "BabyAlbumApp", "PhotoCodec", "FolderRepository", "DRMDisplay", "EvdevInput",
+                "AlbumDomain", "BabyAlbumApp", "DecodeSandbox", "PhotoCodec", "FolderRepository", "DRMDisplay",
+                "EvdevInput",
                 "LinuxInterfaces", "QuietHours",
-            ]),
-        .executableTarget(name: "babyalbum", dependencies: ["BabyAlbumCommands"]),
+            ],
+            path: "Sources/App/BabyAlbumDoctor"),
         .target(
             name: "BabyAlbumCommands",
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
-                "CDecodeWorker", "DRMDisplay", "EvdevInput", "PhotoCodec", "LinuxInterfaces",
+                "CDecodeWorker", "DRMDisplay", "EvdevInput", "DecodeSandbox", "PhotoCodec", "LinuxInterfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]),
+            ],
+            path: "Sources/App/BabyAlbumCommands"),
+        .executableTarget(name: "babyalbum", dependencies: ["BabyAlbumCommands"], path: "Sources/App/babyalbum"),
 
         // MARK: Tests
         .testTarget(name: "AlbumDomainTests", dependencies: ["AlbumDomain"]),
@@ -197,8 +241,8 @@ let package = Package(
         .testTarget(
             name: "DecodeWorkerTests",
             dependencies: [
-                "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures",
-                "LinuxInterfaces", "TestSupport",
+                "DecodeSandbox", "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures",
+                "CHEIFCodec", "CPhotoCodecCore", "LinuxInterfaces", "TestSupport",
             ]
         ),
         // ICC profiles made with lcms2 for the colour tests (Display P3, Adobe RGB, sRGB).

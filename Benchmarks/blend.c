@@ -2,7 +2,7 @@
  * copy of one frame, in the same run; and the memory-traffic floor of any blend, a loop that reads
  * two frames and writes one with no arithmetic (out = from | to).
  * Built by scripts/bench with the product's own blend.c:
- *   cc -O2 -I Sources/CFrameBlend/include Benchmarks/blend.c Sources/CFrameBlend/blend.c */
+ *   cc -O2 -I Sources/C/Platform/CFrameBlend/include Benchmarks/blend.c Sources/C/Platform/CFrameBlend/blend.c */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

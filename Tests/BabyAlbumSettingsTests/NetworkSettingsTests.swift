@@ -49,7 +49,8 @@ struct NetworkSettingsTests {
     func badWifi() throws {
         #expect(throws: SettingValueError.self) { try WiFiNetwork(name: "Home", password: "short", country: "DE") }
         #expect(throws: SettingValueError.self) { try WiFiNetwork(name: "Home", password: "12345678", country: "de") }
-        #expect(throws: SettingValueError.self) { try WiFiNetwork(name: nil, password: "12345678", country: "DE") }
+        #expect(throws: SettingValueError.self) { try WiFiNetwork(name: "Home", password: "12345678", country: nil) }
+        #expect(try WiFiNetwork(name: nil, password: "12345678", country: "DE") == nil)
         let problems = try report("wifi-name = Home\nwifi-country = DE\nwifi-password = short-1\n").problems
         #expect(problems.count == 1)
         #expect(problems.allSatisfy { !$0.reason.contains("short-1") })

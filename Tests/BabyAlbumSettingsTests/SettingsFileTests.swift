@@ -148,7 +148,9 @@ struct SettingsResolverTests {
 
     /// A good value for every key; a new option fails ``everyKey()`` until it is added here.
     static let samples: [String: String] = [
-        "photos": photoFolder, "interval": "20", "count": "3", "output": "png:/tmp/x", "size": "640x480",
+        "photos": photoFolder, "time-servers": "10.0.2.2 ntp.example.org", "wifi-name": "Home",
+        "wifi-password": "12345678", "wifi-country": "DE", "interval": "20", "count": "3", "output": "png:/tmp/x",
+        "size": "640x480",
         "mode": "1280x720", "scale": "fit", "transition": "none", "fade": "2", "seed": "42",
         "max-photo-megapixels": "50", "exit-key": "KEY_ESC", "exit-device": "gpio", "exit-hold": "2",
         "state-dir": "none", "statistics": "yes", "quiet-hours": "mon-fri 19:00-07:00", "quiet-mode": "dim:20",

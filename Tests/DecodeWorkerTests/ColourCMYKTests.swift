@@ -1,6 +1,7 @@
 import AlbumDomain
 import CColour
 import CColourFixtures
+import DecodeSandbox
 import Foundation
 import PhotoCodec
 import TestSupport

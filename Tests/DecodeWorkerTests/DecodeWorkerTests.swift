@@ -1,5 +1,8 @@
 import AlbumDomain
+import CHEIFCodec
+import CPhotoCodecCore
 import CSandbox
+import DecodeSandbox
 import Foundation
 import PhotoCodec
 import Synchronization
@@ -176,5 +179,54 @@ import Testing
         #expect(checked?.kind == .tooLarge)
         let photo = WorkerSupport.fixture("photos/jpeg/s420.jpg")
         #expect((try? WorkerSupport.decode(photo, pool: pool, request: DecodeRequest(size: size, scale: .fill))) != nil)
+    }
+
+    /// A 1976x1976 HEIC (3.9 megapixels and a little more; `heif-enc -q 20` of a gradient with a
+    /// disc; coded at that size, no padding) under a limit of 3.9 megapixels
+    /// (`--max-photo-megapixels 3.9`). Its sides are within the side limit the codec sets on every
+    /// libheif (1976), so only a pixel count can refuse it. The worker's own check refuses it
+    /// first, on every libheif. Decoded by libheif alone with the limits the codec sets: libheif
+    /// 1.19 and later (Debian 13), whose security limits the codec finds at run time and sets from
+    /// the same pixel limit, refuse it themselves (their default, or the side limit's 1976 squared,
+    /// would let it through); libheif 1.15 (Debian 12) has no such limit and decodes it. Under 4
+    /// megapixels both decode it and the worker shows it.
+    @Test func aHEICOverThePixelLimitIsRefusedByLibheifWhereItHasSecurityLimits() throws {
+        let photo = WorkerSupport.fixture("photos/heic/1976x1976.heic")
+        let version = PhotoDecoder.heifVersion.split(separator: ".").compactMap { Int($0) }
+        let hasSecurityLimits = version.count >= 2 && (version[0], version[1]) >= (1, 19)
+        #expect(
+            baphoto_heif_has_security_limits() == (hasSecurityLimits ? 1 : 0), "libheif \(PhotoDecoder.heifVersion)")
+        let request = DecodeRequest(size: size, scale: .fill, limits: PhotoLimits(maxMegapixels: 3.9))
+        let error = #expect(throws: PhotoError.self) {
+            _ = try WorkerSupport.decode(photo, pool: pool, request: request)
+        }
+        #expect(error?.kind == .tooLarge)
+        #expect(error?.reason == "photo is 1976x1976 (3.9 megapixels), over the limit of 3.9 megapixels")
+
+        func libheifAlone(megapixels: Double) -> (status: Int32, message: String) {
+            let fd = open(photo, O_RDONLY | O_CLOEXEC)
+            defer { close(fd) }
+            var limits = baphoto_limits()
+            limits.max_pixels = PhotoLimits(maxMegapixels: megapixels).maxPixels
+            limits.budget_bytes = DecodeMemoryBudget.default.bytes
+            var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
+            let status = baphoto_heif_decode_by_libheif_alone(fd, &limits, &message)
+            return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        let alone = libheifAlone(megapixels: 3.9)
+        let context: Comment = "libheif \(PhotoDecoder.heifVersion): \(alone.status) \(alone.message)"
+        if hasSecurityLimits {
+            #expect(alone.status == Int32(BAPHOTO_ERROR_TOO_LARGE), context)
+            #expect(alone.message.hasPrefix("HEIF: ") && alone.message.contains("Security limit exceeded"), context)
+        } else {
+            #expect(alone.status == 0, context)
+        }
+        print(
+            "libheif \(PhotoDecoder.heifVersion) alone, a 1976x1976 HEIC under 3.9 megapixels: \(alone.status) \(alone.message)"
+        )
+        #expect(libheifAlone(megapixels: 4).status == 0, "libheif \(PhotoDecoder.heifVersion)")
+        let roomy = DecodeRequest(size: size, scale: .fill, limits: PhotoLimits(maxMegapixels: 4))
+        let decoded = try WorkerSupport.decode(photo, pool: pool, request: roomy)
+        #expect(decoded.header.width == 1976 && decoded.header.height == 1976)
     }
 }

@@ -1,4 +1,5 @@
 import AlbumDomain
+import DecodeSandbox
 import Foundation
 import PhotoCodec
 import Testing

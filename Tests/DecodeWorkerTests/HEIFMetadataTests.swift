@@ -1,5 +1,6 @@
 import AlbumDomain
 import CColourFixtures
+import DecodeSandbox
 import Foundation
 import PhotoCodec
 import TestSupport

@@ -9,6 +9,8 @@ Checks:
 1. boot: a photo from the FAT partition's photos/ is on screen, within +-2 of the amd64
    `--output png:` frame; the root is mounted read-only (findmnt); the time from QEMU's start
    to the first photo and `systemd-analyze critical-chain babyalbum.service` are printed;
+1b. the network and the clock, one boot (clock_step.py, wifi_step.py; issue 36): no RTC, wired
+   DHCP, Wi-Fi over mac80211_hwsim, NTP from the host's loopback, quiet hours once the clock is set;
 2. card wear: sectors written to vda (/sys/block/vda/stat) with 10,000 photos over a stretch of
    the slideshow at a 1 s interval, scaled to a day; <= 20 MB a day;
 3. power cuts: QEMU killed (SIGKILL, no shutdown) at random moments while photos change, the

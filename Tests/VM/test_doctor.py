@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import unittest
 
-from vmrig import BABYALBUM_BIN, REPO, VM
+from vmrig import BABYALBUM_BIN, REPO, VM, release_shared_vm, shared_vm
 
 PHOTOS = os.path.join(REPO, "Photos")
 BUTTON_NAME = "BabyAlbum exit button"
@@ -67,8 +67,7 @@ class DoctorWithDisplayTests(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        cls.vm = shared_vm()
         cls.photos = make_photo_folder(cls.vm.out)
         script = os.path.join(cls.vm.out, "button.py")
         with open(script, "w") as out:
@@ -78,7 +77,7 @@ class DoctorWithDisplayTests(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.vm.stop()
+        release_shared_vm(cls.vm)
 
     def setUp(self):
         require_binary(self)

@@ -17,7 +17,7 @@ import unittest
 
 from PIL import Image, ImageChops
 
-from vmrig import BABYALBUM_BIN, REPO, VM
+from vmrig import BABYALBUM_BIN, REPO, VM, release_shared_vm, shared_vm
 
 PHOTOS = os.path.join(REPO, "Photos")
 SEED = "3"
@@ -69,14 +69,13 @@ class SlideshowOnScreenTests(unittest.TestCase):
                 frames = render(alone, os.path.join(cls.frames_dir.name, "frame-" + name), count=1)[1]
                 cls.expected[name] = load_rgb(frames[0])
         assert len(cls.expected) >= 2, f"{PHOTOS} has fewer than two photos"
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        cls.vm = shared_vm()
         cls.app = cls.vm.spawn(f"{BABYALBUM_BIN} --photos {PHOTOS} --seed {SEED} --interval {INTERVAL}")
         cls.shot = os.path.join(cls.vm.out, "screen.png")
 
     @classmethod
     def tearDownClass(cls):
-        cls.vm.stop()
+        release_shared_vm(cls.vm)
         cls.frames_dir.cleanup()
 
     def screen(self):
@@ -163,12 +162,11 @@ class ModeAndPermissionTests(unittest.TestCase):
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
             raise unittest.SkipTest(f"{BABYALBUM_BIN} not built")
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        cls.vm = shared_vm()
 
     @classmethod
     def tearDownClass(cls):
-        cls.vm.stop()
+        release_shared_vm(cls.vm)
 
     def test_an_unknown_mode_is_refused_with_the_modes_offered(self):
         status, out = self.vm.sh(f"{BABYALBUM_BIN} --photos {PHOTOS} --mode 1234x567", timeout=120)

@@ -20,7 +20,7 @@ import unittest
 
 from PIL import Image, ImageChops
 
-from vmrig import BABYALBUM_BIN, REPO, VM
+from vmrig import BABYALBUM_BIN, REPO, release_shared_vm, shared_vm
 
 PHOTOS = os.path.join(REPO, "Photos")
 CONSOLE_GREY = (170, 170, 170)
@@ -80,13 +80,12 @@ class FadeTests(unittest.TestCase):
         cls.order = [os.path.basename(p) for p in re.findall(r"showing (\S+)", done.stderr)]
         cls.old = load_rgb(os.path.join(cls.frames.name, "frame-0001.png"))
         cls.new = load_rgb(os.path.join(cls.frames.name, "frame-0002.png"))
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        cls.vm = shared_vm()
         cls.shot = os.path.join(cls.vm.out, "fade.png")
 
     @classmethod
     def tearDownClass(cls):
-        cls.vm.stop()
+        release_shared_vm(cls.vm)
         cls.frames.cleanup()
 
     def tearDown(self):

@@ -15,7 +15,7 @@ import unittest
 
 from PIL import Image
 
-from vmrig import BABYALBUM_BIN, VM
+from vmrig import BABYALBUM_BIN, release_shared_vm, shared_vm
 
 LIMIT_MB = 40
 SIZE = (8000, 6000)  # 48 MP
@@ -43,8 +43,7 @@ class MemoryTests(unittest.TestCase):
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
             raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        cls.vm = shared_vm()
         cls.work = os.path.join(cls.vm.out, "memory-photos")  # the guest sees the rig's folder
         picture = photo(SIZE)
         cls.folders = {}
@@ -58,7 +57,7 @@ class MemoryTests(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.vm.stop()
+        release_shared_vm(cls.vm)
         shutil.rmtree(cls.work, ignore_errors=True)
 
     def check(self, kind):

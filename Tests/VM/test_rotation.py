@@ -13,7 +13,7 @@ import unittest
 
 from PIL import Image, ImageChops
 
-from vmrig import BABYALBUM_BIN, REPO, VM
+from vmrig import BABYALBUM_BIN, REPO, VM, release_shared_vm, shared_vm
 
 PHOTOS = os.path.join(REPO, "Photos")
 
@@ -55,12 +55,11 @@ class RotationTests(unittest.TestCase):
         cls.frames = tempfile.TemporaryDirectory(prefix="babyalbum-rotation-")
         cls.photo, cls.turned = render(os.path.join(cls.frames.name, "turned"), "--rotate", "90")
         _, cls.upright = render(os.path.join(cls.frames.name, "upright"), "--rotate", "0")
-        cls.vm = VM(vga="std")
-        cls.vm.start()
+        cls.vm = shared_vm()
 
     @classmethod
     def tearDownClass(cls):
-        cls.vm.stop()
+        release_shared_vm(cls.vm)
         cls.frames.cleanup()
 
     def test_the_png_frame_is_the_upright_one_turned(self):

@@ -52,6 +52,7 @@ Environment: ``BABYALBUM_BIN`` (default ``<repo>/.build/release/babyalbum``), ``
 Needs the Debian packages ``qemu-system-x86 linux-image-amd64 busybox-static cpio``.
 """
 
+import atexit
 import glob
 import gzip
 import hashlib
@@ -290,6 +291,8 @@ class VM:
         self._qmp_buf = b""
         self._lock = threading.Lock()
         self._seq = 0
+        #: Every process spawn() started (release_shared_vm ends those still running).
+        self.spawned = []
 
     # MARK: lifecycle
 
@@ -427,7 +430,9 @@ class VM:
                           f"while [ ! -s {pidfile} ]; do sleep 0.01; done; cat {pidfile}")
         if rc != 0:
             raise VMError(f"spawn failed: {out}")
-        return GuestProcess(self, int(out.strip()), log, status)
+        process = GuestProcess(self, int(out.strip()), log, status)
+        self.spawned.append(process)
+        return process
 
     # MARK: QMP
 
@@ -489,10 +494,62 @@ class VM:
         return self.qmp("device_del", id=id)
 
 
+#: The guest that test classes share (shared_vm), or None before the first class takes it.
+_shared = None
+
+
+def shared_vm():
+    """The one ``VM(vga="std")`` guest (bochs display, virtio keyboard and tablet) that the test
+    classes needing nothing else share, instead of a boot each: booted on the first call (again
+    when its QEMU has exited), powered off when the tests' process exits. A class hands it back
+    with :func:`release_shared_vm` in its tearDownClass."""
+    global _shared
+    if _shared is not None and (_shared._proc is None or _shared._proc.poll() is not None):
+        _shared.stop()
+        _shared = None
+    if _shared is None:
+        vm = VM(vga="std")
+        atexit.register(vm.stop)
+        vm.start()
+        print(f"  shared guest (vga=std) booted in {vm.boot_seconds:.1f} s", file=sys.stderr)
+        _shared = vm
+    return _shared
+
+
+def release_shared_vm(vm):
+    """Hands the shared guest back as the next class would find a fresh boot: every process the
+    class spawned that still runs is ended (SIGTERM, so the display and console are given back,
+    then SIGKILL after 30 s) and reaped, the connectors' forced status goes back to detection, and
+    the guest's clock back to the host's (a fresh guest reads it from the host's RTC). A guest
+    that no longer answers is powered off (the next class boots another)."""
+    global _shared
+    try:
+        for process in vm.spawned:
+            if process.exited():
+                continue
+            vm.sh(f"kill -TERM {process.pid} 2>/dev/null")
+            try:
+                process.wait(timeout=30)
+            except VMError:
+                vm.sh(f"kill -KILL {process.pid} 2>/dev/null")
+                process.wait(timeout=30)
+        vm.spawned = []
+        status, out = vm.sh("for s in /sys/class/drm/card*-*/status; do echo detect > $s; done; "
+                            f"date -u -s @{time.time():.3f} >/dev/null")
+        if status != 0:
+            raise VMError(f"the shared guest could not be reset: {out}")
+    except VMError:
+        vm.stop()
+        if _shared is vm:
+            _shared = None
+        raise
+
+
 class GuestTestCase(unittest.TestCase):
     """A test class with one guest, started once for all its tests (skipped when the binary under
-    test is not built). Each test may keep the slideshow it started in `self.app`: it is ended
-    with SIGTERM after the test, whatever the outcome. Subclasses set `vm_options` (VM's keyword
+    test is not built); with the default options it is the shared guest (:func:`shared_vm`).
+    Each test may keep the slideshow it started in `self.app`: it is ended with SIGTERM after the
+    test, whatever the outcome. Subclasses set `vm_options` (VM's keyword
     arguments) and extend setUpClass/tearDownClass with super()."""
 
     vm_options = {"vga": "std"}
@@ -501,12 +558,18 @@ class GuestTestCase(unittest.TestCase):
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
             raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
-        cls.vm = VM(**cls.vm_options)
-        cls.vm.start()
+        if cls.vm_options == {"vga": "std"}:
+            cls.vm = shared_vm()
+        else:
+            cls.vm = VM(**cls.vm_options)
+            cls.vm.start()
 
     @classmethod
     def tearDownClass(cls):
-        cls.vm.stop()
+        if cls.vm is _shared:
+            release_shared_vm(cls.vm)
+        else:
+            cls.vm.stop()
 
     def tearDown(self):
         app = getattr(self, "app", None)

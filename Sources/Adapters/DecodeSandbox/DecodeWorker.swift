@@ -1,0 +1,315 @@
+import AlbumDomain
+import CSandbox
+import LinuxInterfaces
+import PhotoCodec
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The program a decode worker runs.
+public struct DecodeWorkerCommand: Sendable, Equatable {
+    /// The `babyalbum` subcommand that serves one decode: `babyalbum decode-worker`.
+    public static let subcommand = "decode-worker"
+    /// The executable's path.
+    public var executable: String
+    /// Its arguments (without the program name).
+    public var arguments: [String]
+
+    /// A command.
+    public init(executable: String, arguments: [String]) {
+        self.executable = executable
+        self.arguments = arguments
+    }
+
+    /// This very program, as `babyalbum decode-worker` (one binary to install and update).
+    public static func thisProgram() -> DecodeWorkerCommand {
+        var path = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &path, path.count - 1)
+        let executable =
+            length > 0 ? String(decoding: path[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        return DecodeWorkerCommand(executable: executable, arguments: [subcommand])
+    }
+}
+
+/// What the slideshow asks a worker for: the frame's geometry and the limits, nothing else.
+public struct DecodeRequest: Sendable {
+    /// The frame: the panel's own size.
+    public var size: FrameSize
+    /// How the photo is fitted (`auto` is resolved by the worker from the header).
+    public var scale: ScaleMode
+    /// How the screen is mounted.
+    public var rotation: ScreenRotation
+    /// Limits against hostile files.
+    public var limits: PhotoLimits
+    /// The decode-memory budget, which also sizes the worker's `RLIMIT_AS`.
+    public var budget: DecodeMemoryBudget
+    /// The worker's `RLIMIT_CPU`, seconds.
+    public var cpuSeconds: UInt32
+    /// How long the decode may take, when shorter than the pool's deadline: the slideshow's
+    /// wait for the next photo (a worker still decoding then is stopped and the photo passed over).
+    public var deadline: Duration?
+    /// Test-only: a `BADECODE_TEST_*` action the worker does inside its sandbox.
+    public var testAction: Int32
+
+    /// A request.
+    public init(
+        size: FrameSize, scale: ScaleMode, rotation: ScreenRotation = .none, limits: PhotoLimits = PhotoLimits(),
+        budget: DecodeMemoryBudget = .default, cpuSeconds: UInt32 = 10, deadline: Duration? = nil,
+        testAction: Int32 = 0
+    ) {
+        self.size = size
+        self.scale = scale
+        self.rotation = rotation
+        self.limits = limits
+        self.budget = budget
+        self.cpuSeconds = cpuSeconds
+        self.deadline = deadline
+        self.testAction = testAction
+    }
+
+    var c: badecode_request {
+        let mode: Int32 =
+            switch scale {
+            case .fill: Int32(BADECODE_SCALE_FILL)
+            case .fit: Int32(BADECODE_SCALE_FIT)
+            case .auto: Int32(BADECODE_SCALE_AUTO)
+            }
+        return badecode_request(
+            magic: BADECODE_MAGIC, version: BADECODE_VERSION, width: UInt32(size.width), height: UInt32(size.height),
+            scale: mode, quarter_turns: Int32(rotation.quarterTurns), auto_crop_limit: Backdrop.cropLimit,
+            max_pixels: limits.maxPixels, budget_bytes: budget.bytes, max_scans: PhotoDecoder.maxJPEGScans,
+            max_chunk_bytes: limits.maxChunkBytes, cpu_seconds: cpuSeconds, test_action: testAction)
+    }
+}
+
+/// A photo decoded by a worker: the screen-size frame and what the photo's header said.
+public struct WorkerDecode: Sendable {
+    /// The frame (the request's size; for `auto` that chose to fit, the upright screen's size).
+    public let frame: Frame
+    /// The photo's header.
+    public let header: PhotoHeader
+    /// `fill`, or `fit` when the request said `fit` or `auto` chose to fit (the frame upright).
+    public let scaleUsed: ScaleMode
+    /// The reply's records by type (`BADECODE_EXTRA_*`): EXIF bytes, the decoder's version...
+    public let extras: [UInt16: [UInt8]]
+    /// The worker's peak resident memory, KiB (for `scripts/bench`).
+    public let workerPeakKilobytes: Int
+    /// The CPU time its main thread had used when it answered, ns (for `scripts/bench`).
+    public let workerCPUNanoseconds: Int64
+}
+
+/// Decodes photos in worker processes: one process per photo, confined before it reads a byte
+/// of the photo (no new privileges, a seccomp allow-list, `RLIMIT_AS` from the decode budget,
+/// `RLIMIT_CPU`, no descriptors but its own), writing the frame into a memfd this pool keeps. A worker
+/// that crashes, is killed by its filter, runs out of memory or time is reaped and the photo is
+/// refused with the cause; the caller carries on. One worker, started and confined ahead of need,
+/// waits for the next photo (it is never reused after a photo, so a hostile file cannot reach the
+/// next one); it is killed with the pool, and with this process (`PR_SET_PDEATHSIG`).
+public final class DecodeWorkerPool: Sendable {
+    /// The worker's program.
+    public let command: DecodeWorkerCommand
+    /// How long one decode may take before its worker is killed.
+    public let deadline: Duration
+    /// Whether the next photo's worker is started as soon as one finishes.
+    public let keepsWarm: Bool
+    /// Called once for each system call the sandbox refuses (its first photo), with "system call
+    /// N (name)": the slideshow logs it as an error, where a line a photo would be lost.
+    public let refusalAlarm: @Sendable (String) -> Void
+    private let refusals = Mutex<[String: Int]>([:])
+    private let warm = Mutex<WaitingWorker?>(nil)
+    /// Frame memfds between decodes (one, unless decodes overlap), their pages released.
+    private let frameBuffers = Mutex<[FrameMemory]>([])
+
+    /// A pool starting `command`; decodes over `deadline` are stopped.
+    public init(
+        command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true,
+        refusalAlarm: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.command = command
+        self.deadline = deadline
+        self.keepsWarm = keepsWarm
+        self.refusalAlarm = refusalAlarm
+    }
+
+    /// The photos whose decode the sandbox refused, counted by the system call ("system call 198
+    /// (socket)"), since the pool started: for `babyalbum doctor`.
+    public var refusedCalls: [String: Int] { refusals.withLock { $0 } }
+
+    /// Stops the waiting worker; the frame memfds close as the pool ends.
+    deinit {
+        warm.withLock { $0.take()?.process()?.stop() }
+    }
+
+    /// Starts the worker that waits for the next photo now, if none waits (and the pool keeps one
+    /// warm): the first photo then finds it confined, as every later one does.
+    public func startWaitingWorker() {
+        guard warm.withLock({ $0 == nil }) else { return }
+        refill()
+    }
+
+    /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
+    /// and `scripts/bench`).
+    public var waitingWorker: Int32? {
+        warm.withLock { $0?.startedPid() }
+    }
+
+    /// The waiting worker's resident memory, KiB (`VmRSS`, and `RssAnon`: what is its own, not
+    /// the program's pages shared with this process), once it is confined and waits (up to
+    /// `timeout`); `nil` without one (for `scripts/bench`).
+    public func waitingWorkerMemory(timeout: Duration = .seconds(5)) -> (resident: Int, anonymous: Int)? {
+        warm.withLock { held in
+            guard let pid = held?.startedPid(), let descriptor = held?.socketDescriptor else { return nil }
+            // Its ready message has arrived (it is not read here): it is confined and idle.
+            var socket = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&socket, 1, timeout.roundedUpMilliseconds) == 1 else { return nil }
+            return (basandbox_status_kb(pid, "VmRSS:"), basandbox_status_kb(pid, "RssAnon:"))
+        }
+    }
+
+    /// The CPU time the worker `pid` has used so far (its main thread), ns (for `scripts/bench`).
+    public static func cpuNanoseconds(of pid: Int32) -> Int64 { Int64(basandbox_cpu_ns(pid)) }
+
+    /// Decodes the opened `file` (named `path` in errors) in a worker.
+    /// - Parameter started: called with the worker's pid once it has the request (for tests).
+    public func decode(
+        _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void = { _ in }
+    ) throws(PhotoError) -> WorkerDecode {
+        do throws(PhotoError) {
+            return try decodeInWorker(file, path: path, request: request, started: started)
+        } catch {
+            if case .sandboxRefused(let call) = error.kind { count(refusal: call) }
+            throw error
+        }
+    }
+
+    /// Counts a photo refused for `call`; the first one raises the alarm.
+    private func count(refusal call: String) {
+        let first = refusals.withLock { counts in
+            counts[call, default: 0] += 1
+            return counts[call] == 1
+        }
+        if first { refusalAlarm(call) }
+    }
+
+    private func decodeInWorker(
+        _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void
+    ) throws(PhotoError) -> WorkerDecode {
+        let format = try PhotoDecoder.detectDecoded(file, path: path)
+        var held = warm.withLock { $0.take() }
+        // The memfd offered to the waiting worker when it is the frame's size (never resized while
+        // that worker lives), else one of the pool's.
+        let bytes = Int(request.size.width) * Int(request.size.height) * 4
+        let offered = held?.offeredFrame
+        let usesOffered = offered?.size == bytes
+        let frameBuffer: FrameMemory
+        do throws(PhotoError) {
+            if let offered, usesOffered { frameBuffer = offered } else { frameBuffer = try takeFrameBuffer(path: path) }
+        } catch {
+            held.take()?.process()?.stop()
+            if let offered { frameBuffers.withLock { $0.append(offered) } }
+            throw error
+        }
+        var handedOver = false
+        // Every path below reaps the worker before the memfds go back (the one of this photo's size
+        // last, its pages released: the frame was copied out or refused); then, once a worker had
+        // the photo, the next one is started.
+        defer {
+            let released = frameBuffer.releasePages()
+            frameBuffers.withLock { buffers in
+                if let offered, !usesOffered { buffers.append(offered) }
+                if released { buffers.append(frameBuffer) }
+            }
+            if handedOver { refill() }
+        }
+        let worker = try handOver(
+            held.take(), descriptor: file.descriptor, frameBuffer: frameBuffer.descriptor, request: request.c,
+            path: path)
+        handedOver = true
+        started(worker.pid)
+        return try worker.finish(
+            format: format, frameBuffer: frameBuffer.descriptor, request: request, deadline: timeLimit(for: request),
+            path: path)
+    }
+
+    /// How long the decode of `request` may take: its own deadline, at most the pool's.
+    public func timeLimit(for request: DecodeRequest) -> Duration {
+        guard let own = request.deadline, own < deadline else { return deadline }
+        return max(own, .milliseconds(1))
+    }
+
+    private func takeFrameBuffer(path: String) throws(PhotoError) -> FrameMemory {
+        if let buffer = frameBuffers.withLock({ $0.popLast() }) { return buffer }
+        guard let buffer = FrameMemory() else {
+            let reason = "cannot make the frame's memfd: \(lastErrnoDescription())"
+            throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
+        }
+        return buffer
+    }
+
+    /// The waiting worker `held` with the photo handed over, or a worker started for it.
+    private func handOver(
+        _ held: consuming WaitingWorker?, descriptor: Int32, frameBuffer: Int32, request: badecode_request,
+        path: String
+    ) throws(PhotoError) -> DecodeWorkerProcess {
+        if let waiting = held.take()?.process() {
+            do throws(PhotoError) {
+                return try waiting.handOver(
+                    descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+            } catch {
+                // The waiting worker is gone (killed while idle): start another.
+            }
+        }
+        let worker = try DecodeWorkerProcess.start(command, path: path)
+        return try worker.handOver(
+            descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+    }
+
+    /// Starts the next photo's worker now, in the background (the spawning thread does the
+    /// `exec`), so that its start-up and confinement overlap the slideshow's wait; it holds no
+    /// photo until the next `decode`.
+    private func refill() {
+        guard keepsWarm, var worker = WaitingWorker(command) else { return }
+        // The last photo's memfd (its pages released), offered at once: the worker maps it while it waits.
+        if let buffer = frameBuffers.withLock({ $0.popLast() }), !worker.offer(buffer) {
+            frameBuffers.withLock { $0.append(buffer) }
+        }
+        var replacement: WaitingWorker? = consume worker
+        var previous = warm.withLock { held -> WaitingWorker? in
+            let previous = held.take()
+            held = replacement.take()
+            return previous
+        }
+        let offered = previous?.offeredFrame
+        previous.take()?.process()?.stop()
+        if let offered { frameBuffers.withLock { $0.append(offered) } }
+    }
+}
+
+/// A frame memfd (`basandbox_frame_memfd`) that workers write frames into, owned in turn by the
+/// pool's list, the waiting worker it is offered to and the decode using it; its descriptor is
+/// closed once, when the last of them lets go.
+final class FrameMemory: Sendable {
+    private let file: FileDescriptor
+
+    /// A new, empty memfd; `nil` (with `errno` set) when it cannot be made.
+    init?() {
+        let descriptor = basandbox_frame_memfd()
+        guard descriptor >= 0 else { return nil }
+        file = FileDescriptor(adopting: descriptor, path: "the frame memfd")
+    }
+
+    /// The descriptor, for the worker protocol: valid while this object lives.
+    var descriptor: Int32 { file.rawValue }
+
+    /// Its size in bytes (`fstat`), or -1.
+    var size: Int { (try? file.status()).map { Int($0.size) } ?? -1 }
+
+    /// Frees its pages, keeping its size (`basandbox_release_frame`): between photos it holds no
+    /// memory and reads as zeros, the cleared frame a worker needs. `false` when that fails: the
+    /// memfd must not be handed to a worker again.
+    func releasePages() -> Bool { basandbox_release_frame(file.rawValue) == 0 }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import BabyAlbumSettings
+
+/// The card's network settings: the slideshow itself never uses them; `babyalbum network-setup`
+/// turns them into the system's configuration at boot.
+struct NetworkOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "NTP servers that set the card's clock, separated by spaces (the card's systemd-timesyncd).",
+            valueName: "servers"))
+    var timeServers = TimeServers.debianPool.description
+
+    @Option(help: ArgumentHelp("The card's Wi-Fi network (its name, SSID); hidden networks too.", valueName: "name"))
+    var wifiName: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The Wi-Fi password (WPA2 or WPA3 personal; none for an open network); never shown.",
+            valueName: "password"))
+    var wifiPassword: String?
+
+    @Option(
+        help: ArgumentHelp("The Wi-Fi country (regulatory domain), two letters, e.g. DE.", valueName: "country"))
+    var wifiCountry: String?
+
+    func validate() throws {
+        do {
+            _ = try TimeServers(parsing: timeServers)
+        } catch {
+            throw ValidationError("--time-servers: \(error)")
+        }
+        do {
+            try WiFiNetwork.check(name: wifiName, password: wifiPassword, country: wifiCountry)
+        } catch {
+            throw ValidationError("--\(error)")
+        }
+    }
+
+    /// The servers, checked by ``validate()``.
+    var servers: TimeServers { (try? TimeServers(parsing: timeServers)) ?? .debianPool }
+
+    /// The Wi-Fi network; `nil` without `wifi-name`; throws when the settings do not go together.
+    func wifi() throws(SettingValueError) -> WiFiNetwork? {
+        try WiFiNetwork(name: wifiName, password: wifiPassword, country: wifiCountry)
+    }
+}

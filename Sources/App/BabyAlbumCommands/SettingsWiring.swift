@@ -1,0 +1,252 @@
+import ArgumentParser
+import BabyAlbumSettings
+import CDecodeWorker
+import DecodeSandbox
+import LinuxInterfaces
+import Logging
+import PhotoCodec
+import PhotoSources
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The settings file in front of the slideshow's command line: `babyalbum` (and `babyalbum
+/// show`) read `--settings FILE`, else ``SettingsFile/defaultPath(fileExists:)``, merge it under
+/// the command line, log each line left out, and run with the rest.
+enum SettingsWiring {
+    /// Keys that make no sense in the file.
+    static let excludedKeys: Set<String> = ["settings"]
+
+    /// The subcommands that do not read the settings file themselves.
+    static let otherSubcommands: Set<String> = [
+        "doctor", "benchmark-decode", "settings", "network-setup", "family-library", "help",
+    ]
+
+    /// `babyalbum`'s arguments split into the subcommand word (`show`, or none) and the
+    /// slideshow's own; `nil` for another subcommand or a help/version request.
+    static func slideshowArguments(_ arguments: [String]) -> (prefix: [String], rest: [String])? {
+        guard let first = arguments.first else { return ([], []) }
+        let options = first == "show" ? Array(arguments.dropFirst()) : arguments
+        if otherSubcommands.contains(first) || asksForHelp(options) { return nil }
+        return (first == "show" ? ["show"] : [], options)
+    }
+
+    /// Whether `options` ask for help or the version (before any `--`): ArgumentParser answers
+    /// those itself, for the subcommand named.
+    static func asksForHelp(_ options: [String]) -> Bool {
+        let helpWords: Set<String> = ["-h", "--help", "--version", "--experimental-dump-help"]
+        return options.prefix { $0 != "--" }.contains { helpWords.contains($0) }
+    }
+
+    /// The settings file `commandLine` names with `--settings FILE`, else the default one.
+    static func settingsPath(in commandLine: [String]) -> String {
+        var path: String?
+        for (index, word) in commandLine.enumerated() {
+            if word == "--" { break }
+            if word == "--settings", index + 1 < commandLine.count { path = commandLine[index + 1] }
+            if word.hasPrefix("--settings=") { path = String(word.dropFirst("--settings=".count)) }
+        }
+        return path ?? SettingsFile.defaultPath()
+    }
+
+    /// Resolves the slideshow's settings: the file at `path` (if any) under `commandLine`.
+    static func resolve(commandLine: [String], path: String? = nil) throws -> (
+        path: String, file: SettingsFile?, resolution: SettingsResolution<Show>
+    ) {
+        let path = path ?? settingsPath(in: commandLine)
+        let file = SettingsFile.read(path)
+        let resolution = try SettingsResolver.resolve(
+            Show.self, file: file, commandLine: commandLine, ignoring: excludedKeys)
+        return (path, file, resolution)
+    }
+
+    /// The settings report for `commandLine` (for `doctor` and `babyalbum settings`).
+    static func report(commandLine: [String], path: String? = nil) throws -> SettingsReport {
+        let (path, file, resolution) = try resolve(commandLine: commandLine, path: path)
+        return report(path: path, file: file, resolution: resolution, commandLine: commandLine)
+    }
+
+    /// The settings report of a resolution.
+    static func report(
+        path: String, file: SettingsFile?, resolution: SettingsResolution<Show>, commandLine: [String]
+    ) -> SettingsReport {
+        SettingsReport(
+            file: path, fileFound: file != nil, resolution: resolution,
+            keys: SettingsCatalog.keys(of: Show.self, excluding: excludedKeys), commandLine: commandLine)
+    }
+
+    /// A logger that writes before `LoggingSystem` is set up (settings come first).
+    static var logger: Logger {
+        var logger = Logger(label: "babyalbum.settings") { EscapingLogHandler(label: $0) }
+        logger.logLevel = .info
+        return logger
+    }
+
+    /// Logs every line left out of the file.
+    static func logProblems(_ report: SettingsReport) {
+        for problem in report.problems { logger.warning("settings: \(problem)") }
+        if report.fileFound {
+            let fromFile = report.settings.filter { $0.origin.hasPrefix(report.file) }
+            logger.info("settings: \(fromFile.count) from \(report.file), \(report.problems.count) lines left out")
+        }
+    }
+
+    /// Replaces this process with a fresh `babyalbum` of the same command line, which reads the
+    /// settings file again (SIGHUP after the file changed). Returns only if `exec` failed.
+    ///
+    /// SIGHUP is ignored (and blocked) across the `exec`: an ignored disposition survives it, so
+    /// a second SIGHUP in the window before the new process watches it again (two `systemctl
+    /// reload` in a row) is dropped instead of killing the frame with the default action. The
+    /// new process reads the settings file afresh anyway. (Blocking alone is not enough: the
+    /// main thread of an async Swift program waits in libdispatch's `sigsuspend` with an empty
+    /// mask. The new process must not unblock signals itself either: libdispatch reads them
+    /// through a signalfd, which only sees signals that every thread blocks.)
+    static func restartWithNewSettings() {
+        logger.notice("settings changed: starting again with them")
+        var hangUp = sigset_t()
+        sigemptyset(&hangUp)
+        sigaddset(&hangUp, SIGHUP)
+        pthread_sigmask(SIG_BLOCK, &hangUp, nil)
+        signal(SIGHUP, SIG_IGN)
+        let arguments = CommandLine.arguments
+        var pointers = arguments.map { strdup($0) } + [nil]
+        execv("/proc/self/exe", &pointers)
+        logger.error("cannot start again (\(lastErrnoDescription())): keeping the old settings")
+        pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
+        for pointer in pointers { free(pointer) }
+    }
+}
+
+/// The program's entry point, for the `babyalbum` executable's `main.swift`: the commands live in
+/// this library so that tests can depend on them (a test target cannot depend on an executable).
+public enum BabyAlbumProgram {
+    /// Runs `babyalbum` with the process's arguments (see ``BabyAlbumCommand/main()``).
+    public static func main() async {
+        await BabyAlbumCommand.main()
+    }
+
+    /// Becomes the decode worker and exits, when the arguments ask for one: called first, on the
+    /// main thread, before the concurrency runtime has a thread of its own, so that the worker is
+    /// one thread when it confines itself and no runtime thread makes a call its filter refuses
+    /// (libdispatch's threads call `setpriority`).
+    public static func runDecodeWorkerIfAsked() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // The decode worker (started by the slideshow, descriptor 3 its socket): no parsing, no
+        // settings, straight into its sandbox.
+        if arguments == [DecodeWorkerCommand.subcommand] { Glibc.exit(badecode_worker_main(3)) }
+        // `decode-worker --trace FILE W H`: one photo decoded in the same sandbox, for
+        // `scripts/measure-allow-list` (strace) on any machine the package is installed on.
+        if arguments.count == 5, arguments[0] == DecodeWorkerCommand.subcommand, arguments[1] == "--trace",
+            let width = UInt32(arguments[3]), let height = UInt32(arguments[4])
+        {
+            Glibc.exit(badecode_trace(arguments[2], width, height))
+        }
+    }
+}
+
+extension BabyAlbumCommand {
+    /// Reads the settings file in front of the slideshow's command line, then runs as usual.
+    /// A broken command line is a usage error; a broken file line is logged and left out.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        BabyAlbumProgram.runDecodeWorkerIfAsked()  // main.swift asked first; this is for other callers
+        guard let (prefix, commandLine) = SettingsWiring.slideshowArguments(arguments) else {
+            return await main(arguments)
+        }
+        do {
+            let (path, file, resolution) = try SettingsWiring.resolve(commandLine: commandLine)
+            SettingsWiring.logProblems(
+                SettingsWiring.report(path: path, file: file, resolution: resolution, commandLine: commandLine))
+            await main(prefix + resolution.arguments)
+        } catch {
+            exitOnOneLine(error)
+        }
+    }
+}
+
+extension SettingsWiring {
+    /// For SIGHUP: re-reads the settings file and tells whether the slideshow's arguments differ
+    /// from those it started with.
+    static func changeDetector() -> @Sendable () -> Bool {
+        guard let (_, commandLine) = slideshowArguments(Array(CommandLine.arguments.dropFirst())),
+            let started = try? resolve(commandLine: commandLine).resolution.arguments
+        else { return { false } }
+        return {
+            guard let now = try? resolve(commandLine: commandLine) else { return false }
+            return now.resolution.arguments != started
+        }
+    }
+}
+
+/// `babyalbum settings`: the slideshow's settings in effect and where each came from, or the
+/// commented example file that lists every key with its default.
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Show the settings in effect and where each came from, or print an example settings file.")
+
+    @Flag(help: "Print a commented example settings file listing every key with its default.")
+    var example = false
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Option(
+        help:
+            "The settings file (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, else /etc/babyalbum/babyalbum.conf)."
+    )
+    var settings: String?
+
+    @Argument(parsing: .postTerminator, help: "Slideshow options as the service passes them, after --.")
+    var options: [String] = []
+
+    func run() throws {
+        if example {
+            print(SettingsWiring.example, terminator: "")
+            return
+        }
+        let commandLine = options.first == "--" ? Array(options.dropFirst()) : options
+        let report = try SettingsWiring.report(
+            commandLine: commandLine + (settings.map { ["--settings", $0] } ?? []), path: settings)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            writeAll(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n", to: STDOUT_FILENO)
+        } else {
+            print(report.text, terminator: "")
+        }
+    }
+}
+
+extension SettingsWiring {
+    /// The example settings file that `deploy/install.sh` installs.
+    static var example: String {
+        SettingsCatalog.example(
+            keys: SettingsCatalog.keys(of: Show.self, excluding: excludedKeys),
+            header: """
+                BabyAlbum photo frame settings. Edit on any computer; the frame reads them at start.
+                One setting a line: key = value. A line starting with # is a comment.
+                Remove the # in front of a line to change that setting. Repeat a line for settings
+                that take several values (photos, exit-key, ...). A line with a mistake is left out,
+                and "babyalbum doctor" names it; the frame keeps running with the other lines.
+                """)
+    }
+}
+
+extension RotateOption {
+    /// `auto` or the degrees, as the help and the example settings file show the default.
+    var defaultValueDescription: String {
+        switch value {
+        case .automatic: "auto"
+        case .fixed(let rotation): "\(rotation.rawValue * 90)"
+        }
+    }
+}
+
+extension StickPhotos: ExpressibleByArgument {}
