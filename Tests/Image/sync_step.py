@@ -14,6 +14,7 @@ arrive.
 import hashlib
 import json
 import os
+import re
 import socket
 import subprocess
 import time
@@ -79,6 +80,10 @@ class Family:
                 raise vm.Failure(f"timed out after {timeout} s waiting for {what}")
             time.sleep(1)
 
+    def log_tail(self):
+        with open(self.home + ".log", errors="replace") as log:
+            return "the family's Syncthing log, last lines:\n" + "".join(log.readlines()[-20:])
+
     def stop(self):
         if self.process.poll() is None:
             self.process.terminate()
@@ -117,10 +122,15 @@ def step_sync(vm, card, work, boot_files):
     card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
     card_port = free_port()
     try:
-        guest = vm.boot(card, work, boot_files, extra=[
-            "-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{card_port}-:22000", "-device", "virtio-net-pci,netdev=net0"])
+        network = ["-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{card_port}-:22000",
+                   "-device", "virtio-net-pci,netdev=net0"]
+        guest = vm.boot(card, work, boot_files, extra=network)
         vm.wait_showing(guest)
-        check_sync(vm, guest, family, stranger, sums, card_port, work)
+        try:
+            card_id = check_sync(vm, guest, family, stranger, sums, card_port, work)
+            guest = check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id)
+        except vm.Failure as failure:
+            raise vm.Failure(f"{failure}\n{card_side(LIVE_GUEST(vm))}\n{family.log_tail()}") from None
         guest.kill()
     finally:
         family.stop()
@@ -134,7 +144,7 @@ def step_sync(vm, card, work, boot_files):
 def check_sync(vm, guest, family, stranger, sums, card_port, work):
     started = time.monotonic()
     pending = family.wait("the card as a pending device on the family's Syncthing",
-                          lambda: family.api("GET", "/rest/cluster/pending/devices"), 900, vm)
+                          lambda: family.api("GET", "/rest/cluster/pending/devices"), 600, vm)
     card_id = next(iter(pending))
     print(f"  the family sees the card {card_id} pending after {time.monotonic() - started:.0f} s; accepts it, "
           "shares its folder")
@@ -167,6 +177,77 @@ def check_sync(vm, guest, family, stranger, sums, card_port, work):
     worst = max(memory, key=lambda m: m[0] + m[1])
     print(f"  memory while photos arrived ({len(memory)} samples): the frame {worst[0] / 1024:.1f} MB Pss, "
           f"Syncthing {worst[1] / 1024:.1f} MB, together {(worst[0] + worst[1]) / 1024:.1f} MB at the highest")
+    return card_id
+
+
+def LIVE_GUEST(vm):  # noqa: N802 (the guest running now, for the failure's diagnosis)
+    return vm.LIVE[-1]
+
+
+def big_photo(folder):
+    """A 2900x2900 PNG of noise (about 25 MB): long enough in transfer to be cut in the middle."""
+    path = os.path.join(folder, "family-big.png")
+    Image.frombytes("RGB", (2900, 2900), os.urandom(2900 * 2900 * 3)).save(path, compress_level=0)
+    with open(path, "rb") as f:
+        return path, hashlib.sha256(f.read()).hexdigest()
+
+
+def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id):
+    """The card's power is cut while a large photo is being received (its `.syncthing.*.tmp` is
+    on the library). The next boot's fsck is clean or replays the journal, the partial file is
+    never shown, and the transfer finishes: the photo arrives unchanged."""
+    _, digest = big_photo(family.folder)
+    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    find = f"find {LIBRARY} -name '.syncthing.family-big.png.tmp' -size +1k"
+    deadline = time.monotonic() + 600
+    while True:
+        _, partial = guest.sh(find, timeout=60)
+        if partial.strip():
+            break
+        _, whole = guest.sh(f"find {LIBRARY} -name family-big.png", timeout=60)
+        if whole.strip() or time.monotonic() > deadline:
+            raise vm.Failure("the large photo was never seen in transfer on the card (arrived whole, or not "
+                             "at all in 600 s): no cut in the middle of a transfer was made")
+        time.sleep(0.2)
+    _, size = guest.sh(find + " -printf '%s'", timeout=60)
+    guest.kill()
+    print(f"  power cut while family-big.png was in transfer ({size.strip() or '?'} bytes of its temporary file)")
+    guest = vm.boot(card, work, boot_files, extra=network)
+    vm.wait_showing(guest)
+    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-by\\x2dlabel-BA\\x2dLIBRARY.service' "
+                       "| grep BA-LIBRARY", timeout=60)
+    print("  the next boot's fsck of the library:", fsck.strip() or "(no line)")
+    if "BA-LIBRARY" not in fsck or not re.search(r"clean|recovering journal|\d+/\d+ files", fsck):
+        raise vm.Failure("the next boot's fsck of the library did not end clean:\n" + fsck)
+    reply = family.wait("family-big.png complete on the card after the cut", lambda: completed(family, card_id), 900, vm)
+    _, listing = guest.sh(f"find {LIBRARY} -name family-big.png -exec sha256sum {{}} +", timeout=120)
+    if digest not in listing:
+        raise vm.Failure(f"family-big.png differs on the card after the cut (or is missing): {listing} {reply}")
+    _, shown = guest.sh("journalctl -b -o cat -u babyalbum.service | grep -c 'showing .*syncthing' || true", timeout=60)
+    if shown.strip() != "0":
+        raise vm.Failure("the frame showed a photo being transferred (a .syncthing temporary name)")
+    print("  after the cut the transfer finished: family-big.png unchanged (sha256); no temporary file was shown")
+    guest.sh("sync", timeout=120)
+    guest.kill()
+    card.attach()
+    check = subprocess.run(["e2fsck", "-n", "-f", card.part(4)], capture_output=True, text=True)
+    if check.returncode != 0:
+        raise vm.Failure("the library's fsck after the boot that resumed is not clean:\n" + check.stdout)
+    return guest
+
+
+def completed(family, card_id):
+    reply = family.api("GET", f"/rest/db/completion?folder=babyalbum-family&device={card_id}")
+    return reply if reply and reply.get("completion") == 100 and reply.get("needItems", 1) == 0 else None
+
+
+def card_side(guest):
+    """What the card's side looked like when a wait timed out: its units, addresses and journal."""
+    _, state = guest.sh("systemctl --no-pager status babyalbum-sync.service babyalbum.service "
+                        "2>&1 | head -n 40; networkctl --no-pager status 2>&1 | head -n 20", timeout=60)
+    _, journal = guest.sh("journalctl -b -o short-monotonic --no-pager -u babyalbum-sync.service "
+                          "-u babyalbum-grow-library.service | tail -n 40", timeout=60)
+    return "the card's side:\n" + state + "\n" + journal
 
 
 def pss(guest):
