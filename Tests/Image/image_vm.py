@@ -585,7 +585,7 @@ def step_library(card, work, boot_files):
     guest = boot(card, work, boot_files)
     wait_showing(guest)
     _, again = guest.sh("journalctl -b -o cat -u babyalbum-grow-library.service | grep grow-library")
-    print("  second boot:", again.strip())
+    print("  the boot after that:", " | ".join(again.strip().splitlines()))
     if "already fills" not in again:
         raise Failure("the second boot did not find the library grown:\n" + again)
     guest.sh("sync")

@@ -130,7 +130,7 @@ def step_sync(vm, card, work, boot_files):
             card_id = check_sync(vm, guest, family, stranger, sums, card_port, work)
             guest = check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id)
         except vm.Failure as failure:
-            raise vm.Failure(f"{failure}\n{card_side(LIVE_GUEST(vm))}\n{family.log_tail()}") from None
+            raise vm.Failure(f"{failure}\n{card_side(live_guest(vm))}\n{family.log_tail()}") from None
         guest.kill()
     finally:
         family.stop()
@@ -175,13 +175,19 @@ def check_sync(vm, guest, family, stranger, sums, card_port, work):
     print(f"  all {PHOTOS} photos on the card, unchanged (sha256)")
     check_screen(vm, guest, work)
     check_stranger(vm, guest, stranger)
-    worst = max(memory, key=lambda m: m[0] + m[1])
-    print(f"  memory while photos arrived ({len(memory)} samples): the frame {worst[0] / 1024:.1f} MB Pss, "
-          f"Syncthing {worst[1] / 1024:.1f} MB, together {(worst[0] + worst[1]) / 1024:.1f} MB at the highest")
+    print_memory("while the 30 photos arrived", memory)
     return card_id
 
 
-def LIVE_GUEST(vm):  # noqa: N802 (the guest running now, for the failure's diagnosis)
+def print_memory(when, memory):
+    """The highest Pss of the frame and Syncthing together among the samples."""
+    worst = max(memory, key=lambda m: m[0] + m[1])
+    print(f"  memory {when} ({len(memory)} samples): the frame {worst[0] / 1024:.1f} MB Pss, "
+          f"Syncthing {worst[1] / 1024:.1f} MB, together {(worst[0] + worst[1]) / 1024:.1f} MB at the highest")
+
+
+def live_guest(vm):
+    """The guest running now, for a failure's diagnosis."""
     return vm.LIVE[-1]
 
 
@@ -201,7 +207,9 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     family.api("POST", "/rest/db/scan?folder=babyalbum-family")
     find = f"find {LIBRARY} -name '.syncthing.family-big.png.tmp' -size +1k"
     deadline = time.monotonic() + 600
+    memory = []
     while True:
+        memory.append(pss(guest))
         _, partial = guest.sh(find, timeout=60)
         if partial.strip():
             break
@@ -211,6 +219,7 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
                              "at all in 600 s): no cut in the middle of a transfer was made")
         time.sleep(0.2)
     _, size = guest.sh(find + " -printf '%s'", timeout=60)
+    print_memory("while family-big.png arrived", memory)
     guest.kill()
     print(f"  power cut while family-big.png was in transfer ({size.strip() or '?'} bytes of its temporary file)")
     guest = vm.boot(card, work, boot_files, extra=network)
@@ -257,7 +266,7 @@ def pss(guest):
     totals = []
     for unit in ("babyalbum.service", "babyalbum-sync.service"):
         _, out = guest.sh(f"for p in $(cat /sys/fs/cgroup/system.slice/{unit}/cgroup.procs); do "
-                          f"sed -n 's/^Pss: *//p' /proc/$p/smaps_rollup; done | awk '{{s += $1}} END {{print s + 0}}'")
+                          f"sed -n 's/^Pss: *//p' /proc/$p/smaps_rollup 2>/dev/null; done | awk '{{s += $1}} END {{print s + 0}}'")
         totals.append(int(out.strip() or 0))
     return tuple(totals)
 
@@ -287,9 +296,9 @@ def check_stranger(vm, guest, stranger):
             break
         time.sleep(3)
     tried = "1" if stranger.id in pending else "0"
-    _, folders = guest.sh(f"ls -A {LIBRARY}")
+    _, folders = guest.sh(f"ls -A1 --quoting-style=literal {LIBRARY}")
     _, known = guest.sh(f"grep -c 'device id=\"{stranger.id}' /var/lib/babyalbum-sync/config.xml")
-    entries = folders.split("\n")
+    entries = [line for line in folders.splitlines() if line.strip()]
     if known.strip() != "0" or len(entries) != 1:
         raise vm.Failure(f"the unlisted device got in: in the card's config {known.strip()} times, library {entries}")
     if tried.strip() == "0":
