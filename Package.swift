@@ -27,9 +27,10 @@ import PackageDescription
 ///   - `Libraries/`: one system-library module per library (pkg-config): `CPNG` (libpng), `CJPEG`
 ///     (libjpeg-turbo), `CWebP` (libwebp), `CHEIF` (libheif: HEIC, HEIF, AVIF), `CLCMS2` (lcms2),
 ///     `CFreeType` (FreeType), `CDRM` (libdrm), `CEvdev` (libevdev).
-///   - `Codecs/`: `CPhotoCodecCore` (what every codec shares: errors, scale mode, limits,
-///     metadata, scaler), `CPNGCodec`, `CPhotoCodec` (JPEG, WebP), `CHEIFCodec`, `CColour` (ICC
-///     profiles to sRGB) and `CCaption` (captions).
+///   - `Codecs/`: `CPhotoCodecCore` (what every codec shares: errors, formats, scale mode and the
+///     `auto` decision, limits, the header and metadata, scaler), `CPhotoCodec` (the one entry
+///     point of every format, `baphoto_read_header` and `baphoto_decode`; JPEG, WebP),
+///     `CPNGCodec`, `CHEIFCodec`, `CColour` (ICC profiles to sRGB) and `CCaption` (captions).
 ///   - `Sandbox/`: `CSandbox` (seccomp allow-list, limits, the worker protocol), `CDecodeWorker`
 ///     (the worker) and `babyalbum-decoder` (the worker as a C program).
 ///   - `Platform/`: `CLinuxInterfaces`, `CClockShims`, `CDisplayShims` (libc and kernel macros
@@ -89,9 +90,11 @@ let package = Package(
         // public header), and the placement, orientation and scaler code (headers for the codecs' C files).
         .target(name: "CPhotoCodecCore", dependencies: ["CColour"], path: "Sources/C/Codecs/CPhotoCodecCore"),
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CPhotoCodecCore"], path: "Sources/C/Codecs/CPNGCodec"),
+        // The one entry point of every format (baphoto_read_header, baphoto_decode), and JPEG and WebP.
         // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
-            name: "CPhotoCodec", dependencies: ["CPhotoCodecCore", "CJPEG", "CWebP", "CColour"],
+            name: "CPhotoCodec",
+            dependencies: ["CPhotoCodecCore", "CPNGCodec", "CHEIFCodec", "CJPEG", "CWebP", "CColour"],
             path: "Sources/C/Codecs/CPhotoCodec", linkerSettings: [.linkedLibrary("webp")]),
         .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"], path: "Sources/C/Codecs/CHEIFCodec"),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
