@@ -7,7 +7,8 @@ import PackageDescription
 /// - `Sources/Domain/`: `AlbumDomain` (state, actions, effects, the `PublishPhoto` reducer, the
 ///   view model, quiet windows; the standard library only, no I/O) and `AlbumRuntime` (the runner
 ///   that feeds actions to the reducer and performs its effects).
-/// - `Sources/Platform/`: `LinuxInterfaces` (descriptors, errno, poll loops, inotify, signals: the
+/// - `Sources/Platform/`: `LinuxInterfaces` (descriptors, errno, poll loops, inotify, `stat`,
+///   `access`, user look-ups, TCP, resource usage, and signals with the restart in one place: the
 ///   system calls every layer shares; its C side is `CLinuxInterfaces`).
 /// - `Sources/Adapters/`:
 ///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing;
@@ -21,8 +22,8 @@ import PackageDescription
 ///     checked by the command's own parser).
 /// - `Sources/App/`: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
 ///   of `babyalbum doctor`), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
-///   `settings`, the settings file, the decode worker's dispatch) and `babyalbum` (its
-///   `main.swift`).
+///   `settings`, the settings file, the decode worker's dispatch; `Benchmarks/`, the hidden
+///   `benchmark-decode`) and `babyalbum` (its `main.swift`).
 /// - `Sources/C/`, the C side:
 ///   - `Libraries/`: one system-library module per library (pkg-config): `CPNG` (libpng), `CJPEG`
 ///     (libjpeg-turbo), `CWebP` (libwebp), `CHEIF` (libheif: HEIC, HEIF, AVIF), `CLCMS2` (lcms2),
