@@ -21,7 +21,7 @@ import PackageDescription
 ///     dimming); `SystemdNotify` (readiness and watchdog); `BabyAlbumSettings` (the settings file,
 ///     checked by the command's own parser).
 /// - `Sources/App/`: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
-///   of `babyalbum doctor`), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
+///   of `babyalbum doctor` and its report, text or JSON, assembled), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
 ///   `settings`, the settings file, the decode worker's dispatch; `Benchmarks/`, the hidden
 ///   `benchmark-decode`) and `babyalbum` (its `main.swift`).
 /// - `Sources/C/`, the C side:
@@ -180,9 +180,8 @@ let package = Package(
         .target(
             name: "BabyAlbumDoctor",
             dependencies: [
-                "AlbumDomain", "BabyAlbumApp", "DecodeSandbox", "PhotoCodec", "FolderRepository", "DRMDisplay",
-                "EvdevInput",
-                "LinuxInterfaces", "QuietHours",
+                "AlbumDomain", "BabyAlbumApp", "BabyAlbumSettings", "DecodeSandbox", "PhotoCodec", "PhotoSources",
+                "FolderRepository", "DRMDisplay", "EvdevInput", "LinuxInterfaces", "QuietHours",
             ],
             path: "Sources/App/BabyAlbumDoctor"),
         .target(
