@@ -14,9 +14,6 @@ import QuietHours
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `babyalbum`: a child-safe photo frame. Shows the photos (every ``PhotoFormat``) of folders full
 /// screen, a different one every interval, and leaves only by the hardware exit button.
@@ -54,7 +51,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static func exitOnOneLine(_ error: any Error) -> Never {
         guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
         let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-        writeAll("babyalbum: \(message) (see babyalbum --help)\n", to: STDERR_FILENO)
+        writeToStandardError("babyalbum: \(message) (see babyalbum --help)\n")
         exit(withError: ExitCode.validationFailure)
     }
 }
@@ -189,7 +186,7 @@ struct Show: AsyncParsableCommand {
     func run() async throws {
         // Held until the slideshow's signal watcher takes over (a hang-up of tty1 while systemd
         // hands it over, a stop during start-up): never the default action before READY=1.
-        HeldSignals.hold([SIGTERM, SIGINT, SIGQUIT, SIGHUP])
+        HeldSignals.hold(SignalNumber.watched)
         quiet.applyTimeZone()
         LoggingSystem.bootstrap { EscapingLogHandler(label: $0) }
         var logger = Logger(label: "babyalbum")
@@ -225,10 +222,10 @@ struct Show: AsyncParsableCommand {
         configuration.stickPhotos = stickPhotos
         configuration.caption = try captionPolicy()
         configuration.captionFont = captionFont
-        signal(SIGPIPE, SIG_IGN)
+        SignalDisposition.ignore(SignalNumber.brokenPipe)
         do {
             let end = try await Slideshow.run(configuration, logger: logger)
-            if end == .signal(SIGHUP) { SettingsWiring.restartWithNewSettings() }
+            if end == .signal(SignalNumber.hangUp) { SettingsWiring.restartWithNewSettings() }
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure
