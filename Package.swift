@@ -198,7 +198,7 @@ let package = Package(
             name: "AlbumRuntimeTests",
             dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
-            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"],
+            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "PNGFileView", "AlbumDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"]),

@@ -154,7 +154,7 @@ struct SettingsResolverTests {
         "mode": "1280x720", "scale": "fit", "transition": "none", "fade": "2", "seed": "42",
         "max-photo-megapixels": "50", "exit-key": "KEY_ESC", "exit-device": "gpio", "exit-hold": "2",
         "state-dir": "none", "statistics": "yes", "quiet-hours": "mon-fri 19:00-07:00", "quiet-mode": "dim:20",
-        "quiet-hours-without-clock": "dark", "time-zone": "Europe/Berlin",
+        "quiet-hours-without-clock": "dark", "clock-notice": "on", "time-zone": "Europe/Berlin",
         "name": "Mia", "birthday": "2024-03-10", "caption": "date",
         "caption-font": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         "rotate": "90", "sticks": "none", "stick-photos": "replace",

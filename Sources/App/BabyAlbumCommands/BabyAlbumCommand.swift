@@ -210,6 +210,7 @@ struct Show: AsyncParsableCommand {
         configuration.quietHours = try quiet.schedule()
         configuration.quietMode = quiet.quietMode
         configuration.unsetClock = quiet.quietHoursWithoutClock
+        configuration.clockNotice = quiet.clockNotice
         configuration.rotation = screen.rotate.value
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade.value * 1000).rounded()))) : .cut

@@ -20,3 +20,5 @@ func quietSchedule(_ specs: [String]) throws(ValidationError) -> QuietSchedule {
 }
 
 extension UnsetClockPolicy: ExpressibleByArgument {}
+
+extension ClockNoticeSetting: ExpressibleByArgument {}
