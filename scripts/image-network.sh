@@ -97,6 +97,24 @@ EOF
     [[ -e $ROOT/lib/systemd/system/wpa_supplicant@.service ]] || die "wpasupplicant has no wpa_supplicant@.service"
     mkdir -p "$wants"
     ln -sf /lib/systemd/system/wpa_supplicant@.service "$wants/wpa_supplicant@wlan0.service"
+    # One clear line for the Wi-Fi's state (wrong password, network not found, connected) in the
+    # journal and in `babyalbum doctor`: `babyalbum wifi-watch` on the supplicant's control socket,
+    # started and stopped with wpa_supplicant@wlan0 (the slideshow never waits for either).
+    cat >"$ROOT/etc/systemd/system/babyalbum-wifi-watch.service" <<'EOF'
+# BabyAlbum card (scripts/image): the Wi-Fi's state as one line per change, for the journal and
+# `babyalbum doctor` (/run/babyalbum-wifi), read from wpa_supplicant's control socket.
+[Unit]
+Description=BabyAlbum Wi-Fi state (wrong password, network not found, connected)
+BindsTo=wpa_supplicant@wlan0.service
+After=wpa_supplicant@wlan0.service
+
+[Service]
+ExecStart=/usr/local/bin/babyalbum wifi-watch
+Restart=on-failure
+RestartSec=5
+EOF
+    mkdir -p "$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.wants"
+    ln -sf ../babyalbum-wifi-watch.service "$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.wants/babyalbum-wifi-watch.service"
 }
 
 # The state partition's folder for timesyncd's clock file (STATE-DIR), owned by timesyncd's user.

@@ -24,7 +24,9 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
-        subcommands: [Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self],
+        subcommands: [
+            Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self, WiFiWatch.self,
+        ],
         defaultSubcommand: Show.self
     )
 
