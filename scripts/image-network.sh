@@ -68,9 +68,30 @@ EOF
     echo "/var/lib/babyalbum/timesync /var/lib/systemd/timesync none bind,x-systemd.requires-mounts-for=/var/lib/babyalbum 0 0" \
         >>"$ROOT/etc/fstab"
     ln -sf ../run/systemd/resolve/stub-resolv.conf "$ROOT/etc/resolv.conf"
+    cat >"$ROOT/etc/systemd/system/babyalbum-clock-module.service" <<'EOF'
+# BabyAlbum card (scripts/image): `clock-module = ds3231|pcf8523` of babyalbum.txt, at every
+# boot: the chip put on the clock bus (/clock-i2c, GPIO 23/24; scripts/dtb-clock-bus) and the
+# system clock set from it when it holds a valid time. The kernel writes rtc0 back every
+# 11 minutes once network time has set the clock (CONFIG_RTC_SYSTOHC). Without the setting it
+# ends at once.
+[Unit]
+Description=BabyAlbum clock module from babyalbum.txt
+DefaultDependencies=no
+RequiresMountsFor=/boot/firmware /run
+After=systemd-remount-fs.service systemd-udev-trigger.service
+Before=babyalbum.service systemd-timesyncd.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/bin/babyalbum clock-module-setup
+
+[Install]
+WantedBy=multi-user.target
+EOF
     local unit
     for unit in systemd-networkd.service systemd-resolved.service systemd-timesyncd.service \
-        babyalbum-network-setup.service; do
+        babyalbum-network-setup.service babyalbum-clock-module.service; do
         [[ $(readlink "$ROOT/etc/systemd/system/$unit") != /dev/null ]] || rm "$ROOT/etc/systemd/system/$unit"
         in_root systemctl enable "$unit" >/dev/null 2>&1 || die "cannot enable $unit"
     done

@@ -26,6 +26,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
         subcommands: [
             Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self, WiFiWatch.self,
+            ClockModuleSetupCommand.self,
         ],
         defaultSubcommand: Show.self
     )

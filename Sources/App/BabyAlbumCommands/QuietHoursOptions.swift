@@ -22,3 +22,5 @@ func quietSchedule(_ specs: [String]) throws(ValidationError) -> QuietSchedule {
 extension UnsetClockPolicy: ExpressibleByArgument {}
 
 extension ClockNoticeSetting: ExpressibleByArgument {}
+
+extension ClockModuleChip: ExpressibleByArgument {}

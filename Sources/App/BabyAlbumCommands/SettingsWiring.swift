@@ -25,7 +25,7 @@ enum SettingsWiring {
 
     /// The subcommands that do not read the settings file themselves.
     static let otherSubcommands: Set<String> = [
-        "doctor", "benchmark-decode", "settings", "network-setup", "wifi-watch", "help",
+        "doctor", "benchmark-decode", "settings", "network-setup", "wifi-watch", "clock-module-setup", "help",
     ]
 
     /// `babyalbum`'s arguments split into the subcommand word (`show`, or none) and the

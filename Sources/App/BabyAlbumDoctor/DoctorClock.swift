@@ -31,6 +31,8 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
     public var backlight: String?
     /// The card's Wi-Fi, as `babyalbum wifi-watch` last saw it; `nil` where it does not run.
     public var wifi: String?
+    /// The clock module, as `babyalbum clock-module-setup` left it at boot; `nil` without one.
+    public var clockModule: String?
     /// Notes that do not stop the frame.
     public var warnings: [String]
 
@@ -39,7 +41,7 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
         schedule: QuietSchedule, mode: QuietMode, unsetClock: UnsetClockPolicy = .keepShowing,
         backlightClass: String = Backlight.classDirectory, clock: ClockSynchronisation = .read(),
         source: WallClockSource? = WallClockSource.read(), calendar: LocalTimeCalendar = LocalTimeCalendar(),
-        wifiStatusFile: String = WiFiWatcher.defaultStatusFile
+        wifiStatusFile: String = WiFiWatcher.defaultStatusFile, clockModuleFile: String = ClockModuleReport.file
     ) -> DoctorClockSection {
         let now = Date()
         let local = { (date: Date) in LocalTimeCalendar.format(date, "%a %Y-%m-%d %H:%M %Z") }
@@ -49,7 +51,12 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
             quietHours: schedule.windows.map(\.description), quietMode: mode.description,
             quietNow: schedule.isQuiet(at: now, calendar: calendar),
             nextEdge: schedule.nextEdge(after: now, calendar: calendar).map(local), backlight: nil, wifi: nil,
-            warnings: [])
+            clockModule: nil, warnings: [])
+        let module = try? String(contentsOfFile: clockModuleFile, encoding: .utf8)
+        if let module = module.flatMap(ClockModuleReport.init(fileText:)) {
+            section.clockModule = module.line
+            if module.isProblem { section.warnings.append(module.line) }
+        }
         if let text = try? String(contentsOfFile: wifiStatusFile, encoding: .utf8), let wifi = WiFiState(fileText: text)
         {
             section.wifi = wifi.line
@@ -84,6 +91,7 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
         }
         if let backlight { lines.append("  backlight: \(backlight)") }
         if let wifi { lines.append("  \(wifi)") }
+        if let clockModule { lines.append("  \(clockModule)") }
         return lines
     }
 }
