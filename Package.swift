@@ -18,7 +18,8 @@ import PackageDescription
 ///     repository).
 ///   - `DRMDisplay` (DRM/KMS output); `EvdevInput` (the exit button, every input grabbed).
 ///   - `QuietHours` (the quiet-hours schedule and watcher, the wall calendar, backlight and
-///     dimming); `SystemdNotify` (readiness and watchdog); `BabyAlbumSettings` (the settings file,
+///     dimming); `SystemdNotify` (readiness and watchdog); `WiFiStatus` (wpa_supplicant's events as
+///     one line); `BabyAlbumSettings` (the settings file,
 ///     checked by the command's own parser).
 /// - `Sources/App/`: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
 ///   of `babyalbum doctor` and its report, text or JSON, assembled), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
@@ -162,6 +163,7 @@ let package = Package(
             ],
             path: "Sources/Adapters/QuietHours"),
         .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"], path: "Sources/Adapters/SystemdNotify"),
+        .target(name: "WiFiStatus", dependencies: ["LinuxInterfaces"], path: "Sources/Adapters/WiFiStatus"),
         .target(
             name: "BabyAlbumSettings",
             dependencies: ["LinuxInterfaces", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -181,7 +183,7 @@ let package = Package(
             name: "BabyAlbumDoctor",
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "BabyAlbumSettings", "DecodeSandbox", "PhotoCodec", "PhotoSources",
-                "FolderRepository", "DRMDisplay", "EvdevInput", "LinuxInterfaces", "QuietHours",
+                "FolderRepository", "DRMDisplay", "EvdevInput", "LinuxInterfaces", "QuietHours", "WiFiStatus",
             ],
             path: "Sources/App/BabyAlbumDoctor"),
         .target(
@@ -189,7 +191,7 @@ let package = Package(
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
                 "CDecodeWorker", "DRMDisplay", "EvdevInput", "DecodeSandbox", "PhotoCodec", "LinuxInterfaces",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WiFiStatus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/App/BabyAlbumCommands"),
@@ -201,7 +203,7 @@ let package = Package(
             name: "AlbumRuntimeTests",
             dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
-            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"],
+            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "PNGFileView", "AlbumDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"]),
@@ -210,6 +212,7 @@ let package = Package(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "CEvdev", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(name: "WiFiStatusTests", dependencies: ["WiFiStatus"]),
         .testTarget(
             name: "PhotoSourcesTests",
             dependencies: ["PhotoSources", "AlbumDomain", .product(name: "Logging", package: "swift-log")]),

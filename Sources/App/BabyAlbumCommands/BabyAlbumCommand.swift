@@ -21,7 +21,10 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
-        subcommands: [Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self],
+        subcommands: [
+            Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self, WiFiWatch.self,
+            ClockModuleSetupCommand.self,
+        ],
         defaultSubcommand: Show.self
     )
 
@@ -207,6 +210,7 @@ struct Show: AsyncParsableCommand {
         configuration.quietHours = try quiet.schedule()
         configuration.quietMode = quiet.quietMode
         configuration.unsetClock = quiet.quietHoursWithoutClock
+        configuration.clockNotice = quiet.clockNotice
         configuration.rotation = screen.rotate.value
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade.value * 1000).rounded()))) : .cut

@@ -21,7 +21,9 @@ enum SettingsWiring {
     static let excludedKeys: Set<String> = ["settings"]
 
     /// The subcommands that do not read the settings file themselves.
-    static let otherSubcommands: Set<String> = ["doctor", "benchmark-decode", "settings", "network-setup", "help"]
+    static let otherSubcommands: Set<String> = [
+        "doctor", "benchmark-decode", "settings", "network-setup", "wifi-watch", "clock-module-setup", "help",
+    ]
 
     /// `babyalbum`'s arguments split into the subcommand word (`show`, or none) and the
     /// slideshow's own; `nil` for another subcommand or a help/version request.
