@@ -7,7 +7,8 @@ import PackageDescription
 /// - `Sources/Domain/`: `AlbumDomain` (state, actions, effects, the `PublishPhoto` reducer, the
 ///   view model, quiet windows; the standard library only, no I/O) and `AlbumRuntime` (the runner
 ///   that feeds actions to the reducer and performs its effects).
-/// - `Sources/Platform/`: `LinuxInterfaces` (descriptors, errno, poll loops, inotify, signals: the
+/// - `Sources/Platform/`: `LinuxInterfaces` (descriptors, errno, poll loops, inotify, `stat`,
+///   `access`, user look-ups, TCP, resource usage, and signals with the restart in one place: the
 ///   system calls every layer shares; its C side is `CLinuxInterfaces`).
 /// - `Sources/Adapters/`:
 ///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing;
@@ -17,19 +18,21 @@ import PackageDescription
 ///     repository).
 ///   - `DRMDisplay` (DRM/KMS output); `EvdevInput` (the exit button, every input grabbed).
 ///   - `QuietHours` (the quiet-hours schedule and watcher, the wall calendar, backlight and
-///     dimming); `SystemdNotify` (readiness and watchdog); `BabyAlbumSettings` (the settings file,
+///     dimming); `SystemdNotify` (readiness and watchdog); `WiFiStatus` (wpa_supplicant's events as
+///     one line); `BabyAlbumSettings` (the settings file,
 ///     checked by the command's own parser).
 /// - `Sources/App/`: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
-///   of `babyalbum doctor`), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
-///   `settings`, the settings file, the decode worker's dispatch) and `babyalbum` (its
-///   `main.swift`).
+///   of `babyalbum doctor` and its report, text or JSON, assembled), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
+///   `settings`, the settings file, the decode worker's dispatch; `Benchmarks/`, the hidden
+///   `benchmark-decode`) and `babyalbum` (its `main.swift`).
 /// - `Sources/C/`, the C side:
 ///   - `Libraries/`: one system-library module per library (pkg-config): `CPNG` (libpng), `CJPEG`
 ///     (libjpeg-turbo), `CWebP` (libwebp), `CHEIF` (libheif: HEIC, HEIF, AVIF), `CLCMS2` (lcms2),
 ///     `CFreeType` (FreeType), `CDRM` (libdrm), `CEvdev` (libevdev).
-///   - `Codecs/`: `CPhotoCodecCore` (what every codec shares: errors, scale mode, limits,
-///     metadata, scaler), `CPNGCodec`, `CPhotoCodec` (JPEG, WebP), `CHEIFCodec`, `CColour` (ICC
-///     profiles to sRGB) and `CCaption` (captions).
+///   - `Codecs/`: `CPhotoCodecCore` (what every codec shares: errors, formats, scale mode and the
+///     `auto` decision, limits, the header and metadata, scaler), `CPhotoCodec` (the one entry
+///     point of every format, `baphoto_read_header` and `baphoto_decode`; JPEG, WebP),
+///     `CPNGCodec`, `CHEIFCodec`, `CColour` (ICC profiles to sRGB) and `CCaption` (captions).
 ///   - `Sandbox/`: `CSandbox` (seccomp allow-list, limits, the worker protocol), `CDecodeWorker`
 ///     (the worker) and `babyalbum-decoder` (the worker as a C program).
 ///   - `Platform/`: `CLinuxInterfaces`, `CClockShims`, `CDisplayShims` (libc and kernel macros
@@ -89,9 +92,11 @@ let package = Package(
         // public header), and the placement, orientation and scaler code (headers for the codecs' C files).
         .target(name: "CPhotoCodecCore", dependencies: ["CColour"], path: "Sources/C/Codecs/CPhotoCodecCore"),
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CPhotoCodecCore"], path: "Sources/C/Codecs/CPNGCodec"),
+        // The one entry point of every format (baphoto_read_header, baphoto_decode), and JPEG and WebP.
         // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
-            name: "CPhotoCodec", dependencies: ["CPhotoCodecCore", "CJPEG", "CWebP", "CColour"],
+            name: "CPhotoCodec",
+            dependencies: ["CPhotoCodecCore", "CPNGCodec", "CHEIFCodec", "CJPEG", "CWebP", "CColour"],
             path: "Sources/C/Codecs/CPhotoCodec", linkerSettings: [.linkedLibrary("webp")]),
         .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"], path: "Sources/C/Codecs/CHEIFCodec"),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
@@ -158,6 +163,7 @@ let package = Package(
             ],
             path: "Sources/Adapters/QuietHours"),
         .target(name: "SystemdNotify", dependencies: ["LinuxInterfaces"], path: "Sources/Adapters/SystemdNotify"),
+        .target(name: "WiFiStatus", dependencies: ["LinuxInterfaces"], path: "Sources/Adapters/WiFiStatus"),
         .target(
             name: "BabyAlbumSettings",
             dependencies: ["LinuxInterfaces", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -176,9 +182,8 @@ let package = Package(
         .target(
             name: "BabyAlbumDoctor",
             dependencies: [
-                "AlbumDomain", "BabyAlbumApp", "DecodeSandbox", "PhotoCodec", "FolderRepository", "DRMDisplay",
-                "EvdevInput",
-                "LinuxInterfaces", "QuietHours",
+                "AlbumDomain", "BabyAlbumApp", "BabyAlbumSettings", "DecodeSandbox", "PhotoCodec", "PhotoSources",
+                "FolderRepository", "DRMDisplay", "EvdevInput", "LinuxInterfaces", "QuietHours", "WiFiStatus",
             ],
             path: "Sources/App/BabyAlbumDoctor"),
         .target(
@@ -186,7 +191,7 @@ let package = Package(
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
                 "CDecodeWorker", "DRMDisplay", "EvdevInput", "DecodeSandbox", "PhotoCodec", "LinuxInterfaces",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "WiFiStatus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/App/BabyAlbumCommands"),
@@ -198,7 +203,7 @@ let package = Package(
             name: "AlbumRuntimeTests",
             dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
-            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"],
+            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "PNGFileView", "AlbumDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"]),
@@ -207,6 +212,7 @@ let package = Package(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "CEvdev", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(name: "WiFiStatusTests", dependencies: ["WiFiStatus"]),
         .testTarget(
             name: "PhotoSourcesTests",
             dependencies: ["PhotoSources", "AlbumDomain", .product(name: "Logging", package: "swift-log")]),

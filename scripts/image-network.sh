@@ -68,9 +68,30 @@ EOF
     echo "/var/lib/babyalbum/timesync /var/lib/systemd/timesync none bind,x-systemd.requires-mounts-for=/var/lib/babyalbum 0 0" \
         >>"$ROOT/etc/fstab"
     ln -sf ../run/systemd/resolve/stub-resolv.conf "$ROOT/etc/resolv.conf"
+    cat >"$ROOT/etc/systemd/system/babyalbum-clock-module.service" <<'EOF'
+# BabyAlbum card (scripts/image): `clock-module = ds3231|pcf8523` of babyalbum.txt, at every
+# boot: the chip put on the clock bus (/clock-i2c, GPIO 23/24; scripts/dtb-clock-bus) and the
+# system clock set from it when it holds a valid time. The kernel writes rtc0 back every
+# 11 minutes once network time has set the clock (CONFIG_RTC_SYSTOHC). Without the setting it
+# ends at once.
+[Unit]
+Description=BabyAlbum clock module from babyalbum.txt
+DefaultDependencies=no
+RequiresMountsFor=/boot/firmware /run
+After=systemd-remount-fs.service systemd-udev-trigger.service
+Before=babyalbum.service systemd-timesyncd.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/usr/local/bin/babyalbum clock-module-setup
+
+[Install]
+WantedBy=multi-user.target
+EOF
     local unit
     for unit in systemd-networkd.service systemd-resolved.service systemd-timesyncd.service \
-        babyalbum-network-setup.service; do
+        babyalbum-network-setup.service babyalbum-clock-module.service; do
         [[ $(readlink "$ROOT/etc/systemd/system/$unit") != /dev/null ]] || rm "$ROOT/etc/systemd/system/$unit"
         in_root systemctl enable "$unit" >/dev/null 2>&1 || die "cannot enable $unit"
     done
@@ -97,6 +118,24 @@ EOF
     [[ -e $ROOT/lib/systemd/system/wpa_supplicant@.service ]] || die "wpasupplicant has no wpa_supplicant@.service"
     mkdir -p "$wants"
     ln -sf /lib/systemd/system/wpa_supplicant@.service "$wants/wpa_supplicant@wlan0.service"
+    # One clear line for the Wi-Fi's state (wrong password, network not found, connected) in the
+    # journal and in `babyalbum doctor`: `babyalbum wifi-watch` on the supplicant's control socket,
+    # started and stopped with wpa_supplicant@wlan0 (the slideshow never waits for either).
+    cat >"$ROOT/etc/systemd/system/babyalbum-wifi-watch.service" <<'EOF'
+# BabyAlbum card (scripts/image): the Wi-Fi's state as one line per change, for the journal and
+# `babyalbum doctor` (/run/babyalbum-wifi), read from wpa_supplicant's control socket.
+[Unit]
+Description=BabyAlbum Wi-Fi state (wrong password, network not found, connected)
+BindsTo=wpa_supplicant@wlan0.service
+After=wpa_supplicant@wlan0.service
+
+[Service]
+ExecStart=/usr/local/bin/babyalbum wifi-watch
+Restart=on-failure
+RestartSec=5
+EOF
+    mkdir -p "$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.wants"
+    ln -sf ../babyalbum-wifi-watch.service "$ROOT/etc/systemd/system/wpa_supplicant@wlan0.service.wants/babyalbum-wifi-watch.service"
 }
 
 # The state partition's folder for timesyncd's clock file (STATE-DIR), owned by timesyncd's user.

@@ -9,6 +9,7 @@
  *   damage [--mutants N] [--seed N] FILE...     ends with "damage: N checks, M failures"
  */
 #include "CPhotoCodec.h"
+#include "codecs.h"
 #include "fuzz_random.h"
 
 #include <fcntl.h>

@@ -9,6 +9,10 @@ SNTP server on the host's 127.0.0.1:123 (sntp_server.py), which QEMU maps 10.0.2
 (a) Before the SNTP server answers: no RTC in the guest, the clock is not the real time, the
     frame shows photos (quiet-hours-without-clock's default, keep-showing: DPMS On although the
     window covers the real now) and `babyalbum doctor` says the clock has not been set.
+(n) The "Clock not set" line (docs/quiet-hours.md): the frame logs it on screen at start; a
+    screenshot while it shows differs from the amd64 frame of the same photo only in a top band;
+    it goes (logged "off screen", by its minute or by the clock being set), after which the screen
+    matches the amd64 frame, and it never comes back after the sync.
 (b) Then the server answers: timesyncd synchronises, the frame logs that the clock is now set by
     network time, the screen goes dark (DPMS Off), the clock file is on the state partition.
 (d) The time to the first photo with the network, beside the boot step's figure without one.
@@ -25,6 +29,7 @@ import wifi_step
 
 DPMS = "cat /sys/class/drm/card0-Virtual-1/dpms"
 SET_LINE = "the system clock is now set by network time"
+NOTICE = "Clock not set: add Wi-Fi in babyalbum.txt"
 
 
 def quiet_window_around_now():
@@ -75,8 +80,10 @@ def check_boot(vm, card, work, boot_files, window, without_network):
     network = ["-rtc", "base=2020-01-01T00:00:00", "-netdev", "user,id=net0", "-device", "virtio-net-pci,netdev=net0"]
     guest = vm.boot(card, work, boot_files, extra=network)
     with_network = vm.wait_showing(guest)
+    notice = check_notice_shown(vm, guest, work)
     print(f"time to first photo with the network (wired DHCP, NTP unanswered): {with_network:.1f} s from QEMU "
           f"start; without a network device (the boot step): {without_network or float('nan'):.1f} s")
+    check_notice_gone(vm, guest, work, notice)
     check_unset_clock(vm, guest, window)
     check_wired(vm, guest)
     try:
@@ -87,9 +94,63 @@ def check_boot(vm, card, work, boot_files, window, without_network):
         check_synchronised(vm, guest, server)
     finally:
         server.stop()
+    _, shown = guest.sh(f"journalctl -b -u babyalbum.service -o cat | grep -c 'on screen: \"{NOTICE}'")
+    if shown.strip() != "1":
+        raise vm.Failure(f"the \"Clock not set\" line was put on screen {shown.strip()} times, not once")
     wifi_step.check(vm, guest, wait_for)
     guest.kill()
 
+
+def top_band_difference(screen, expected):
+    """The rows where `screen` differs from `expected` by more than 2, and how many pixels do."""
+    width, height = expected.size
+    a, b = screen.tobytes(), expected.tobytes()
+    rows, count = set(), 0
+    for i in range(0, min(len(a), len(b)), 3):
+        if max(abs(a[i + k] - b[i + k]) for k in range(3)) > 2:
+            rows.add(i // 3 // width)
+            count += 1
+    return rows, count, height
+
+
+def check_notice_shown(vm, guest, work):
+    """(n), first half: the line is logged and drawn, small, at the top, while the clock is unset."""
+    _, line = guest.sh(f"journalctl -b -u babyalbum.service -o cat | grep -m1 'on screen: \"{NOTICE}\"'")
+    if NOTICE not in line:
+        _, log = guest.sh("journalctl -b -u babyalbum.service -o cat | tail -n 20")
+        raise vm.Failure("the frame logged no \"Clock not set\" line on screen:\n" + log)
+    _, size = guest.sh("cat /sys/class/drm/card0-Virtual-1/modes | head -n1")
+    w, h = (int(x) for x in size.strip().split("x"))
+    expected = vm.expected_frame(os.path.join(vm.REPO, "Photos", "balloons.png"), work, (w, h))
+    screen = guest.screendump(os.path.join(work, "notice.ppm"))
+    rows, count, height = top_band_difference(screen, expected)
+    _, gone = guest.sh("journalctl -b -u babyalbum.service -o cat | grep -c 'off screen: '")
+    if gone.strip() != "0":
+        raise vm.Failure("the line was already gone at the first screenshot (the boot was slower than its minute)")
+    if count < 200 or max(rows) >= height // 6:
+        screen.save(os.path.join(work, "notice-screen.png"))
+        raise vm.Failure(f"the screen with the line differs from the photo in {count} pixels, rows "
+                         f"{min(rows, default=-1)}-{max(rows, default=-1)} of {height}: not one line at the top")
+    print(f"(n) on screen while the clock is unset: '{line.strip()}'; the screenshot differs from the amd64 frame "
+          f"in {count} pixels, all in rows {min(rows)}-{max(rows)} of {height} (the top band)")
+    return expected
+
+
+def check_notice_gone(vm, guest, work, expected):
+    """(n), second half: the line goes (its minute, or the clock set) and the photo is whole again."""
+    wait_for(guest, "journalctl -b -u babyalbum.service -o cat | grep -m1 'off screen: '", "off screen", 150,
+             "the \"Clock not set\" line going", vm)
+    _, line = guest.sh("journalctl -b -u babyalbum.service -o cat | grep -m1 'off screen: '")
+    deadline = time.monotonic() + 30
+    while True:
+        screen = guest.screendump(os.path.join(work, "notice-gone.ppm"))
+        diff = vm.max_difference(screen, expected)
+        if diff <= 2:
+            break
+        if time.monotonic() > deadline:
+            raise vm.Failure(f"the line went ('{line.strip()}') but the screen still differs from the photo by {diff}")
+        time.sleep(1)
+    print(f"(n) then '{line.strip()}'; the screen matches the amd64 frame again (max difference {diff})")
 
 def check_unset_clock(vm, guest, window):
     _, rtcs = guest.sh("ls /sys/class/rtc | wc -l")

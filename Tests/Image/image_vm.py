@@ -45,6 +45,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sync_step  # noqa: E402  (Tests/Image/sync_step.py: the family library, issue 37)
 import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
 import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
+import test_dtb_clock_bus  # noqa: E402  (the clock module's bus in a decompiled tree)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Reporting"))
@@ -611,25 +612,28 @@ def step_device_trees(card, work):
         path = os.path.join(work, name)
         card.mtools("mcopy", "-o", "::/" + name, path)
         source = run("dtc", "-q", "-I", "dtb", "-O", "dts", path).stdout
-        problems = exit_button.problems(source)
+        problems = exit_button.problems(source) + test_dtb_clock_bus.bus_problems(source)
         if problems:
             raise Failure(f"{name}: {'; '.join(problems)}")
     config = card.mtools("mtype", "::/config.txt").stdout
     overlays = re.findall(r"^\s*dtoverlay=\S+", config, re.M)
     if overlays:
         raise Failure(f"config.txt names overlays the card does not carry: {overlays}")
-    print(f"  the exit button (gpio-keys, KEY_POWER, GPIO 3 active low) in all {len(trees)} device trees: "
+    print(f"  the exit button (gpio-keys, KEY_POWER, GPIO 3 active low) and the clock module's bus (i2c-gpio, "
+          f"GPIO 23/24) in all {len(trees)} device trees: "
           + ", ".join(trees))
 
 
 def debian_tree_tests(records):
-    """scripts/dtb-exit-button on the Pi trees of Debian's linux-image-arm64, card or no card
-    (Tests/Image/test_dtb_exit_button.py, which also runs on its own): one record a test."""
+    """scripts/dtb-exit-button and scripts/dtb-clock-bus on the Pi trees of Debian's
+    linux-image-arm64, card or no card (Tests/Image/test_dtb_exit_button.py and
+    test_dtb_clock_bus.py, which also run on their own): one record a test."""
     import unittest
     import test_dtb_exit_button
-    print("the exit button on Debian's own trees (Tests/Image/test_dtb_exit_button.py):")
-    suite = unittest.defaultTestLoader.loadTestsFromModule(test_dtb_exit_button)
-    xunit.run_unittest(records, suite, verbosity=1)
+    print("the exit button and the clock module's bus on Debian's own trees (Tests/Image/test_dtb_*.py):")
+    for module in (test_dtb_exit_button, test_dtb_clock_bus):
+        suite = unittest.defaultTestLoader.loadTestsFromModule(module)
+        xunit.run_unittest(records, suite, verbosity=1)
 
 
 def main():

@@ -7,7 +7,10 @@ as the SD card (a copy grown to a power of two, which QEMU requires).
 
 It shows: the root found by label on mmcblk0p2, the three partitions mounted as fstab says (/
 read-only, noatime), babyalbum.service started, the device tree's gpio-keys exit button as an
-input device with KEY_POWER, and `babyalbum doctor`'s Input section naming it; it prints what the
+input device with KEY_POWER, and `babyalbum doctor`'s Input section naming it; the clock
+module's bus (the tree's /clock-i2c node, scripts/dtb-clock-bus) as an i2c-gpio adapter, and
+with `clock-module = ds3231` in the test's copy of babyalbum.txt and nothing on the bus, one
+clear line in the journal and a warning in doctor; it prints what the
 frame says without vc4 (no DRM device: it exits 1 and systemd restarts it) and the time from
 QEMU's start to the service's start (the guest's clock, plus when the kernel started). The test
 shell on ttyS1 survives emergency mode, which then fails the test with the journal's warnings. What QEMU cannot prove: the GPU firmware (bootcode.bin, start*.elf and
@@ -80,6 +83,11 @@ def main(image):
         card.attach()
         files, cmdline = boot_files(card, work)
         card.add_shell("ttyS1")
+        settings = os.path.join(work, "babyalbum.txt")
+        card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
+        with open(settings, "a", newline="") as f:  # the test's copy of the card only
+            f.write("\r\nclock-module = ds3231\r\n")
+        card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
         card.detach()
         size = grown_copy(card, work)
         print(f"raspi3b: {os.path.basename(files['kernel'])}, {os.path.basename(files['initrd'])}, {TREE}; "
@@ -155,6 +163,7 @@ def checks(guest, shell):
     if not match or not has_key_power(match.group(1)):
         raise Failure("no gpio-keys exit button with KEY_POWER in /proc/bus/input/devices:\n" + devices)
     print(f"raspi3b: the exit button: gpio-keys/input0, KEY bitmap {match.group(1).strip()} (KEY_POWER)")
+    check_clock_bus(guest)
     _, doctor = guest.sh("babyalbum doctor 2>&1 | sed -n '/^BabyAlbum doctor/,$p' | head -n 40", timeout=600)
     print("raspi3b: babyalbum doctor says:\n  " + doctor.strip().replace("\n", "\n  "))
     inputs = re.search(r"^Input .*?(?=\n\S|\Z)", doctor, re.M | re.S)
@@ -163,6 +172,34 @@ def checks(guest, shell):
     if not named:
         raise Failure("babyalbum doctor's Input section names no gpio-keys exit button:\n" + doctor)
     print("raspi3b: doctor's Input section names the button: " + " | ".join(named))
+
+
+def check_clock_bus(guest):
+    """The tree's /clock-i2c node (scripts/dtb-clock-bus) is an I2C adapter: udev loads i2c-gpio
+    from the node's compatible, and the adapter's of_node is the node."""
+    command = ("for a in /sys/bus/i2c/devices/i2c-*; do [ \"$(readlink -f $a/of_node)\" = "
+               "/sys/firmware/devicetree/base/clock-i2c ] && echo \"${a##*/} $(cat $a/name)\"; done")
+    deadline, found = time.monotonic() + 120, ""
+    while not found and time.monotonic() < deadline:
+        _, found = guest.sh(command)
+        found = found.strip()
+        if not found:
+            time.sleep(2)
+    if not found:
+        _, why = guest.sh("ls /sys/firmware/devicetree/base/clock-i2c; lsmod | grep i2c; ls /sys/bus/i2c/devices")
+        raise Failure("the clock module's bus (/clock-i2c, i2c-gpio) is no I2C adapter:\n" + why)
+    print(f"raspi3b: the clock module's bus: {found} (i2c-gpio on GPIO 23/24, of_node /clock-i2c)")
+    # clock-module = ds3231 with nothing on QEMU's GPIO 23/24: one clear line, in doctor too.
+    wanted = "clock module: no DS3231 answers on the clock bus"
+    _, line = guest.sh("journalctl -b -u babyalbum-clock-module.service -o cat --no-pager | grep 'clock'")
+    if wanted not in line:
+        _, why = guest.sh("systemctl status babyalbum-clock-module.service --no-pager -l | tail -n 20")
+        raise Failure(f"clock-module = ds3231 on an unwired bus did not say '{wanted}':\n{line}\n{why}")
+    _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'clock module:'", timeout=600)
+    if "warning: " + wanted not in doctor:
+        raise Failure(f"babyalbum doctor does not warn '{wanted}': {doctor!r}")
+    print(f"raspi3b: clock-module = ds3231, nothing wired: the journal says '{line.strip()}'; doctor:\n  "
+          + doctor.strip().replace("\n", "\n  "))
 
 
 def wait_for_service(guest, timeout=900):

@@ -7,15 +7,24 @@ server on wlan1. hostapd runs a WPA2 network there; the card's own settings (`wi
 `wifi-password`, `wifi-country`) make its wpa_supplicant@wlan0 join it, and networkd gets an
 address by DHCP. Then the password is looked for, and must not be found, in the journal,
 /var/log, `babyalbum settings` and `babyalbum doctor`; the generated configuration in /run is 0600.
+Then the state lines of `babyalbum wifi-watch` (babyalbum-wifi-watch.service): "connected" in the
+journal and in doctor; a wrong password set through wpa_cli gives exactly one "wrong password"
+line in the journal and the same line (a warning) in doctor; the card's own configuration read
+again connects, and the line says so.
 """
 
 import glob
 import os
 import subprocess
 import tempfile
+import time
 
 NAME = "BabyAlbum Nursery"
 PASSWORD = "lullaby-4711-secret"
+CONNECTED = f"Wi-Fi: connected to '{NAME}'"
+WRONG = f"Wi-Fi: wrong password for '{NAME}': check wifi-password in babyalbum.txt"
+WATCH_LOG = "journalctl -b -u babyalbum-wifi-watch.service -o cat"
+WPA_CLI = "wpa_cli -p /run/wpa_supplicant -i wlan0"
 CACHE = os.environ.get("BABYALBUM_IMAGE_CACHE", "/var/cache/babyalbum/image")
 AP_NETWORK = "[Match]\nName=wlan1\n[Network]\nAddress=192.168.77.1/24\nDHCPServer=yes\n"
 HOSTAPD = (f"interface=wlan1\ndriver=nl80211\nssid={NAME}\nhw_mode=g\nchannel=6\ncountry_code=DE\n"
@@ -92,3 +101,31 @@ def check(vm, guest, wait_for):
           f"{address.split()[0] if address.split() else '?'} by DHCP {took:.0f} s after hostapd started; "
           f"{joined.strip()}; /run/babyalbum/wpa_supplicant-wlan0.conf 0600; the password in none of "
           f"{', '.join(places)}; babyalbum settings shows:\n{shown.rstrip()}")
+    check_state_lines(vm, guest, wait_for)
+
+
+def check_state_lines(vm, guest, wait_for):
+    """`babyalbum wifi-watch`: one line per change in the journal, the same in doctor."""
+    wait_for(guest, f"{WATCH_LOG} | grep -F -m1 \"{CONNECTED}\"", "connected", 60, "the watcher's connected line", vm)
+    _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'Wi-Fi:'", timeout=600)
+    if CONNECTED not in doctor:
+        raise vm.Failure(f"babyalbum doctor does not say '{CONNECTED}': {doctor!r}")
+    guest.sh(f"{WPA_CLI} set_network 0 psk '\"wrong-password-0000\"' && {WPA_CLI} reassociate")
+    took = wait_for(guest, f"{WATCH_LOG} | grep -F -c \"{WRONG}\"", r"^[1-9]", 180, "the wrong-password line", vm)
+    time.sleep(20)  # the supplicant retries; the line must still be one
+    _, count = guest.sh(f"{WATCH_LOG} | grep -F -c \"{WRONG}\"")
+    _, events = guest.sh("journalctl -b -u wpa_supplicant@wlan0 -o cat | grep -c 'reason=WRONG_KEY'")
+    if count.strip() != "1":
+        raise vm.Failure(f"the wrong password gave {count.strip()} lines, not one")
+    _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'Wi-Fi:'", timeout=600)
+    if WRONG not in doctor or "warning: " + WRONG not in doctor:
+        raise vm.Failure(f"babyalbum doctor does not warn '{WRONG}': {doctor!r}")
+    guest.sh(f"{WPA_CLI} reconfigure")
+    wait_for(guest, f"{WATCH_LOG} | tail -n1", "connected to", 180, "the connected line after the right password", vm)
+    _, log = guest.sh(f"{WATCH_LOG}")
+    for place, text in (("the watcher's log", log), ("doctor", doctor)):
+        if PASSWORD in text or "wrong-password-0000" in text:
+            raise vm.Failure(f"a password appears in {place}")
+    print(f"(c) Wi-Fi state lines: '{CONNECTED}' in the journal and doctor; a wrong password: '{WRONG}' "
+          f"{took:.0f} s later, once in the journal ({events.strip()} WRONG_KEY events of wpa_supplicant), and in "
+          f"doctor as a warning; the right one again: the journal's lines are\n{log.strip()}")

@@ -146,7 +146,7 @@ final class DisplayLoop: @unchecked Sendable {
                 return
             }
             switch viewModel.content {
-            case .photo(_, let frame): try presentation.present(frame)
+            case .photo(_, let frame), .picture(let frame): try presentation.present(frame)
             case .black, .waiting, .ended: try presentation.present(nil)
             }
         } catch {

@@ -226,13 +226,11 @@ public final class DecodeWorkerPool: Sendable {
             if handedOver { refill() }
         }
         let worker = try handOver(
-            held.take(), descriptor: file.descriptor, frameBuffer: frameBuffer.descriptor, request: request.c,
-            path: path)
+            held.take(), descriptor: file.descriptor, frame: frameBuffer, request: request.c, path: path)
         handedOver = true
         started(worker.pid)
         return try worker.finish(
-            format: format, frameBuffer: frameBuffer.descriptor, request: request, deadline: timeLimit(for: request),
-            path: path)
+            format: format, frame: frameBuffer, request: request, deadline: timeLimit(for: request), path: path)
     }
 
     /// How long the decode of `request` may take: its own deadline, at most the pool's.
@@ -252,20 +250,18 @@ public final class DecodeWorkerPool: Sendable {
 
     /// The waiting worker `held` with the photo handed over, or a worker started for it.
     private func handOver(
-        _ held: consuming WaitingWorker?, descriptor: Int32, frameBuffer: Int32, request: badecode_request,
+        _ held: consuming WaitingWorker?, descriptor: Int32, frame: FrameMemory, request: badecode_request,
         path: String
     ) throws(PhotoError) -> DecodeWorkerProcess {
         if let waiting = held.take()?.process() {
             do throws(PhotoError) {
-                return try waiting.handOver(
-                    descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+                return try waiting.handOver(descriptor, frame: frame, request: request, deadline: deadline, path: path)
             } catch {
                 // The waiting worker is gone (killed while idle): start another.
             }
         }
         let worker = try DecodeWorkerProcess.start(command, path: path)
-        return try worker.handOver(
-            descriptor, frameBuffer: frameBuffer, request: request, deadline: deadline, path: path)
+        return try worker.handOver(descriptor, frame: frame, request: request, deadline: deadline, path: path)
     }
 
     /// Starts the next photo's worker now, in the background (the spawning thread does the
@@ -290,10 +286,12 @@ public final class DecodeWorkerPool: Sendable {
 }
 
 /// A frame memfd (`basandbox_frame_memfd`) that workers write frames into, owned in turn by the
-/// pool's list, the waiting worker it is offered to and the decode using it; its descriptor is
-/// closed once, when the last of them lets go.
+/// pool's list, the waiting worker it is offered to and the decode using it; its descriptor, a
+/// ``FileDescriptor``, is closed once, when the last of them lets go. Only the worker protocol's C
+/// calls see its number.
 final class FrameMemory: Sendable {
-    private let file: FileDescriptor
+    /// The memfd, owned here.
+    let file: FileDescriptor
 
     /// A new, empty memfd; `nil` (with `errno` set) when it cannot be made.
     init?() {
@@ -302,8 +300,8 @@ final class FrameMemory: Sendable {
         file = FileDescriptor(adopting: descriptor, path: "the frame memfd")
     }
 
-    /// The descriptor, for the worker protocol: valid while this object lives.
-    var descriptor: Int32 { file.rawValue }
+    /// Sizes it for a frame of `bytes` (`ftruncate`).
+    func resize(toBytes bytes: Int) throws(SystemCallFailure) { try file.truncate(toSize: Int64(bytes)) }
 
     /// Its size in bytes (`fstat`), or -1.
     var size: Int { (try? file.status()).map { Int($0.size) } ?? -1 }

@@ -37,10 +37,10 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
 
     /// Hands the worker its photo: waits until it is confined (at once for a worker that was
     /// started ahead of need), sets its `RLIMIT_AS` and `RLIMIT_CPU` for `request` from outside,
-    /// then sends the request, the photo's `descriptor` and the frame memfd `frameBuffer` (sized here
+    /// then sends the request, the photo's `descriptor` and the frame memfd `frame` (sized here
     /// for the frame). Returns the worker, or reaps it on failure.
     consuming func handOver(
-        _ descriptor: Int32, frameBuffer: Int32, request: badecode_request, deadline: Duration, path: String
+        _ descriptor: Int32, frame: FrameMemory, request: badecode_request, deadline: Duration, path: String
     ) throws(PhotoError) -> DecodeWorkerProcess {
         var ready = badecode_ready()
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
@@ -66,8 +66,8 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
             throw PhotoError(kind: .decoderFailed, reason: reason, path: path)
         }
         let bytes = Int(request.width) * Int(request.height) * 4
-        guard ftruncate(frameBuffer, off_t(bytes)) == 0,
-            basandbox_send_request(socket.rawValue, &request, descriptor, frameBuffer) == 0
+        guard (try? frame.resize(toBytes: bytes)) != nil,
+            basandbox_send_request(socket.rawValue, &request, descriptor, frame.file.rawValue) == 0
         else {
             stop()
             throw PhotoError(kind: .decoderFailed, reason: "cannot reach the decode worker", path: path)
@@ -85,9 +85,9 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
     }
 
     /// Waits for the reply to `request`, reaps the worker and returns the frame (read from
-    /// `frameBuffer` once the worker is gone), or the reason.
+    /// the memfd `frame` once the worker is gone), or the reason.
     consuming func finish(
-        format: PhotoFormat, frameBuffer: Int32, request: DecodeRequest, deadline: Duration, path: String
+        format: PhotoFormat, frame frameMemory: FrameMemory, request: DecodeRequest, deadline: Duration, path: String
     ) throws(PhotoError) -> WorkerDecode {
         var buffer = [UInt8](repeating: 0, count: Int(BADECODE_REPLY_MAX))
         let milliseconds = deadline.roundedUpMilliseconds
@@ -109,7 +109,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
             let reply = try Self.reply(buffer, length: length, path: path)
             try Self.check(reply, path: path)
-            return (reply, try Self.frame(reply, frameBuffer: frameBuffer, request: request, path: path))
+            return (reply, try Self.frame(reply, from: frameMemory, request: request, path: path))
         }
         _ = basandbox_reap(pid, 1)
         let (reply, frame) = try decoded.get()
@@ -159,7 +159,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
     }
 
     private static func frame(
-        _ reply: badecode_reply, frameBuffer: Int32, request: DecodeRequest, path: String
+        _ reply: badecode_reply, from memory: FrameMemory, request: DecodeRequest, path: String
     ) throws(PhotoError) -> Frame {
         let upright =
             request.rotation.swapsAxes
@@ -174,7 +174,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         // Every pixel is copied from the memfd (or the frame is refused): no zeroing first.
         let pixels = [UInt32](unsafeUninitializedCapacity: expected.pixelCount) { buffer, count in
             let bytes = UnsafeMutableRawBufferPointer(buffer)
-            status = basandbox_read_frame(frameBuffer, UInt64(bytes.count), bytes.baseAddress, &text)
+            status = basandbox_read_frame(memory.file.rawValue, UInt64(bytes.count), bytes.baseAddress, &text)
             count = status == 0 ? buffer.count : 0
         }
         guard status == 0 else { throw PhotoError(kind: .decoderFailed, reason: String(cString: text), path: path) }

@@ -46,7 +46,7 @@ struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over 
     /// Offers `frame` (at its current size, the last photo's frame) to the worker, which maps it while it
     /// waits; `false` when it was not sent (empty, or no socket).
     mutating func offer(_ frame: FrameMemory) -> Bool {
-        guard basandbox_offer_frame(socket.rawValue, frame.descriptor) == 0 else { return false }
+        guard basandbox_offer_frame(socket.rawValue, frame.file.rawValue) == 0 else { return false }
         offeredFrame = frame
         return true
     }

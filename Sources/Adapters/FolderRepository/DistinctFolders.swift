@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import LinuxInterfaces
 
 /// Photo folders, each real folder once: the same folder spelled differently (`A`, `./A`, an
 /// absolute path, a symbolic link to it) is the same device and inode, and a folder inside
@@ -72,12 +68,12 @@ public struct DistinctFolders: Sendable, Equatable {
 
     private static func identity(_ folder: String) -> Identity {
         var identity = Identity(path: folder)
-        var status = stat()
-        guard let resolved = realpath(folder, nil), stat(resolved, &status) == 0 else { return identity }
-        identity.real = String(cString: resolved)
-        free(resolved)
-        identity.device = UInt64(status.st_dev)
-        identity.inode = UInt64(status.st_ino)
+        guard let resolved = resolvedPath(folder),
+            let status = try? PathStatus(pathBytes: Array(resolved.utf8))
+        else { return identity }
+        identity.real = resolved
+        identity.device = status.device
+        identity.inode = status.inode
         return identity
     }
 

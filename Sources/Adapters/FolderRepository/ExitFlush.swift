@@ -1,10 +1,5 @@
+import LinuxInterfaces
 import Synchronization
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
 
 /// Writes what every live ``FileShuffleMemory`` holds when the process exits (`exit`, or a
 /// return from `main`), through one `atexit` handler. Each memory's lock is taken, so a save in
@@ -23,7 +18,7 @@ enum ExitFlush {
             defer { entries.registered = true }
             return !entries.registered
         }
-        if first { atexit { ExitFlush.closeAll() } }
+        if first { ExitHandlers.register { ExitFlush.closeAll() } }
     }
 
     static func unregister(_ memory: FileShuffleMemory) {

@@ -1,12 +1,6 @@
 import AlbumDomain
 import LinuxInterfaces
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// What the repository remembers of a photo file: enough to tell that it changed.
 struct FileSignature: Hashable, Sendable {
     /// `st_size`.
@@ -46,9 +40,7 @@ struct FileStatus: Sendable {
     /// (`CLOCK_REALTIME`). A modification time in the future (a board without a real-time
     /// clock, before it learned the date) never counts as old.
     func modifiedLongerAgo(than duration: Duration) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let nowNanoseconds = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        let nowNanoseconds = RealtimeClock.nowNanoseconds
         let (seconds, attoseconds) = duration.components
         let durationNanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         return nowNanoseconds - signature.modified >= durationNanoseconds
@@ -62,34 +54,28 @@ struct FileStatus: Sendable {
         try self.init(pathBytes: Array(path.utf8), followingLinks: followingLinks)
     }
 
-    /// `stat(2)` (following symbolic links) or `lstat(2)` of a path given as bytes.
+    /// `stat(2)` (following symbolic links) or `lstat(2)` of a path given as bytes
+    /// (``PathStatus``).
     init(pathBytes path: [UInt8], followingLinks: Bool = true) throws(FolderError) {
-        var buffer = stat()
-        let cPath = path + [0]
-        let result = cPath.withUnsafeBufferPointer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) {
-                followingLinks ? stat($0.baseAddress!, &buffer) : lstat($0.baseAddress!, &buffer)
-            }
-        }
-        guard result == 0 else {
+        let status: PathStatus
+        do throws(SystemCallFailure) {
+            status = try PathStatus(pathBytes: path, followingLinks: followingLinks)
+        } catch {
             // The escaped name is made only for the error: `stat` runs once per event and entry.
-            throw FolderError(
-                operation: followingLinks ? "stat" : "lstat", path: PhotoID(bytes: path).description, code: errno)
+            throw FolderError(operation: error.operation, path: PhotoID(bytes: path).description, code: error.code)
         }
-        switch buffer.st_mode & S_IFMT {
-        case S_IFREG: kind = .regular
-        case S_IFDIR: kind = .directory
-        case S_IFLNK: kind = .symbolicLink
-        default: kind = .other
-        }
-        device = UInt64(buffer.st_dev)
-        links = UInt64(buffer.st_nlink)
+        kind =
+            switch status.kind {
+            case .regular: .regular
+            case .directory: .directory
+            case .symbolicLink: .symbolicLink
+            default: .other
+            }
+        device = status.device
+        links = status.links
         signature = FileSignature(
-            size: Int64(buffer.st_size),
-            modified: Int64(buffer.st_mtim.tv_sec) * 1_000_000_000 + Int64(buffer.st_mtim.tv_nsec),
-            inode: UInt64(buffer.st_ino),
-            access: FileAccess(mode: UInt32(buffer.st_mode), owner: UInt32(buffer.st_uid), group: UInt32(buffer.st_gid))
-        )
+            size: status.size, modified: status.modifiedNanoseconds, inode: status.inode,
+            access: FileAccess(mode: status.mode, owner: status.owner, group: status.group))
     }
 }
 

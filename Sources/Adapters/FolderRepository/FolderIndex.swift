@@ -2,12 +2,6 @@ import AlbumDomain
 import LinuxInterfaces
 import Logging
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The thin driver of the folder watcher: keeps the tree of watched folders, turns inotify
 /// events and `stat` into observations for the pure ``FolderReadiness`` model, and publishes the
 /// lists the model decides on. Used by the watcher thread only.
@@ -308,7 +302,7 @@ final class FolderIndex {
         do throws(SystemCallFailure) {
             watch = try inotify.addWatch(pathBytes: path, mask: Self.directoryMask)
         } catch {
-            if error.code == ENOSPC {
+            if error.isOutOfSpace {
                 logger.warning("cannot watch \(text): too many folders for inotify (raise fs.inotify.max_user_watches)")
             } else {
                 logger.warning("skipping \(text): \(error.withoutPath)")

@@ -1,18 +1,12 @@
 import LinuxInterfaces
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 // The state files' I/O: every call's result is checked, and every write that must survive a
 // power cut is `fsync`ed, with the folder `fsync`ed after a name is created or replaced.
 
 /// Whether `path` is a folder this process may create files in (`access(W_OK | X_OK)`).
 func isWritableDirectory(_ path: String) -> Bool {
     guard let status = try? FileStatus(path: path), status.kind == .directory else { return false }
-    return access(path, W_OK | X_OK) == 0
+    return PathAccess.mayCreateFiles(in: path)
 }
 
 /// Why the state file was not read.
@@ -47,7 +41,7 @@ func readStateFile(_ path: String, limit: Int) throws(StateFileProblem) -> [UInt
         // At most its size: a file that grows while it is read fails with `EFBIG`.
         return try file.readToEnd(limit: Int(status.size))
     } catch {
-        if error.code == EFBIG { throw StateFileProblem(reason: "it grew while it was read") }
+        if error.isTooLarge { throw StateFileProblem(reason: "it grew while it was read") }
         throw StateFileProblem(failure: error, reason: "")
     }
 }
@@ -89,10 +83,11 @@ func appendToFile(_ path: String, _ bytes: [UInt8], header: [UInt8]) throws(Fold
 
 /// Removes `path`; a file already gone is fine. The folder is `fsync`ed.
 func removeFile(_ path: String) throws(FolderError) {
-    guard unlink(path) == 0 else {
-        let failure = FolderError(operation: "unlink", path: path, code: errno)
-        if failure.isMissing { return }
-        throw failure
+    do throws(FolderError) {
+        try PathAccess.remove(path)
+    } catch {
+        if error.isMissing { return }
+        throw error
     }
     try FileDescriptor.syncFolder(of: path)
 }

@@ -26,7 +26,7 @@ public actor PNGFileView: FrameView {
         switch viewModel.content {
         case .waiting, .ended:
             return
-        case .photo(_, let photoFrame):
+        case .photo(_, let photoFrame), .picture(let photoFrame):
             frame = photoFrame
         case .black:
             frame = .black(size)

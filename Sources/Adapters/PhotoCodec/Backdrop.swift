@@ -12,13 +12,6 @@ package enum Backdrop {
     /// How much of the photo's brightness the backdrop keeps (out of 256).
     static let brightness: UInt32 = 112
 
-    /// The share of a `photo`-sized picture that filling `screen` would crop away.
-    static func fillCrop(photo: FrameSize, screen: FrameSize) -> Double {
-        let photoAspect = Double(photo.width) / Double(photo.height)
-        let screenAspect = Double(screen.width) / Double(screen.height)
-        return 1 - min(photoAspect, screenAspect) / max(photoAspect, screenAspect)
-    }
-
     /// Where a fitted `photo` lands on `screen` (as the codecs place it: centred, rounded).
     static func fitPlacement(photo: FrameSize, screen: FrameSize) -> (x: Int, y: Int, width: Int, height: Int) {
         func roundedRatio(_ a: Int, _ b: Int, _ c: Int) -> Int { max(1, (a * b + c / 2) / c) }

@@ -27,17 +27,27 @@ public final class CaptionFont: @unchecked Sendable {
 
     deinit { bacaption_font_close(font) }
 
+    /// Where a line goes, on the screen as the viewer sees it.
+    public enum Corner: Sendable {
+        /// A photo's caption.
+        case bottomRight
+        /// A notice of the frame's, clear of the caption.
+        case topLeft
+    }
+
     /// Draws `text` into `pixels` (the panel's `size`), upright for a screen mounted with
-    /// `rotation`, `pixelSize` pixels high. Returns the reason when it could not.
+    /// `rotation`, `pixelSize` pixels high, in `corner`. Returns the reason when it could not.
     func draw(
-        _ text: String, into pixels: inout [UInt32], size: FrameSize, rotation: ScreenRotation, pixelSize: Int
+        _ text: String, into pixels: inout [UInt32], size: FrameSize, rotation: ScreenRotation, pixelSize: Int,
+        corner: Corner = .bottomRight
     ) -> String? {
         var message = [CChar](repeating: 0, count: Int(BACAPTION_ERROR_MESSAGE_SIZE))
         let status = lock.withLock { _ in
             pixels.withUnsafeMutableBufferPointer { buffer in
                 var target = bacaption_target(
                     pixels: buffer.baseAddress, width: UInt32(size.width), height: UInt32(size.height),
-                    quarter_turns: Int32(rotation.quarterTurns), pixel_size: UInt32(pixelSize))
+                    quarter_turns: Int32(rotation.quarterTurns), pixel_size: UInt32(pixelSize),
+                    corner: corner == .topLeft ? BACAPTION_TOP_LEFT : BACAPTION_BOTTOM_RIGHT)
                 return bacaption_draw(font, text, &target, &message)
             }
         }

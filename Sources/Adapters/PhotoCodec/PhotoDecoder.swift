@@ -20,7 +20,10 @@ public struct PhotoHeader: Equatable, Sendable {
     public let dctScaleEighths: Int
     /// WebP: an animation (its first frame is shown).
     public let isAnimated: Bool
+    /// PNG: Adam7 interlaced (decoded pass by pass into per-pixel sums of the frame).
+    public let isInterlaced: Bool
 
+    /// The header the codec layer (`baphoto_header`, the same for every format) filled.
     package init(format: PhotoFormat, _ header: baphoto_header) {
         self.format = format
         width = Int(header.width)
@@ -29,16 +32,7 @@ public struct PhotoHeader: Equatable, Sendable {
         wholeImageBytes = header.whole_image_bytes
         dctScaleEighths = Int(header.dct_scale_eighths)
         isAnimated = header.animated != 0
-    }
-
-    init(png header: PNGHeader) {
-        format = .png
-        width = header.width
-        height = header.height
-        orientation = header.orientation
-        wholeImageBytes = 0
-        dctScaleEighths = 8
-        isAnimated = false
+        isInterlaced = header.interlaced != 0
     }
 }
 
@@ -84,51 +78,33 @@ public enum PhotoDecoder {
         budget: DecodeMemoryBudget = .default, dctScaleEighths: Int? = nil, rotation: ScreenRotation = .none
     ) throws(PhotoError) -> DecodedPhoto {
         let format = try detectDecoded(file, path: path)
-        if format == .png {
-            return try decodePNG(file, path: path, to: size, scale: scale, limits: limits, rotation: rotation)
-        }
+        let target = CodecTarget(
+            size: size, scale: scale, rotation: rotation, dctScaleEighths: dctScaleEighths ?? 0, wholeImage: false)
+        return try decode(file, as: format, path: path, to: target, limits: limits.codecLimits(budget: budget))
+    }
+
+    /// Decodes the opened `file` as `format` through the codec layer's one entry point
+    /// (`baphoto_decode`): the pixels, converted to sRGB, with the header and metadata of the same pass.
+    package static func decode(
+        _ file: borrowing PhotoFile, as format: PhotoFormat, path: String, to target: CodecTarget,
+        limits: baphoto_limits
+    ) throws(PhotoError) -> DecodedPhoto {
+        let size = target.size
         var pixels = [UInt32](repeating: 0, count: size.pixelCount)
         var header = baphoto_header()
         var metadata = baphoto_metadata()
         defer { baphoto_metadata_free(&metadata) }
-        var cLimits = limits.codecLimits(budget: budget)
+        var cLimits = limits
         var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
         let descriptor = file.descriptor
         let status = pixels.withUnsafeMutableBufferPointer { buffer in
-            var target = baphoto_target(
-                size: size, scale: scale, rotation: rotation, pixels: buffer.baseAddress,
-                dctScaleEighths: dctScaleEighths ?? 0)
-            switch format {
-            case .jpeg: return baphoto_jpeg_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
-            case .webp: return baphoto_webp_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
-            default: return baphoto_heif_decode(descriptor, &cLimits, &target, &header, &metadata, &message)
-            }
+            var cTarget = target.codecTarget(pixels: buffer.baseAddress)
+            return baphoto_decode(descriptor, format.codecFormat, &cLimits, &cTarget, &header, &metadata, &message)
         }
         try PhotoError.check(codecStatus: status, message: message, path: path)
-        var photoMetadata = PhotoMetadata(metadata)
-        photoMetadata.noteColour(Self.convertToSRGB(&pixels, size: size, icc: metadata))
         return DecodedPhoto(
             frame: Frame(size: size, pixels: pixels), header: PhotoHeader(format: format, header),
-            metadata: photoMetadata)
-    }
-
-    /// Converts the screen-size `pixels` from the photo's embedded ICC profile (or a HEIF's nclx
-    /// description) to sRGB, with the same C functions as the decode worker (untouched when
-    /// untagged, sRGB or unusable).
-    static func convertToSRGB(
-        _ pixels: inout [UInt32], size: FrameSize, icc metadata: baphoto_metadata
-    ) -> bacolour_outcome {
-        // A CMYK JPEG's profile was applied by the codec, row by row.
-        if metadata.colour_done != 0 { return metadata.colour }
-        let width = UInt32(size.width)
-        let height = UInt32(size.height)
-        return pixels.withUnsafeMutableBufferPointer { buffer in
-            if metadata.has_nclx != 0 {
-                return bacolour_nclx_to_srgb(
-                    metadata.nclx_primaries, metadata.nclx_transfer, buffer.baseAddress, width, height, width)
-            }
-            return bacolour_to_srgb(metadata.icc, metadata.icc_length, buffer.baseAddress, width, height, width)
-        }
+            metadata: PhotoMetadata(metadata))
     }
 
     /// Reads the header of `path` without decoding the pixels (for `doctor`).
@@ -144,18 +120,18 @@ public enum PhotoDecoder {
         budget: DecodeMemoryBudget = .default
     ) throws(PhotoError) -> PhotoHeader {
         let format = try detectDecoded(file, path: path)
-        if format == .png {
-            return PhotoHeader(png: try PNGDecoder.header(of: file, path: path, limits: limits))
-        }
+        return try header(of: file, as: format, path: path, limits: limits.codecLimits(budget: budget))
+    }
+
+    /// Reads the header of the opened `file` as `format` through the codec layer's one entry
+    /// point (`baphoto_read_header`).
+    package static func header(
+        of file: borrowing PhotoFile, as format: PhotoFormat, path: String, limits: baphoto_limits
+    ) throws(PhotoError) -> PhotoHeader {
         var header = baphoto_header()
-        var cLimits = limits.codecLimits(budget: budget)
+        var cLimits = limits
         var message = [CChar](repeating: 0, count: Int(BAPHOTO_ERROR_MESSAGE_SIZE))
-        let status: Int32 =
-            switch format {
-            case .jpeg: baphoto_jpeg_read_header(file.descriptor, &cLimits, &header, &message)
-            case .webp: baphoto_webp_read_header(file.descriptor, &cLimits, &header, &message)
-            default: baphoto_heif_read_header(file.descriptor, &cLimits, &header, &message)
-            }
+        let status = baphoto_read_header(file.descriptor, format.codecFormat, &cLimits, &header, &message)
         try PhotoError.check(codecStatus: status, message: message, path: path)
         return PhotoHeader(format: format, header)
     }
@@ -175,23 +151,20 @@ public enum PhotoDecoder {
         guard format.isShown else { throw PhotoError.unsupported(format, path: path) }
         return format
     }
-
-    private static func decodePNG(
-        _ file: borrowing PhotoFile, path: String, to size: FrameSize, scale: ScaleMode, limits: PhotoLimits,
-        rotation: ScreenRotation
-    ) throws(PhotoError) -> DecodedPhoto {
-        // One pass: the header and the metadata come back with the pixels.
-        let (frame, header) = try PNGDecoder.decodeWithHeader(
-            file, path: path, to: size, scale: scale, limits: limits, rotation: rotation)
-        return DecodedPhoto(frame: frame, header: PhotoHeader(png: header), metadata: header.metadata)
-    }
 }
 
 extension PhotoMetadata {
-    /// Copies the codec's metadata (it stays the caller's to free).
+    /// Copies the codec's metadata (it stays the caller's to free): EXIF, ICC, PNG tIME and
+    /// what the conversion to sRGB did.
     init(_ metadata: baphoto_metadata) {
         self.init(
             exif: Self.bytes(metadata.exif, metadata.exif_length), icc: Self.bytes(metadata.icc, metadata.icc_length))
+        if metadata.has_time != 0 {
+            let f = metadata.time_fields
+            pngTime = Self.pngTime(
+                year: Int(f.0), month: Int(f.1), day: Int(f.2), hour: Int(f.3), minute: Int(f.4), second: Int(f.5))
+        }
+        if metadata.colour_done != 0 { noteColour(metadata.colour) }
     }
 
     /// Records what colour management did: the profile's description, and why it was ignored.

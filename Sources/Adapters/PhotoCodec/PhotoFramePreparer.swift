@@ -1,8 +1,15 @@
 import AlbumDomain
 
-/// Prepares photos for the screen, whatever their format: opens the file once, safely
-/// (``PhotoFile``), recognises it by its bytes (``PhotoFormat``) and decodes it scaled to the
-/// screen (``PhotoDecoder``). The photo's id is its file path, as bytes.
+/// The in-process adapter of ``FramePreparing``, for the tests: it decodes in the calling
+/// process, unconfined, and is the reference the sandboxed workers' frames are compared with.
+/// The slideshow never uses it: it decodes in sandboxed workers (`SandboxedFramePreparer`, module
+/// `DecodeSandbox`; see docs/decode-sandbox.md), and `babyalbum doctor` reads headers and
+/// metadata with ``PhotoDecoder`` directly.
+///
+/// It prepares photos as the workers do, whatever their format: opens the file once, safely
+/// (``PhotoFile``), recognises it by its bytes (``PhotoFormat``), decides `auto` in the same place
+/// (``AutoScale``) and decodes it scaled to the screen (``PhotoDecoder``). The photo's id is its
+/// file path, as bytes.
 public struct PhotoFramePreparer: FramePreparing {
     /// How photos are fitted, limited, turned and captioned.
     public let settings: FrameSettings
@@ -28,7 +35,7 @@ public struct PhotoFramePreparer: FramePreparing {
         let header = try PhotoDecoder.header(of: file, path: name, limits: limits, budget: budget)
         let photoSize = header.uprightSize
         let screen = rotation.swapsAxes ? FrameSize(width: size.height, height: size.width) : size
-        guard Backdrop.fillCrop(photo: photoSize, screen: screen) > Backdrop.cropLimit else {
+        guard AutoScale.mode(for: header, screen: screen) == .fit else {
             return try decode(file, name: name, size: size, scale: .fill)
         }
         // The backdrop is made upright, then the frame is turned for the panel.

@@ -26,7 +26,8 @@ public enum UnsetClockPolicy: String, CaseIterable, Sendable, CustomStringConver
 public enum WallClockSource: Equatable, Sendable, CustomStringConvertible {
     /// Network time: the kernel says the clock is synchronised.
     case network
-    /// A real-time clock module set the system clock at boot (`/sys/class/rtc/rtcN/hctosys`).
+    /// A real-time clock set the system clock at boot: the kernel's (`/sys/class/rtc/rtcN/hctosys`),
+    /// or the clock module's, from userspace (``ClockModuleReport``).
     case realTimeClock(String)
 
     public var description: String {
@@ -40,8 +41,12 @@ public enum WallClockSource: Equatable, Sendable, CustomStringConvertible {
     public static let rtcClass = "/sys/class/rtc"
 
     /// The source of a trustworthy wall clock now, or `nil` when it has not been set since power-on.
-    public static func read(rtcClass: String = rtcClass) -> WallClockSource? {
+    public static func read(rtcClass: String = rtcClass, clockModuleFile: String = ClockModuleReport.file)
+        -> WallClockSource?
+    {
         if ClockSynchronisation.read().isSynchronised { return .network }
+        let module = try? String(contentsOfFile: clockModuleFile, encoding: .utf8)
+        if let rtc = module.flatMap(ClockModuleReport.init(fileText:))?.rtc { return .realTimeClock(rtc) }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: rtcClass)) ?? []
         for name in names.sorted() where name.hasPrefix("rtc") {
             let flag = try? String(contentsOfFile: "\(rtcClass)/\(name)/hctosys", encoding: .utf8)

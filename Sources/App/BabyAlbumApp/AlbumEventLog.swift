@@ -19,6 +19,9 @@ enum AlbumEventLog {
             logger.error("none of the \(skipped) photos could be read; showing a black screen")
         case .quietHoursBegan(let display): logger.notice("quiet hours began: \(display)")
         case .quietHoursEnded: logger.notice("quiet hours ended")
+        case .noticeShown(let notice): logger.notice("on screen: \"\(notice.text)\"")
+        case .noticeRemoved(let notice, let reason):
+            logger.notice("off screen: \"\(notice.text)\" (\(reason))")
         case .ended(let end): logger.notice("\(end)")
         }
     }

@@ -33,6 +33,11 @@ public enum Slideshow {
         let quietHours = QuietHoursWiring(configuration, view: output.view, logger: logger)
         quietHours.start(sendingTo: runner)
         defer { quietHours.stop() }
+        let clockNotice = ClockNoticeWiring(configuration, isScreen: output.display != nil, logger: logger)
+        let view = clockNotice.view(
+            over: quietHours.view, size: output.frameSize, rotation: rotation, font: configuration.captionFont)
+        clockNotice.start(sendingTo: runner)
+        defer { clockNotice.stop() }
 
         let repository = RescanningRepository { configuration.photoRepository(logger: logger) }
         let signals = SignalWatcher(signals: SignalNumber.watched) { number in
@@ -55,7 +60,7 @@ public enum Slideshow {
                 random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
         }
         let drawing = SlideshowDrawing(
-            view: quietHours.view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
+            view: view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
         do {
             try await drawing.draw(runner.state)
         } catch {

@@ -52,6 +52,8 @@ public struct SlideshowConfiguration: Sendable {
     public var quietMode = QuietMode.off
     /// What quiet hours do before the wall clock is set (`--quiet-hours-without-clock`).
     public var unsetClock = UnsetClockPolicy.keepShowing
+    /// Whether the "Clock not set" line is shown while the wall clock is not set (`--clock-notice`).
+    public var clockNotice = ClockNoticeSetting.auto
     /// Where backlights are looked for, for `--quiet-mode dim`.
     public var backlightClass = Backlight.classDirectory
     /// More photo folders after ``photos`` (`--photos` repeated).

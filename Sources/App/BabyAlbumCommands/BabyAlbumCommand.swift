@@ -14,9 +14,6 @@ import QuietHours
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `babyalbum`: a child-safe photo frame. Shows the photos (every ``PhotoFormat``) of folders full
 /// screen, a different one every interval, and leaves only by the hardware exit button.
@@ -25,8 +22,8 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
         subcommands: [
-            Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self,
-            FamilyLibraryCommand.self,
+            Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self, WiFiWatch.self,
+            ClockModuleSetupCommand.self, FamilyLibraryCommand.self,
         ],
         defaultSubcommand: Show.self
     )
@@ -57,7 +54,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static func exitOnOneLine(_ error: any Error) -> Never {
         guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
         let message = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-        writeAll("babyalbum: \(message) (see babyalbum --help)\n", to: STDERR_FILENO)
+        writeToStandardError("babyalbum: \(message) (see babyalbum --help)\n")
         exit(withError: ExitCode.validationFailure)
     }
 }
@@ -194,7 +191,7 @@ struct Show: AsyncParsableCommand {
     func run() async throws {
         // Held until the slideshow's signal watcher takes over (a hang-up of tty1 while systemd
         // hands it over, a stop during start-up): never the default action before READY=1.
-        HeldSignals.hold([SIGTERM, SIGINT, SIGQUIT, SIGHUP])
+        HeldSignals.hold(SignalNumber.watched)
         quiet.applyTimeZone()
         LoggingSystem.bootstrap { EscapingLogHandler(label: $0) }
         var logger = Logger(label: "babyalbum")
@@ -215,6 +212,7 @@ struct Show: AsyncParsableCommand {
         configuration.quietHours = try quiet.schedule()
         configuration.quietMode = quiet.quietMode
         configuration.unsetClock = quiet.quietHoursWithoutClock
+        configuration.clockNotice = quiet.clockNotice
         configuration.rotation = screen.rotate.value
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade.value * 1000).rounded()))) : .cut
@@ -230,10 +228,10 @@ struct Show: AsyncParsableCommand {
         configuration.stickPhotos = stickPhotos
         configuration.caption = try captionPolicy()
         configuration.captionFont = captionFont
-        signal(SIGPIPE, SIG_IGN)
+        SignalDisposition.ignore(SignalNumber.brokenPipe)
         do {
             let end = try await Slideshow.run(configuration, logger: logger)
-            if end == .signal(SIGHUP) { SettingsWiring.restartWithNewSettings() }
+            if end == .signal(SignalNumber.hangUp) { SettingsWiring.restartWithNewSettings() }
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure

@@ -94,20 +94,16 @@ struct Doctor: AsyncParsableCommand {
         let interval = Duration.milliseconds(Int64(((show?.interval.value ?? 15) * 1000).rounded()))
         options.decodeDeadline = PublishPhoto(interval: max(interval, Duration.milliseconds(1))).decodeDeadline
 
-        let report = DoctorProbes.run(options)
-        if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(DoctorJSON(report: report, settings: frame, sticks: sticks))
-            writeToStandardOutput(String(decoding: data, as: UTF8.self) + "\n")
-        } else {
-            if file != nil { print("Service options from \(config)") }
-            print(SettingsWiring.text(frame))
-            print(DoctorSticks.text(sticks))
-            print(report.text, terminator: "")
-            if let sync = DoctorSyncProbe.line(home: syncHome) { print(sync) }
-        }
-        if !report.ok || (file != nil && (try? frame.get()) == nil) { throw ExitCode.failure }
+        let settings: DoctorOutput.Settings =
+            switch frame {
+            case .success(let frame): .resolved(frame.report)
+            case .failure(let error): .broken(Show.message(for: error))
+            }
+        let output = DoctorOutput(
+            report: DoctorProbes.run(options), settings: settings, sticks: sticks,
+            serviceOptionsFile: file == nil ? nil : config, syncLine: json ? nil : DoctorSyncProbe.line(home: syncHome))
+        writeToStandardOutput(json ? try output.json() : output.text)
+        if !output.ok { throw ExitCode.failure }
     }
 
     /// The slideshow's settings as the service runs it, resolved as `show` resolves them: the

@@ -106,6 +106,12 @@ struct QuietOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "While the system clock is not set, a small line says so on screen for the first minute: auto (on a "
+                + "screen, not in png: files), on or off."))
+    var clockNotice = ClockNoticeSetting.auto
+
+    @Option(
+        help: ArgumentHelp(
             "The time zone of the quiet hours and captions, e.g. Europe/Berlin (default: the system's).",
             valueName: "zone"))
     var timeZone: String?

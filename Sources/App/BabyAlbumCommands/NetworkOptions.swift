@@ -1,5 +1,6 @@
 import ArgumentParser
 import BabyAlbumSettings
+import QuietHours
 
 /// The card's network settings: the slideshow itself never uses them; `babyalbum network-setup`
 /// turns them into the system's configuration at boot.
@@ -22,6 +23,12 @@ struct NetworkOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp("The Wi-Fi country (regulatory domain), two letters, e.g. DE.", valueName: "country"))
     var wifiCountry: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A real-time clock module on the card's clock bus (GPIO 23 SDA, GPIO 24 SCL), for a home without "
+                + "Wi-Fi: none, ds3231 or pcf8523."))
+    var clockModule = ClockModuleChip.none
 
     func validate() throws {
         do {

@@ -20,3 +20,7 @@ func quietSchedule(_ specs: [String]) throws(ValidationError) -> QuietSchedule {
 }
 
 extension UnsetClockPolicy: ExpressibleByArgument {}
+
+extension ClockNoticeSetting: ExpressibleByArgument {}
+
+extension ClockModuleChip: ExpressibleByArgument {}

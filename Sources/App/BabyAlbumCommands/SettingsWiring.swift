@@ -12,9 +12,6 @@ import PhotoSources
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The settings file in front of the slideshow's command line: `babyalbum` (and `babyalbum
 /// show`) read `--settings FILE`, else ``SettingsFile/defaultPath(fileExists:)``, merge it under
@@ -25,7 +22,8 @@ enum SettingsWiring {
 
     /// The subcommands that do not read the settings file themselves.
     static let otherSubcommands: Set<String> = [
-        "doctor", "benchmark-decode", "settings", "network-setup", "family-library", "help",
+        "doctor", "benchmark-decode", "settings", "network-setup", "wifi-watch", "clock-module-setup",
+        "family-library", "help",
     ]
 
     /// `babyalbum`'s arguments split into the subcommand word (`show`, or none) and the
@@ -98,28 +96,12 @@ enum SettingsWiring {
     }
 
     /// Replaces this process with a fresh `babyalbum` of the same command line, which reads the
-    /// settings file again (SIGHUP after the file changed). Returns only if `exec` failed.
-    ///
-    /// SIGHUP is ignored (and blocked) across the `exec`: an ignored disposition survives it, so
-    /// a second SIGHUP in the window before the new process watches it again (two `systemctl
-    /// reload` in a row) is dropped instead of killing the frame with the default action. The
-    /// new process reads the settings file afresh anyway. (Blocking alone is not enough: the
-    /// main thread of an async Swift program waits in libdispatch's `sigsuspend` with an empty
-    /// mask. The new process must not unblock signals itself either: libdispatch reads them
-    /// through a signalfd, which only sees signals that every thread blocks.)
+    /// settings file again (SIGHUP after the file changed), through ``ProcessImage/restart(arguments:)``
+    /// (SIGHUP ignored and blocked across the `exec`). Returns only if `exec` failed.
     static func restartWithNewSettings() {
         logger.notice("settings changed: starting again with them")
-        var hangUp = sigset_t()
-        sigemptyset(&hangUp)
-        sigaddset(&hangUp, SIGHUP)
-        pthread_sigmask(SIG_BLOCK, &hangUp, nil)
-        signal(SIGHUP, SIG_IGN)
-        let arguments = CommandLine.arguments
-        var pointers = arguments.map { strdup($0) } + [nil]
-        execv("/proc/self/exe", &pointers)
-        logger.error("cannot start again (\(lastErrnoDescription())): keeping the old settings")
-        pthread_sigmask(SIG_UNBLOCK, &hangUp, nil)
-        for pointer in pointers { free(pointer) }
+        let failure = ProcessImage.restart(arguments: CommandLine.arguments)
+        logger.error("cannot start again (\(errnoDescription(failure.code))): keeping the old settings")
     }
 }
 
@@ -139,13 +121,13 @@ public enum BabyAlbumProgram {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // The decode worker (started by the slideshow, descriptor 3 its socket): no parsing, no
         // settings, straight into its sandbox.
-        if arguments == [DecodeWorkerCommand.subcommand] { Glibc.exit(badecode_worker_main(3)) }
+        if arguments == [DecodeWorkerCommand.subcommand] { ProcessImage.exit(badecode_worker_main(3)) }
         // `decode-worker --trace FILE W H`: one photo decoded in the same sandbox, for
         // `scripts/measure-allow-list` (strace) on any machine the package is installed on.
         if arguments.count == 5, arguments[0] == DecodeWorkerCommand.subcommand, arguments[1] == "--trace",
             let width = UInt32(arguments[3]), let height = UInt32(arguments[4])
         {
-            Glibc.exit(badecode_trace(arguments[2], width, height))
+            ProcessImage.exit(badecode_trace(arguments[2], width, height))
         }
     }
 }
@@ -217,7 +199,7 @@ struct SettingsCommand: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            writeAll(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n", to: STDOUT_FILENO)
+            writeToStandardOutput(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         } else {
             print(report.text, terminator: "")
         }

@@ -1,5 +1,6 @@
 import AlbumDomain
 import QuietHours
+import WiFiStatus
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -28,6 +29,10 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
     public var nextEdge: String?
     /// The backlight `dim` would use, and whether it can be set.
     public var backlight: String?
+    /// The card's Wi-Fi, as `babyalbum wifi-watch` last saw it; `nil` where it does not run.
+    public var wifi: String?
+    /// The clock module, as `babyalbum clock-module-setup` left it at boot; `nil` without one.
+    public var clockModule: String?
     /// Notes that do not stop the frame.
     public var warnings: [String]
 
@@ -35,7 +40,8 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
     public static func probe(
         schedule: QuietSchedule, mode: QuietMode, unsetClock: UnsetClockPolicy = .keepShowing,
         backlightClass: String = Backlight.classDirectory, clock: ClockSynchronisation = .read(),
-        source: WallClockSource? = WallClockSource.read(), calendar: LocalTimeCalendar = LocalTimeCalendar()
+        source: WallClockSource? = WallClockSource.read(), calendar: LocalTimeCalendar = LocalTimeCalendar(),
+        wifiStatusFile: String = WiFiWatcher.defaultStatusFile, clockModuleFile: String = ClockModuleReport.file
     ) -> DoctorClockSection {
         let now = Date()
         let local = { (date: Date) in LocalTimeCalendar.format(date, "%a %Y-%m-%d %H:%M %Z") }
@@ -44,7 +50,18 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
             state: clock.description, timeZone: LocalTimeCalendar.zoneName, now: local(now),
             quietHours: schedule.windows.map(\.description), quietMode: mode.description,
             quietNow: schedule.isQuiet(at: now, calendar: calendar),
-            nextEdge: schedule.nextEdge(after: now, calendar: calendar).map(local), backlight: nil, warnings: [])
+            nextEdge: schedule.nextEdge(after: now, calendar: calendar).map(local), backlight: nil, wifi: nil,
+            clockModule: nil, warnings: [])
+        let module = try? String(contentsOfFile: clockModuleFile, encoding: .utf8)
+        if let module = module.flatMap(ClockModuleReport.init(fileText:)) {
+            section.clockModule = module.line
+            if module.isProblem { section.warnings.append(module.line) }
+        }
+        if let text = try? String(contentsOfFile: wifiStatusFile, encoding: .utf8), let wifi = WiFiState(fileText: text)
+        {
+            section.wifi = wifi.line
+            if wifi.isProblem { section.warnings.append(wifi.line) }
+        }
         if !schedule.isEmpty, source == nil {
             let meanwhile = unsetClock == .dark ? "the display stays quiet" : "the photos are shown all day"
             section.quietNow = unsetClock == .dark
@@ -73,6 +90,8 @@ public struct DoctorClockSection: Codable, Sendable, Equatable {
             lines.append("  now: " + (quietNow ? "quiet" : "lit") + (nextEdge.map { "; next change \($0)" } ?? ""))
         }
         if let backlight { lines.append("  backlight: \(backlight)") }
+        if let wifi { lines.append("  \(wifi)") }
+        if let clockModule { lines.append("  \(clockModule)") }
         return lines
     }
 }

@@ -13,10 +13,6 @@ import QuietHours
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What `babyalbum doctor` checks: the options of the slideshow it stands in for.
 public struct DoctorOptions: Sendable {
     /// The photo folder.
@@ -144,9 +140,7 @@ public enum DoctorProbes {
     /// The first line `systemctl` prints, or `nil` when it cannot run.
     static func systemctl(_ arguments: [String]) -> String? {
         guard
-            let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: { (path: String) in
-                access(path, X_OK) == 0
-            }),
+            let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: PathAccess.mayExecute),
             let data = programOutput(executable, arguments: arguments)
         else { return nil }
         let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
@@ -155,18 +149,10 @@ public enum DoctorProbes {
 
     /// Whether `name` exists and which of `groups` it is not a member of.
     static func serviceUser(_ name: String, groups: [String]) -> (exists: Bool, missing: [String]) {
-        guard let user = getpwnam(name) else { return (false, []) }
-        let primary = user.pointee.pw_gid
-        var count: Int32 = 64
-        var ids = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(name, primary, &ids, &count) < 0 {
-            ids = [gid_t](repeating: 0, count: Int(count))
-            _ = getgrouplist(name, primary, &ids, &count)
-        }
-        let member = Set(ids.prefix(Int(max(count, 0))))
+        guard let member = UserAccounts.groupIDs(ofUser: name) else { return (false, []) }
         let missing = groups.filter { group in
-            guard let entry = getgrnam(group) else { return true }
-            return !member.contains(entry.pointee.gr_gid)
+            guard let id = UserAccounts.groupID(ofGroup: group) else { return true }
+            return !member.contains(id)
         }
         return (true, missing)
     }

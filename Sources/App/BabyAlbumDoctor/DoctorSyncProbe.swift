@@ -5,9 +5,6 @@ import LinuxInterfaces
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `babyalbum doctor`'s look at the frame's Syncthing (`deploy/install.sh --sync`, issue 17): the
 /// device ID a parent needs to pair the frame, read through Syncthing's REST API on 127.0.0.1
@@ -58,30 +55,15 @@ public enum DoctorSyncProbe {
 
     /// The body of an HTTP/1.0 GET, or `nil` on any failure or a status other than 200.
     private static func httpGet(host: String, port: UInt16, path: String, apiKey: String) -> String? {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { return nil }
-        let owner = FileDescriptor(adopting: descriptor, path: "\(host):\(port)")
-        let socketDescriptor = owner.rawValue
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
-        setsockopt(socketDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socketDescriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { return nil }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        guard let connection = try? FileDescriptor.connectTCP(host: host, port: port, timeout: .seconds(3)) else {
+            return nil
         }
-        guard connected == 0 else { return nil }
         let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host)\r\nX-API-Key: \(apiKey)\r\n\r\n".utf8)
-        guard send(socketDescriptor, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
+        guard (try? connection.send(request)) == request.count else { return nil }
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while response.count < 1 << 20 {
-            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
-            if count <= 0 { break }
+            guard let count = try? connection.read(into: &buffer), count > 0 else { break }
             response += buffer[0..<count]
         }
         let text = String(decoding: response, as: UTF8.self)

@@ -30,6 +30,10 @@ public struct Album: Equatable, Sendable {
     var savedRound: ShuffleSnapshot?
     /// The emptiness last reported, so it is said once.
     var reportedEmptiness: AlbumState.Content?
+    /// When the notice on screen goes, if one shows.
+    public internal(set) var noticeEnds: AlbumTime?
+    /// The wall clock has been set: a late "clock found unset" changes nothing.
+    var clockIsSet = false
 
     /// Creates an album whose shuffle draws from `random` (seeded, for a reproducible order).
     public init(random: SplitMix64) {

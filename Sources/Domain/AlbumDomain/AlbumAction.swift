@@ -22,6 +22,13 @@ public enum AlbumAction: Equatable, Sendable {
     case quietHoursBegan(QuietDisplay)
     /// Quiet hours ended at `now`: a fresh photo comes up at once (no fade).
     case quietHoursEnded(now: AlbumTime)
+    /// The wall clock was found not set since power-on at `now` (no network time, no clock
+    /// module): a small line on screen says so, with `advice`, for ``PublishPhoto/clockNoticeDuration``.
+    case clockFoundUnset(now: AlbumTime, advice: String)
+    /// The wall clock has been set (network time, a clock module): the line goes at once.
+    case clockSet
+    /// The time asked for by ``AlbumEffect/scheduleNoticeEnd(at:)`` came; `now` is when it fired.
+    case noticeTimeElapsed(now: AlbumTime)
     /// The screen now has another size (a hotplug brought another mode or another screen).
     case frameSizeChanged(FrameSize)
     /// The hardware exit button was held.

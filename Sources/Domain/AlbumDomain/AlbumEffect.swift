@@ -12,6 +12,8 @@ public enum AlbumEffect: Equatable, Sendable {
     case scheduleTick(at: AlbumTime)
     /// Forget the scheduled tick.
     case cancelTick
+    /// Send ``AlbumAction/noticeTimeElapsed(now:)`` at `deadline` (the notice on screen goes then).
+    case scheduleNoticeEnd(at: AlbumTime)
     /// Tell the log what happened.
     case report(AlbumEvent)
     /// The album has ended: stop feeding actions once the view has drawn the final state.
@@ -42,6 +44,25 @@ public enum AlbumEvent: Equatable, Sendable {
     case quietHoursBegan(QuietDisplay)
     /// Quiet hours ended; the slideshow goes on.
     case quietHoursEnded
+    /// A notice is on screen now.
+    case noticeShown(FrameNotice)
+    /// The notice left the screen, and why.
+    case noticeRemoved(FrameNotice, because: NoticeRemoval)
     /// The album ended, and why.
     case ended(AlbumEnd)
+}
+
+/// Why a notice left the screen.
+public enum NoticeRemoval: Equatable, Sendable, CustomStringConvertible {
+    /// Its time on screen is over.
+    case timeUp
+    /// The wall clock has been set.
+    case clockSet
+
+    public var description: String {
+        switch self {
+        case .timeUp: "its minute is over"
+        case .clockSet: "the clock is set"
+        }
+    }
 }

@@ -10,6 +10,8 @@ public struct AlbumState: Equatable, Sendable {
     public var fade: Fade?
     /// Set during quiet hours: how the display is kept quiet.
     public var quiet: QuietDisplay?
+    /// A small line the frame shows over the picture (the clock is not set), if any.
+    public var notice: FrameNotice?
 
     /// Creates a state.
     public init(content: Content, displayPower: DisplayPower = .on, end: AlbumEnd? = nil) {
@@ -108,6 +110,19 @@ public enum QuietDisplay: Equatable, Sendable, CustomStringConvertible {
         case .powerOff: "display off"
         case .black: "black screen"
         case .dimmed(let percent): "backlight dimmed to \(percent) %"
+        }
+    }
+}
+
+/// A small line of the frame's own over the picture: calm, one line, never flashing.
+public enum FrameNotice: Equatable, Sendable {
+    /// The wall clock has not been set since power-on; `advice` says how to set it.
+    case clockNotSet(advice: String)
+
+    /// The words on screen.
+    public var text: String {
+        switch self {
+        case .clockNotSet(let advice): "Clock not set: \(advice)"
         }
     }
 }

@@ -10,6 +10,9 @@ public struct FrameViewModel: Equatable, Sendable {
     /// The backlight, as a percentage of its full brightness (1–100), when quiet hours dim it;
     /// `nil` for full brightness (the brightness the panel had when the frame started).
     public var backlightPercent: Int?
+    /// A small line of the frame's own to draw over the picture (the clock is not set), if any.
+    /// Never during quiet hours, nor once the album has ended.
+    public var notice: String?
 
     /// The picture to draw.
     public enum Content: Equatable, Sendable {
@@ -24,6 +27,9 @@ public struct FrameViewModel: Equatable, Sendable {
         /// The album has ended: a screen gives the display back (the console returns); a file
         /// view writes nothing more.
         case ended
+        /// A picture made at the edge rather than by the domain (the notice over a black screen,
+        /// drawn by ``FrameView`` decorators): drawn as it is, never faded.
+        case picture(Frame)
     }
 
     /// Creates a view model.
@@ -46,6 +52,7 @@ public struct FrameViewModel: Equatable, Sendable {
             return
         }
         if case .dimmed(let percent) = state.quiet { backlightPercent = percent }
+        if state.quiet == nil { notice = state.notice?.text }
         switch state.content {
         case .nothingLoaded, .loading:
             content = .waiting

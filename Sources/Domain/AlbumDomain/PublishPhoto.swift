@@ -31,6 +31,8 @@ public struct PublishPhoto: Sendable {
 
     /// How late the next photo may be: the previous one stays on screen at most this long past its interval.
     public static let patience: Duration = .seconds(2)
+    /// How long the "clock not set" line stays on screen at most.
+    public static let clockNoticeDuration: Duration = .seconds(60)
     /// What is left of ``patience`` for the photo after one passed over to be decoded.
     public static let reserveForTheNext: Duration = .seconds(1)
 
@@ -79,6 +81,12 @@ struct Reduction {
             quietHoursBegan(display)
         case .quietHoursEnded(let now):
             quietHoursEnded(now: now)
+        case .clockFoundUnset(let now, let advice):
+            clockFoundUnset(now: now, advice: advice)
+        case .clockSet:
+            clockSet()
+        case .noticeTimeElapsed(let now):
+            noticeTimeElapsed(now: now)
         case .frameSizeChanged(let size):
             frameSizeChanged(size)
         case .exitButtonHeld(let request):

@@ -61,6 +61,7 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
     public func run(repository: any PhotoRepository, frameSize: FrameSize, random: SplitMix64) async {
         var album = Album(random: random)
         var ticks = TickTask()
+        var noticeEnd = TickTask()
         let savedRound = await loadSavedRound()
         send(.started(frameSize: frameSize, savedRound: savedRound))
         let listFeed = Task { [actionSink] in
@@ -69,12 +70,13 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
         defer {
             listFeed.cancel()
             ticks.cancel()
+            noticeEnd.cancel()
             state.finish()
         }
         for await action in actions {
             let effects = reducer.reduce(&album, action)
             state.emit(album.state)
-            if perform(effects, ticks: &ticks) == .ended || Task.isCancelled { break }
+            if perform(effects, ticks: &ticks, noticeEnd: &noticeEnd) == .ended || Task.isCancelled { break }
         }
         await finishSaving()
     }
@@ -90,7 +92,7 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
 
     private enum Outcome { case goOn, ended }
 
-    private func perform(_ effects: [AlbumEffect], ticks: inout TickTask) -> Outcome {
+    private func perform(_ effects: [AlbumEffect], ticks: inout TickTask, noticeEnd: inout TickTask) -> Outcome {
         var outcome = Outcome.goOn
         for effect in effects {
             switch effect {
@@ -98,6 +100,11 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
             case .saveRound(let snapshot): save(snapshot)
             case .scheduleTick(let deadline): ticks.schedule { [self] in await tick(at: deadline) }
             case .cancelTick: ticks.cancel()
+            case .scheduleNoticeEnd(let deadline):
+                noticeEnd.schedule { [self] in
+                    guard await sleep(until: deadline) else { return }
+                    send(.noticeTimeElapsed(now: now))
+                }
             case .report(let event): events(event)
             case .end: outcome = .ended
             }
@@ -124,12 +131,19 @@ public final class AlbumRunner<C: Clock>: Sendable where C.Duration == Duration 
     }
 
     private func tick(at deadline: AlbumTime) async {
+        guard await sleep(until: deadline) else { return }
+        send(.intervalElapsed(now: now))
+    }
+
+    /// Sleeps on the runner's clock until `deadline`; `false` when cancelled (replaced or no
+    /// longer wanted).
+    private func sleep(until deadline: AlbumTime) async -> Bool {
         do {
             try await clock.sleep(until: origin.advanced(by: deadline.sinceStart), tolerance: nil)
+            return true
         } catch {
-            return  // cancelled: replaced or no longer wanted
+            return false
         }
-        send(.intervalElapsed(now: now))
     }
 
     private func loadSavedRound() async -> ShuffleSnapshot? {

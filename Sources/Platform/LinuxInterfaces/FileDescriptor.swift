@@ -146,6 +146,12 @@ public struct FileDescriptor: ~Copyable, Sendable {
         let descriptor = rawValue
         try valueOrErrno("fsync", path: path) { fsync(descriptor) }
     }
+
+    /// `ftruncate(2)`: the file becomes `size` bytes long (cut, or extended with zeros).
+    public func truncate(toSize size: Int64) throws(SystemCallFailure) {
+        let descriptor = rawValue
+        try valueOrErrno("ftruncate", path: path) { ftruncate(descriptor, off_t(size)) }
+    }
 }
 
 extension FileDescriptor {

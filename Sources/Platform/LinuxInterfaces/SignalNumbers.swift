@@ -14,6 +14,8 @@ public enum SignalNumber {
     public static let quit = SIGQUIT
     /// `SIGHUP`: `systemctl reload`, read the settings and photos afresh.
     public static let hangUp = SIGHUP
+    /// `SIGPIPE`: a write to a closed pipe or socket; ignored, so that the write fails with `EPIPE`.
+    public static let brokenPipe = SIGPIPE
     /// The four the slideshow watches: the first three stop it, `hangUp` re-reads.
     public static let watched = [terminate, interrupt, quit, hangUp]
 }

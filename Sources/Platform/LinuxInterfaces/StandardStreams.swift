@@ -30,6 +30,11 @@ public func writeToStandardOutput(_ text: String) {
     writeAll(text, to: STDOUT_FILENO)
 }
 
+/// Writes `text` whole to standard error, as ``writeAll(_:to:)`` does.
+public func writeToStandardError(_ text: String) {
+    writeAll(text, to: STDERR_FILENO)
+}
+
 /// Runs the program at `path` with `arguments` (not through a shell), its standard error sent to
 /// `/dev/null`, and returns what it printed on standard output (at most `limit` bytes are kept)
 /// once it has exited; `nil` when it cannot be started.

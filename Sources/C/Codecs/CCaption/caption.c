@@ -161,6 +161,7 @@ int bacaption_draw(bacaption_font *font, const char *text, const bacaption_targe
         return -1;
     }
     int left = screen_width - margin - box.width, top = screen_height - margin - box.height;
+    if (target->corner == BACAPTION_TOP_LEFT) left = top = margin;
     for (int y = 0; y < box.height; y++) {
         if (top + y < 0 || top + y >= screen_height) continue;
         for (int x = 0; x < box.width; x++) {

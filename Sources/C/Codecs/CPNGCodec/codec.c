@@ -16,6 +16,33 @@
 #error "frames are XRGB8888 in little-endian memory (B, G, R, X)"
 #endif
 
+/* The eXIf chunk's bytes kept for the caller, at most (the dates sit in the first few hundred). */
+#define EXIF_KEPT_BYTES (64u * 1024u)
+
+/*
+ * What one read of a PNG learns, PNG's own facts included; handed to the caller as the shared
+ * baphoto_header and baphoto_metadata (fill_photo_header, fill_metadata).
+ */
+typedef struct {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    /** Non-zero for Adam7. */
+    int interlaced;
+    /** The eXIf orientation, 1 to 8 (1 when there is none). */
+    int orientation;
+    /** In: where to copy the eXIf chunk (its first `exif_capacity` bytes), or NULL. Out: the bytes copied. */
+    uint8_t *exif;
+    uint32_t exif_capacity;
+    uint32_t exif_size;
+    /** Non-zero when a tIME chunk of 7 bytes was seen: its fields, as stored. */
+    int has_time;
+    int time_fields[6];
+    /** Out (decodes only): what the conversion to sRGB did. */
+    bacolour_outcome colour;
+} png_facts;
+
 /*
  * All libpng state of one decode. Everything allocated after setjmp lives here (not in locals),
  * so the error path can free it after a longjmp.
@@ -129,7 +156,7 @@ static int context_open(decode_context *context, int fd, const baphoto_limits *l
     return BAPHOTO_OK;
 }
 
-static void fill_header(decode_context *context, bapng_header *header) {
+static void fill_header(decode_context *context, png_facts *header) {
     header->width = png_get_image_width(context->png, context->info);
     header->height = png_get_image_height(context->png, context->info);
     header->bit_depth = png_get_bit_depth(context->png, context->info);
@@ -137,7 +164,7 @@ static void fill_header(decode_context *context, bapng_header *header) {
     header->interlaced = png_get_interlace_type(context->png, context->info) != PNG_INTERLACE_NONE;
 }
 
-static int check_pixel_limit(decode_context *context, const bapng_header *header, const baphoto_limits *limits) {
+static int check_pixel_limit(decode_context *context, const png_facts *header, const baphoto_limits *limits) {
     uint64_t pixels = (uint64_t)header->width * header->height;
     if (pixels > limits->max_pixels) {
         snprintf(context->message, BAPHOTO_ERROR_MESSAGE_SIZE,
@@ -177,7 +204,7 @@ static uint32_t read_be32(const uint8_t *p) {
 }
 
 /* Keeps a tIME chunk's 7 bytes (year, month, day, hour, minute, second) in the header, as stored. */
-static void note_time(FILE *file, uint32_t length, bapng_header *header) {
+static void note_time(FILE *file, uint32_t length, png_facts *header) {
     uint8_t time[7];
     if (length != 7 || fread(time, 1, 7, file) != 7) return;
     int fields[6] = {time[0] << 8 | time[1], time[2], time[3], time[4], time[5], time[6]};
@@ -186,7 +213,7 @@ static void note_time(FILE *file, uint32_t length, bapng_header *header) {
 }
 
 /* Reads the eXIf chunk's `length` bytes: copies them for the caller, returns their orientation. */
-static int note_exif(FILE *file, uint32_t length, uint32_t max_chunk_bytes, bapng_header *header) {
+static int note_exif(FILE *file, uint32_t length, uint32_t max_chunk_bytes, png_facts *header) {
     if (length > max_chunk_bytes) return 1;
     uint8_t *exif = malloc(length ? length : 1);
     int orientation = 1;
@@ -208,7 +235,7 @@ static int note_exif(FILE *file, uint32_t length, uint32_t max_chunk_bytes, bapn
  * reader, and its pull reader reports the chunk with a length of zero; it predates cICP. Leaves
  * the file anywhere.
  */
-static int file_orientation(decode_context *context, uint32_t max_chunk_bytes, bapng_header *header) {
+static int file_orientation(decode_context *context, uint32_t max_chunk_bytes, png_facts *header) {
     FILE *file = context->file;
     int orientation = 1, seen_exif = 0;
     header->exif_size = 0;
@@ -252,7 +279,7 @@ typedef struct {
     decode_context *context;
     const baphoto_limits *limits;
     const baphoto_target *target; /* NULL: the header only */
-    bapng_header *header;
+    png_facts *header;
     int status;
     int header_done;
     int channels;
@@ -274,7 +301,7 @@ static uint32_t pass_extent(uint32_t size, uint32_t start, uint32_t step) {
 }
 
 /* The rows libpng delivers: every row once, or (Adam7) each non-empty pass's rows. */
-static uint64_t rows_expected(const bapng_header *header) {
+static uint64_t rows_expected(const png_facts *header) {
     if (!header->interlaced) return header->height;
     uint64_t rows = 0;
     for (int pass = 0; pass < 7; pass++) {
@@ -422,7 +449,7 @@ static void on_info(png_structp png, png_infop info) {
 static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass) {
     push_state *state = png_get_progressive_ptr(png);
     decode_context *context = state->context;
-    const bapng_header *header = state->header;
+    const png_facts *header = state->header;
     if (row == NULL) return;
     int adam7 = header->interlaced && pass >= 0 && pass < 7;
     uint32_t x0 = adam7 ? adam7_x0[pass] : 0, dx = adam7 ? adam7_dx[pass] : 1;
@@ -572,7 +599,7 @@ static void name_corrupt(char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
 }
 
 /* Opens the file and runs the push reader; `target` NULL reads the header only. */
-static int decode_file(int fd, const baphoto_limits *limits, const baphoto_target *target, bapng_header *header,
+static int decode_file(int fd, const baphoto_limits *limits, const baphoto_target *target, png_facts *header,
                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     decode_context *context = calloc(1, sizeof *context);
     push_state *state = calloc(1, sizeof *state);
@@ -621,14 +648,50 @@ static int decode_file(int fd, const baphoto_limits *limits, const baphoto_targe
     return status;
 }
 
-int bapng_read_header(int fd, const baphoto_limits *limits, bapng_header *header,
-                      char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    return decode_file(fd, limits, NULL, header, error);
+/* The shared header from `facts`. */
+static void fill_photo_header(const png_facts *facts, baphoto_header *header) {
+    memset(header, 0, sizeof *header);
+    header->width = facts->width;
+    header->height = facts->height;
+    header->orientation = facts->orientation;
+    header->interlaced = facts->interlaced;
+    header->dct_scale_eighths = 8;
 }
 
-int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, bapng_header *header,
-                 char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    return decode_file(fd, limits, target, header, error);
+/* Hands the eXIf copy (owned by the metadata from here), tIME and the colour outcome to `metadata`. */
+static void fill_metadata(png_facts *facts, baphoto_metadata *metadata) {
+    if (facts->exif_size > 0) {
+        metadata->exif = facts->exif;
+        metadata->exif_length = facts->exif_size;
+        facts->exif = NULL;
+    }
+    metadata->has_time = facts->has_time;
+    memcpy(metadata->time_fields, facts->time_fields, sizeof metadata->time_fields);
+    metadata->colour_done = 1; /* converted to sRGB here, from cICP, iCCP or cHRM */
+    metadata->colour = facts->colour;
+}
+
+int bapng_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
+                      char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    png_facts facts = {0};
+    int status = decode_file(fd, limits, NULL, &facts, error);
+    fill_photo_header(&facts, header);
+    return status;
+}
+
+int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
+                 baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    png_facts facts = {0};
+    if (metadata) {
+        memset(metadata, 0, sizeof *metadata);
+        facts.exif = malloc(EXIF_KEPT_BYTES);
+        facts.exif_capacity = facts.exif ? EXIF_KEPT_BYTES : 0;
+    }
+    int status = decode_file(fd, limits, target, &facts, error);
+    fill_photo_header(&facts, header);
+    if (metadata && status == BAPHOTO_OK) fill_metadata(&facts, metadata);
+    free(facts.exif);
+    return status;
 }
 
 /* Writing: a separate context because the write structs differ. libpng's small writes (chunk

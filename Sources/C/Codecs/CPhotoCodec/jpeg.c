@@ -1,4 +1,5 @@
 #include "CPhotoCodec.h"
+#include "codecs.h"
 #include "jpeg_markers.h"
 #include "orientation.h"
 #include "photo_layout.h"

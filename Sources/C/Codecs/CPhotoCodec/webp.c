@@ -1,4 +1,5 @@
 #include "CPhotoCodec.h"
+#include "codecs.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "webp_layout.h"

@@ -28,3 +28,8 @@ int CClockShims_clock_status(int *unsynchronised, long *max_error_us) {
     *max_error_us = status.maxerror;
     return state;
 }
+
+int CClockShims_set_wall_clock(int64_t seconds) {
+    struct timespec now = {.tv_sec = (time_t)seconds, .tv_nsec = 0};
+    return clock_settime(CLOCK_REALTIME, &now);
+}

@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include "warm_up.h"
 #include "CHEIFCodec.h"
-#include "CPNGCodec.h"
 #include "CPhotoCodec.h"
 
 #include <stdint.h>
@@ -85,27 +84,19 @@ static const uint8_t warm_up_heic[511] = {
     0xfb, 0xb6, 0x80, 0xbc, 0x78, 0x34, 0xdc,
 };
 
-enum { WARM_UP_JPEG, WARM_UP_PNG, WARM_UP_WEBP, WARM_UP_HEIF };
-
 /* Decodes the photo in `fd`, of `format`, to `target`; returns the codec's status. */
-static int decode_format(int format, int fd, const baphoto_limits *limits, const baphoto_target *target) {
+static int decode_format(baphoto_format format, int fd, const baphoto_limits *limits, const baphoto_target *target) {
     char message[BAPHOTO_ERROR_MESSAGE_SIZE];
-    if (format == WARM_UP_PNG) {
-        bapng_header stored = {0};
-        return bapng_decode(fd, limits, target, &stored, message);
-    }
     baphoto_header header;
     baphoto_metadata metadata;
     memset(&metadata, 0, sizeof metadata);
-    int status = format == WARM_UP_JPEG   ? baphoto_jpeg_decode(fd, limits, target, &header, &metadata, message)
-                 : format == WARM_UP_WEBP ? baphoto_webp_decode(fd, limits, target, &header, &metadata, message)
-                                          : baphoto_heif_decode(fd, limits, target, &header, &metadata, message);
+    int status = baphoto_decode(fd, format, limits, target, &header, &metadata, message);
     baphoto_metadata_free(&metadata);
     return status;
 }
 
 /* Decodes `length` bytes of a photo of `format` from a memfd into a 16x16 frame; returns the status. */
-static int decode_bytes(int format, const uint8_t *bytes, size_t length) {
+static int decode_bytes(baphoto_format format, const uint8_t *bytes, size_t length) {
     int fd = memfd_create("babyalbum-warm-up", MFD_CLOEXEC);
     if (fd < 0) return BAPHOTO_ERROR_IO;
     int status = BAPHOTO_ERROR_IO;
@@ -124,9 +115,9 @@ static int decode_bytes(int format, const uint8_t *bytes, size_t length) {
 int badecode_warm_up(badecode_warm_up_result *result) {
     memset(result, 0, sizeof *result);
     baphoto_heif_prepare();
-    result->jpeg = decode_bytes(WARM_UP_JPEG, warm_up_jpeg, sizeof warm_up_jpeg);
-    result->png = decode_bytes(WARM_UP_PNG, warm_up_png, sizeof warm_up_png);
-    result->webp = decode_bytes(WARM_UP_WEBP, warm_up_webp, sizeof warm_up_webp);
-    result->heif = decode_bytes(WARM_UP_HEIF, warm_up_heic, sizeof warm_up_heic);
+    result->jpeg = decode_bytes(BAPHOTO_FORMAT_JPEG, warm_up_jpeg, sizeof warm_up_jpeg);
+    result->png = decode_bytes(BAPHOTO_FORMAT_PNG, warm_up_png, sizeof warm_up_png);
+    result->webp = decode_bytes(BAPHOTO_FORMAT_WEBP, warm_up_webp, sizeof warm_up_webp);
+    result->heif = decode_bytes(BAPHOTO_FORMAT_HEIF, warm_up_heic, sizeof warm_up_heic);
     return result->jpeg | result->png | result->webp | result->heif;
 }

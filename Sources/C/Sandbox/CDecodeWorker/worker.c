@@ -2,7 +2,6 @@
 #include "CDecodeWorker.h"
 #include "CColour.h"
 #include "CHEIFCodec.h"
-#include "CPNGCodec.h"
 #include "CPhotoCodec.h"
 #include "CSandbox.h"
 #include "warm_up.h"
@@ -22,16 +21,11 @@
 
 #define MAX_SIDE 16384u
 
-/* The format by the leading bytes: PNG, JPEG, WebP, or an ISO-BMFF `ftyp` (HEIF, HEIC, AVIF). */
-static int detect(int fd) {
-    uint8_t head[16] = {0};
-    ssize_t got = pread(fd, head, sizeof head, 0);
-    if (got >= 8 && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0) return BADECODE_FORMAT_PNG;
-    if (got >= 3 && memcmp(head, "\xff\xd8\xff", 3) == 0) return BADECODE_FORMAT_JPEG;
-    if (got >= 12 && memcmp(head, "RIFF", 4) == 0 && memcmp(head + 8, "WEBP", 4) == 0) return BADECODE_FORMAT_WEBP;
-    if (got >= 12 && memcmp(head + 4, "ftyp", 4) == 0) return BADECODE_FORMAT_HEIF;
-    return BADECODE_FORMAT_UNKNOWN;
-}
+/* The reply's format is the codec layer's own (baphoto_detect_format). */
+_Static_assert(BADECODE_FORMAT_UNKNOWN == BAPHOTO_FORMAT_UNKNOWN && BADECODE_FORMAT_PNG == BAPHOTO_FORMAT_PNG &&
+                   BADECODE_FORMAT_JPEG == BAPHOTO_FORMAT_JPEG && BADECODE_FORMAT_WEBP == BAPHOTO_FORMAT_WEBP &&
+                   BADECODE_FORMAT_HEIF == BAPHOTO_FORMAT_HEIF,
+               "the worker protocol's formats are the codec layer's");
 
 static baphoto_limits photo_limits(const badecode_request *request) {
     int unchecked = request->test_action == BADECODE_TEST_NO_BUDGET_CHECK;
@@ -50,78 +44,39 @@ static void copy_header(badecode_reply *reply, const baphoto_header *header) {
     reply->whole_image_bytes = header->whole_image_bytes;
 }
 
-static int read_header(int fd, int format, const badecode_request *request, baphoto_header *header, char *message) {
-    baphoto_limits limits = photo_limits(request);
-    memset(header, 0, sizeof *header);
-    if (format == BADECODE_FORMAT_PNG) {
-        bapng_header stored = {0}; /* no eXIf copy: the header only */
-        int status = bapng_read_header(fd, &limits, &stored, message);
-        header->width = stored.width;
-        header->height = stored.height;
-        header->orientation = stored.orientation;
-        header->dct_scale_eighths = 8;
-        return status;
-    }
-    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_read_header(fd, &limits, header, message);
-    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_read_header(fd, &limits, header, message);
-    return baphoto_heif_read_header(fd, &limits, header, message);
-}
-
-/* What the captions need from the photo, read in the decode's own pass. */
+/* What the captions and the colour note need from the photo, read in the decode's own pass. */
 typedef struct {
-    baphoto_metadata photo; /* JPEG, WebP, HEIF: EXIF (and ICC, or HEIF's nclx) */
-    uint8_t png_exif[64 * 1024]; /* PNG: the eXIf chunk's first bytes */
-    uint32_t png_exif_size;
-    char png_time[20]; /* PNG: tIME as "YYYY:MM:DD HH:MM:SS", or empty */
-    bacolour_outcome colour; /* the ICC profile's conversion to sRGB */
+    baphoto_metadata photo; /* EXIF (PNG's eXIf too), ICC or nclx, PNG tIME, the conversion to sRGB */
+    char png_time[20];      /* PNG: tIME as "YYYY:MM:DD HH:MM:SS", or empty */
 } decode_metadata;
 
-static void note_png(decode_metadata *metadata, const bapng_header *stored) {
-    metadata->png_exif_size = stored->exif_size;
-    if (stored->has_time) {
-        const int *f = stored->time_fields;
-        snprintf(metadata->png_time, sizeof metadata->png_time, "%04d:%02d:%02d %02d:%02d:%02d", f[0] % 10000,
-                 f[1] % 100, f[2] % 100, f[3] % 100, f[4] % 100, f[5] % 100);
-    }
+static void note_png_time(decode_metadata *metadata) {
+    if (!metadata->photo.has_time) return;
+    const int *f = metadata->photo.time_fields;
+    snprintf(metadata->png_time, sizeof metadata->png_time, "%04d:%02d:%02d %02d:%02d:%02d", f[0] % 10000,
+             f[1] % 100, f[2] % 100, f[3] % 100, f[4] % 100, f[5] % 100);
 }
 
-static int decode(int fd, int format, const badecode_request *request, baphoto_target *target, baphoto_header *header,
-                  decode_metadata *metadata, char *message) {
-    baphoto_limits limits = photo_limits(request);
-    memset(header, 0, sizeof *header);
-    if (format == BADECODE_FORMAT_PNG) {
-        bapng_header stored = {.exif = metadata->png_exif, .exif_capacity = sizeof metadata->png_exif};
-        int status = bapng_decode(fd, &limits, target, &stored, message);
-        header->width = stored.width;
-        header->height = stored.height;
-        header->orientation = stored.orientation;
-        header->dct_scale_eighths = 8;
-        if (status == BAPHOTO_OK) note_png(metadata, &stored);
-        metadata->colour = stored.colour; /* the PNG codec converts from iCCP itself */
-        return status;
-    }
-    if (format == BADECODE_FORMAT_JPEG) return baphoto_jpeg_decode(fd, &limits, target, header, &metadata->photo, message);
-    if (format == BADECODE_FORMAT_WEBP) return baphoto_webp_decode(fd, &limits, target, header, &metadata->photo, message);
-    return baphoto_heif_decode(fd, &limits, target, header, &metadata->photo, message);
-}
-
-/* AUTO: fill when it crops at most `auto_crop_limit` of the photo, else fit upright. */
-static void resolve_auto(int fd, int format, const badecode_request *request, baphoto_target *target) {
+/*
+ * AUTO: fill when it crops at most `auto_crop_limit` of the photo (baphoto_auto_scale decides),
+ * else fit upright.
+ */
+static void resolve_auto(int fd, baphoto_format format, const badecode_request *request, baphoto_target *target) {
     baphoto_header header;
     char ignored[BAPHOTO_ERROR_MESSAGE_SIZE];
+    baphoto_limits limits = photo_limits(request);
     target->scale = BAPHOTO_SCALE_FILL;
-    if (read_header(fd, format, request, &header, ignored) != BAPHOTO_OK || !header.width || !header.height) return;
+    if (baphoto_read_header(fd, format, &limits, &header, ignored) != BAPHOTO_OK) return;
     int swaps = request->quarter_turns % 2 != 0;
-    double screen_w = swaps ? request->height : request->width, screen_h = swaps ? request->width : request->height;
-    double photo_w = header.orientation >= 5 ? header.height : header.width;
-    double photo_h = header.orientation >= 5 ? header.width : header.height;
-    double photo = photo_w / photo_h, screen = screen_w / screen_h;
-    double crop = 1 - (photo < screen ? photo : screen) / (photo > screen ? photo : screen);
-    if (crop <= request->auto_crop_limit) return;
+    uint32_t screen_w = swaps ? request->height : request->width, screen_h = swaps ? request->width : request->height;
+    if (baphoto_auto_scale(header.width, header.height, header.orientation, screen_w, screen_h,
+                           request->auto_crop_limit) == BAPHOTO_SCALE_FILL) {
+        return;
+    }
     target->scale = BAPHOTO_SCALE_FIT;
     target->quarter_turns = 0;
-    target->width = (uint32_t)screen_w;
-    target->height = (uint32_t)screen_h;
+    target->width = screen_w;
+    target->height = screen_h;
 }
 
 /* Test-only actions (BADECODE_TEST_*), done inside the sandbox. */
@@ -198,9 +153,9 @@ static void *offered_frame(int memfd, size_t bytes) {
 /* Decodes into the memfd (the slideshow's, sized for the frame); fills the reply. Returns 0 when the frame is ready. */
 static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *request, badecode_reply *reply,
                            decode_metadata *metadata) {
-    int format = detect(photo_fd);
-    reply->format = (uint32_t)format;
-    if (format == BADECODE_FORMAT_UNKNOWN) {
+    baphoto_format format = baphoto_detect_format(photo_fd);
+    reply->format = (uint32_t)format; /* BADECODE_FORMAT_* and BAPHOTO_FORMAT_* agree */
+    if (format == BAPHOTO_FORMAT_UNKNOWN) {
         reply->status = BAPHOTO_ERROR_WRONG_FORMAT;
         snprintf(reply->message, sizeof reply->message, "not a photo (neither JPEG, PNG, WebP nor HEIF)");
         return -1;
@@ -228,21 +183,11 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
     }
     target.pixels = pixels;
     baphoto_header header;
-    reply->status = decode(photo_fd, format, request, &target, &header, metadata, reply->message);
+    baphoto_limits limits = photo_limits(request);
+    /* Colour management in the sandbox too: lcms2 parses the photo's own (untrusted) profile. */
+    reply->status = baphoto_decode(photo_fd, format, &limits, &target, &header, &metadata->photo, reply->message);
     copy_header(reply, &header);
-    if (reply->status == BAPHOTO_OK && metadata->photo.colour_done) {
-        metadata->colour = metadata->photo.colour; /* a CMYK JPEG's profile, converted by the codec */
-    } else if (reply->status == BAPHOTO_OK && format != BADECODE_FORMAT_PNG) {
-        /* Colour management in the sandbox too: lcms2 parses the photo's own (untrusted) profile. */
-        const baphoto_metadata *photo = &metadata->photo;
-        if (photo->has_nclx) {
-            metadata->colour = bacolour_nclx_to_srgb(photo->nclx_primaries, photo->nclx_transfer, pixels, target.width,
-                                                     target.height, target.width);
-        } else {
-            metadata->colour =
-                bacolour_to_srgb(photo->icc, photo->icc_length, pixels, target.width, target.height, target.width);
-        }
-    }
+    if (reply->status == BAPHOTO_OK) note_png_time(metadata);
     frame_pixels = pixels;
     frame_bytes = bytes;
     if (reply->status != BAPHOTO_OK) return -1;
@@ -273,20 +218,17 @@ static int send_reply(int socket_fd, badecode_reply *reply, const decode_metadat
         size_t length = metadata->photo.exif_length < 65536 ? metadata->photo.exif_length : 65536;
         used = add_extra(buffer, used, BADECODE_EXTRA_EXIF, metadata->photo.exif, (uint32_t)length);
     }
-    if (metadata && metadata->png_exif_size) {
-        used = add_extra(buffer, used, BADECODE_EXTRA_EXIF, metadata->png_exif, metadata->png_exif_size);
-    }
     if (metadata && metadata->png_time[0]) {
         used = add_extra(buffer, used, BADECODE_EXTRA_CAPTURE_DATE, metadata->png_time,
                          (uint32_t)strlen(metadata->png_time));
     }
-    if (metadata && metadata->colour.result != BACOLOUR_UNTAGGED) {
-        used = add_extra(buffer, used, BADECODE_EXTRA_ICC_PROFILE_NAME, metadata->colour.name,
-                         (uint32_t)strlen(metadata->colour.name));
+    if (metadata && metadata->photo.colour.result != BACOLOUR_UNTAGGED) {
+        used = add_extra(buffer, used, BADECODE_EXTRA_ICC_PROFILE_NAME, metadata->photo.colour.name,
+                         (uint32_t)strlen(metadata->photo.colour.name));
     }
-    if (metadata && metadata->colour.result == BACOLOUR_IGNORED) {
-        used = add_extra(buffer, used, BADECODE_EXTRA_COLOUR_IGNORED, metadata->colour.reason,
-                         (uint32_t)strlen(metadata->colour.reason));
+    if (metadata && metadata->photo.colour.result == BACOLOUR_IGNORED) {
+        used = add_extra(buffer, used, BADECODE_EXTRA_COLOUR_IGNORED, metadata->photo.colour.reason,
+                         (uint32_t)strlen(metadata->photo.colour.reason));
     }
     if (reply->format == BADECODE_FORMAT_HEIF) {
         const char *version = baphoto_heif_version();

@@ -35,7 +35,14 @@ typedef struct {
     int quarter_turns;
     /** The text's size in pixels (its em); shrunk when the line would not fit the screen's width. */
     uint32_t pixel_size;
+    /** Where the line goes on the screen as the viewer sees it: BACAPTION_BOTTOM_RIGHT or BACAPTION_TOP_LEFT. */
+    int corner;
 } bacaption_target;
+
+/** A photo's caption: the bottom-right corner. */
+#define BACAPTION_BOTTOM_RIGHT 0
+/** A notice of the frame's (the clock is not set): the top-left corner, clear of the caption. */
+#define BACAPTION_TOP_LEFT 1
 
 /**
  * Draws the UTF-8 `text` into `target`. Returns 0, or -1 with the reason in `error` (a glyph

@@ -17,35 +17,11 @@
  * importer of this module (Swift 6.3's does). */
 #include "../../CPhotoCodecCore/include/CPhotoCodecCore.h"
 
-/** What the IHDR of a PNG says. */
-typedef struct {
-    uint32_t width;
-    uint32_t height;
-    int bit_depth;
-    int color_type;
-    /** Non-zero for Adam7. */
-    int interlaced;
-    /** The eXIf orientation, 1 to 8 (1 when there is none). */
-    int orientation;
-    /**
-     * In: where to copy the eXIf chunk (its first `exif_capacity` bytes), or NULL. Out:
-     * `exif_size`, the bytes copied (0 without an eXIf chunk before the image data).
-     */
-    uint8_t *exif;
-    uint32_t exif_capacity;
-    uint32_t exif_size;
-    /** Non-zero when a tIME chunk of 7 bytes was seen: its year, month, day, hour, minute, second, as stored. */
-    int has_time;
-    int time_fields[6];
-    /** Out (decodes only): what the conversion to sRGB did (cICP, iCCP or cHRM; untagged without one). */
-    bacolour_outcome colour;
-} bapng_header;
-
 /**
  * Reads the header of the PNG open at `fd`, checked against `limits` (`max_pixels`,
  * `max_chunk_bytes`).
  */
-int bapng_read_header(int fd, const baphoto_limits *limits, bapng_header *header,
+int bapng_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
                       char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 /**
@@ -55,10 +31,12 @@ int bapng_read_header(int fd, const baphoto_limits *limits, bapng_header *header
  * it. Adam7 photos are added pass by pass straight into per-target-pixel sums. Either way memory
  * is proportional to the target, never to the photo. A photo succeeds only when every row arrived,
  * IEND was reached, and libpng reported no damage to the image data (an ADLER32 mismatch is only
- * a warning in libpng); otherwise BAPHOTO_ERROR_CORRUPT with the reason.
+ * a warning in libpng); otherwise BAPHOTO_ERROR_CORRUPT with the reason. `metadata`, when not
+ * NULL, is filled on success: the eXIf chunk (its first 64 KB), tIME, and what the conversion to
+ * sRGB did (done here: `colour_done` is set). Callers outside the codecs use `baphoto_decode`.
  */
-int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, bapng_header *header,
-                 char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
+                 baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
 /**
  * Writes `pixels` (XRGB8888, `width * height`) to the open descriptor `fd` as an 8-bit RGB PNG

@@ -40,6 +40,16 @@ enum {
     BAPHOTO_ERROR_UNSUPPORTED = -6,
 };
 
+/** A format BabyAlbum decodes, by its leading bytes (the worker protocol's BADECODE_FORMAT_* agree). */
+typedef enum {
+    BAPHOTO_FORMAT_UNKNOWN = 0,
+    BAPHOTO_FORMAT_PNG = 1,
+    BAPHOTO_FORMAT_JPEG = 2,
+    BAPHOTO_FORMAT_WEBP = 3,
+    /** HEIC, HEIF and AVIF (an ISO-BMFF `ftyp`). */
+    BAPHOTO_FORMAT_HEIF = 4,
+} baphoto_format;
+
 /** How a photo is fitted to the frame. */
 typedef enum {
     /** Cover the whole frame, centred, cropped. */
@@ -94,7 +104,7 @@ typedef struct {
     int whole_image;
 } baphoto_target;
 
-/** What a photo's header says. */
+/** What a photo's header says, whatever its format. */
 typedef struct {
     uint32_t width;
     uint32_t height;
@@ -106,7 +116,9 @@ typedef struct {
     int whole_image;
     /** WebP: animated (only the first frame is shown). */
     int animated;
-    /** JPEG: the DCT scale chosen, in eighths (8 = full size); WebP: 8. */
+    /** PNG: Adam7 interlaced. */
+    int interlaced;
+    /** JPEG: the DCT scale chosen, in eighths (8 = full size); 8 for the other formats. */
     int dct_scale_eighths;
     /** Bytes the decode holds beyond a few rows (checked against the budget). */
     uint64_t whole_image_bytes;
@@ -120,8 +132,8 @@ typedef struct {
 typedef struct {
     /**
      * The EXIF data as TIFF bytes (starting "II*\0" or "MM\0*"): a JPEG's first APP1 "Exif"
-     * segment, a WebP's EXIF chunk, or a HEIF's Exif item (after its offset to the TIFF header),
-     * without the "Exif\0\0" name. NULL when there is none.
+     * segment, a WebP's EXIF chunk, a HEIF's Exif item (after its offset to the TIFF header),
+     * without the "Exif\0\0" name, or a PNG's eXIf chunk (its first 64 KB). NULL when there is none.
      */
     uint8_t *exif;
     size_t exif_length;
@@ -140,8 +152,15 @@ typedef struct {
     uint16_t nclx_primaries;
     uint16_t nclx_transfer;
     /**
-     * Set when the codec did the colour management itself (a CMYK JPEG with a profile, converted
-     * row by row before scaling): `colour` says what it did, and the caller converts no further.
+     * PNG: 1 when a tIME chunk of 7 bytes was seen, with its year, month, day, hour, minute and
+     * second, as stored.
+     */
+    int has_time;
+    int time_fields[6];
+    /**
+     * Set when the colour management is done (by the codec itself for PNG and a CMYK JPEG with a
+     * profile, converted row by row before scaling; else by `baphoto_decode` after the codec, on
+     * the screen-size frame): `colour` says what it did, and the caller converts no further.
      */
     int colour_done;
     bacolour_outcome colour;
@@ -149,5 +168,15 @@ typedef struct {
 
 /** Frees the metadata's bytes and empties it (safe on an empty or zeroed one). */
 void baphoto_metadata_free(baphoto_metadata *metadata);
+
+/**
+ * The `auto` scale mode's decision, the one place it is made (the decode worker and the
+ * in-process decoder both ask): BAPHOTO_SCALE_FILL when filling a screen of `screen_width` x
+ * `screen_height` (as a person sees it: upright) would crop at most `crop_limit` (a share, 0 to 1)
+ * of a photo of `photo_width` x `photo_height` (as stored, turned by its EXIF `orientation`, 1 to
+ * 8), else BAPHOTO_SCALE_FIT (the whole photo over its backdrop). A side of 0 gives FILL.
+ */
+baphoto_scale_mode baphoto_auto_scale(uint32_t photo_width, uint32_t photo_height, int orientation,
+                                      uint32_t screen_width, uint32_t screen_height, double crop_limit);
 
 #endif

@@ -17,6 +17,10 @@ int CClockShims_arm_until(int fd, int64_t seconds, int64_t nanoseconds);
 /// is 1 when `STA_UNSYNC` is set, `*max_error_us` the maximum error in microseconds.
 int CClockShims_clock_status(int *unsynchronised, long *max_error_us);
 
+/// Sets the wall clock to `seconds` since the epoch (`clock_settime(CLOCK_REALTIME)`, as
+/// `hwclock --hctosys` does). Returns 0, or -1 with errno set.
+int CClockShims_set_wall_clock(int64_t seconds);
+
 /// `TIME_ERROR`: the clock is not synchronised.
 extern const int CClockShims_TIME_ERROR;
 

@@ -9,10 +9,6 @@ import PhotoCodec
 #else
     import Foundation
 #endif
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `babyalbum benchmark-decode`: times decode-and-scale alone, for `scripts/bench` (hidden).
 struct BenchmarkDecode: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,9 +59,9 @@ struct BenchmarkDecode: ParsableCommand {
         var workerPeak = 0
         var pathCPU: [Double] = []
         for _ in 0..<max(1, runs) {
-            if pauseMs > 0 { usleep(UInt32(pauseMs) * 1000) }
+            ResourceUsage.pauseThread(for: .milliseconds(pauseMs))
             var workerCPU = 0.0
-            let threadStart = Self.threadCPUMilliseconds()
+            let threadStart = ResourceUsage.threadCPUMilliseconds
             let elapsed = try clock.measure {
                 if sandboxed {
                     let file = try PhotoFile(path: path)
@@ -80,24 +76,22 @@ struct BenchmarkDecode: ParsableCommand {
                     _ = try PhotoDecoder.decode(path, to: size.value, scale: scale)
                 }
             }
-            pathCPU.append(Self.threadCPUMilliseconds() - threadStart + workerCPU)
+            pathCPU.append(ResourceUsage.threadCPUMilliseconds - threadStart + workerCPU)
             times.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
         }
         times.sort()
         print(Self.fixed(times[times.count / 2], decimals: 3))
         reportPathCPU(pathCPU.sorted()[pathCPU.count / 2], pool: sandboxed ? pool : nil)
-        var usage = rusage()
-        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        var children = rusage()
-        getrusage(Int32(RUSAGE_CHILDREN.rawValue), &children)
+        let usage = ResourceUsage(of: .this)
+        let children = ResourceUsage(of: .reapedChildren)
         // On standard error: peak resident memory, MB, of this process and of the largest worker,
         // and CPU time, ms per photo, of this process and its reaped workers together.
-        let cpu = (Self.milliseconds(usage) + Self.milliseconds(children)) / Double(max(1, runs))
+        let cpu = (usage.cpuMilliseconds + children.cpuMilliseconds) / Double(max(1, runs))
         let line =
-            "peak RSS MB: \(Self.fixed(Double(usage.ru_maxrss) / 1024, decimals: 1)) "
+            "peak RSS MB: \(Self.fixed(Double(usage.peakResidentKilobytes) / 1024, decimals: 1)) "
             + "\(Self.fixed(Double(workerPeak) / 1024, decimals: 1))\n"
             + "cpu ms per photo: \(Self.fixed(cpu, decimals: 2))\n"
-        writeAll(line, to: STDERR_FILENO)
+        writeToStandardError(line)
     }
 
     /// On standard error: the critical path's CPU (this thread's during the decode, plus the
@@ -107,19 +101,9 @@ struct BenchmarkDecode: ParsableCommand {
         if let memory = pool?.waitingWorkerMemory() {
             line += "waiting worker kB: \(memory.resident) \(memory.anonymous)\n"
         }
-        writeAll(line, to: STDERR_FILENO)
+        writeToStandardError(line)
     }
 
-    private static func threadCPUMilliseconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
-    }
-
-    private static func milliseconds(_ usage: rusage) -> Double {
-        let user = Double(usage.ru_utime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec) / 1000
-        return user + Double(usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_stime.tv_usec) / 1000
-    }
 }
 
 extension BenchmarkDecode {

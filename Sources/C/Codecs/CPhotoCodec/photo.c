@@ -1,0 +1,66 @@
+/* The codec layer's one entry point: every format's header and decode, dispatched on the format. */
+#include "CPhotoCodec.h"
+#include "../CHEIFCodec/include/CHEIFCodec.h"
+#include "../CPNGCodec/include/CPNGCodec.h"
+#include "codecs.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+baphoto_format baphoto_detect_format(int fd) {
+    uint8_t head[16] = {0};
+    ssize_t got = pread(fd, head, sizeof head, 0);
+    if (got >= 8 && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0) return BAPHOTO_FORMAT_PNG;
+    if (got >= 3 && memcmp(head, "\xff\xd8\xff", 3) == 0) return BAPHOTO_FORMAT_JPEG;
+    if (got >= 12 && memcmp(head, "RIFF", 4) == 0 && memcmp(head + 8, "WEBP", 4) == 0) return BAPHOTO_FORMAT_WEBP;
+    if (got >= 12 && memcmp(head + 4, "ftyp", 4) == 0) return BAPHOTO_FORMAT_HEIF;
+    return BAPHOTO_FORMAT_UNKNOWN;
+}
+
+static int unknown_format(baphoto_header *header, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    memset(header, 0, sizeof *header);
+    snprintf(error, BAPHOTO_ERROR_MESSAGE_SIZE, "not a photo (neither JPEG, PNG, WebP nor HEIF)");
+    return BAPHOTO_ERROR_WRONG_FORMAT;
+}
+
+int baphoto_read_header(int fd, baphoto_format format, const baphoto_limits *limits, baphoto_header *header,
+                        char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    switch (format) {
+    case BAPHOTO_FORMAT_PNG: return bapng_read_header(fd, limits, header, error);
+    case BAPHOTO_FORMAT_JPEG: return baphoto_jpeg_read_header(fd, limits, header, error);
+    case BAPHOTO_FORMAT_WEBP: return baphoto_webp_read_header(fd, limits, header, error);
+    case BAPHOTO_FORMAT_HEIF: return baphoto_heif_read_header(fd, limits, header, error);
+    default: return unknown_format(header, error);
+    }
+}
+
+static int decode_format(int fd, baphoto_format format, const baphoto_limits *limits, const baphoto_target *target,
+                         baphoto_header *header, baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    switch (format) {
+    case BAPHOTO_FORMAT_PNG: return bapng_decode(fd, limits, target, header, metadata, error);
+    case BAPHOTO_FORMAT_JPEG: return baphoto_jpeg_decode(fd, limits, target, header, metadata, error);
+    case BAPHOTO_FORMAT_WEBP: return baphoto_webp_decode(fd, limits, target, header, metadata, error);
+    case BAPHOTO_FORMAT_HEIF: return baphoto_heif_decode(fd, limits, target, header, metadata, error);
+    default: return unknown_format(header, error);
+    }
+}
+
+/* The photo's embedded ICC profile (or a HEIF's nclx description) to sRGB, on the screen-size frame. */
+static void convert_to_srgb(const baphoto_target *target, baphoto_metadata *metadata) {
+    if (metadata->has_nclx) {
+        metadata->colour = bacolour_nclx_to_srgb(metadata->nclx_primaries, metadata->nclx_transfer, target->pixels,
+                                                 target->width, target->height, target->width);
+    } else {
+        metadata->colour = bacolour_to_srgb(metadata->icc, metadata->icc_length, target->pixels, target->width,
+                                            target->height, target->width);
+    }
+    metadata->colour_done = 1;
+}
+
+int baphoto_decode(int fd, baphoto_format format, const baphoto_limits *limits, const baphoto_target *target,
+                   baphoto_header *header, baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
+    int status = decode_format(fd, format, limits, target, header, metadata, error);
+    if (status == BAPHOTO_OK && metadata && !metadata->colour_done) convert_to_srgb(target, metadata);
+    return status;
+}

@@ -1,0 +1,46 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// Calls on paths that need no descriptor: whether this process may use one (`access(2)`), and
+/// removing a name (`unlink(2)`).
+public enum PathAccess {
+    /// Whether this process may create files in the folder `path` (`access(W_OK | X_OK)`).
+    public static func mayCreateFiles(in path: String) -> Bool { access(path, W_OK | X_OK) == 0 }
+
+    /// Whether this process may run the file at `path` (`access(X_OK)`).
+    public static func mayExecute(_ path: String) -> Bool { access(path, X_OK) == 0 }
+
+    /// `unlink(2)` of `path`.
+    public static func remove(_ path: String) throws(SystemCallFailure) {
+        try valueOrErrno("unlink", path: path) { unlink(path) }
+    }
+}
+
+/// The process's exit handlers (`atexit(3)`): they run on `exit` and on a return from `main`.
+public enum ExitHandlers {
+    /// Registers `handler` (a C function pointer: a closure that captures nothing).
+    public static func register(_ handler: @escaping @convention(c) () -> Void) {
+        _ = atexit(handler)
+    }
+}
+
+extension SystemCallFailure {
+    /// Whether the file or folder does not exist (`ENOENT`, `ENOTDIR`).
+    public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
+
+    /// Whether the caller lacks permission (`EACCES`, `EPERM`).
+    public var isPermissionDenied: Bool { code == EACCES || code == EPERM }
+
+    /// Whether a limit of the kernel's ran out (`ENOSPC`: inotify's watches, a full disk).
+    public var isOutOfSpace: Bool { code == ENOSPC }
+
+    /// Whether a file is larger than allowed (`EFBIG`).
+    public var isTooLarge: Bool { code == EFBIG }
+
+    /// The call and the error, without the path (`opendir: Permission denied`): for a log line
+    /// that names the path itself, escaped.
+    public var withoutPath: String { "\(operation): \(errnoDescription(code))" }
+}

@@ -1,0 +1,46 @@
+import Testing
+import WiFiStatus
+
+/// wpa_supplicant's events as one clear line each, and the state file doctor reads.
+@Suite struct WiFiStateTests {
+    let name = "BabyAlbum Nursery"
+
+    @Test func aWrongPasswordIsOneLineThatNamesTheSetting() {
+        let event =
+            "<3>CTRL-EVENT-SSID-TEMP-DISABLED id=0 ssid=\"BabyAlbum Nursery\" auth_failures=1 duration=10 reason=WRONG_KEY"
+        let state = WiFiState(event: event, network: name)
+        #expect(state == .wrongPassword(network: name))
+        #expect(state?.line == "Wi-Fi: wrong password for 'BabyAlbum Nursery': check wifi-password in babyalbum.txt")
+        #expect(state?.isProblem == true)
+    }
+
+    @Test func aMissingNetworkAndAConnectionAreTheirOwnLines() {
+        #expect(WiFiState(event: "<3>CTRL-EVENT-NETWORK-NOT-FOUND", network: name) == .networkNotFound(network: name))
+        let connected = WiFiState(
+            event: "<3>CTRL-EVENT-CONNECTED - Connection to 02:00:00:00:01:00 completed [id=0 id_str=]", network: name)
+        #expect(connected?.line == "Wi-Fi: connected to 'BabyAlbum Nursery'")
+        #expect(connected?.isProblem == false)
+    }
+
+    @Test func otherEventsAndOtherReasonsSayNothing() {
+        #expect(WiFiState(event: "<3>CTRL-EVENT-SCAN-RESULTS ", network: name) == nil)
+        #expect(
+            WiFiState(event: "<3>CTRL-EVENT-SSID-TEMP-DISABLED id=0 ssid=\"x\" reason=CONN_FAILED", network: name)
+                == nil)
+    }
+
+    @Test func theStateFileRoundTripsAndRejectsAnythingElse() {
+        for state in [
+            WiFiState.connected(network: name), .wrongPassword(network: "a b"), .networkNotFound(network: ""),
+        ] {
+            #expect(WiFiState(fileText: state.fileText) == state)
+        }
+        #expect(WiFiState(fileText: "asleep\nx\n") == nil)
+        #expect(WiFiState(fileText: "") == nil)
+    }
+
+    @Test func theNetworkNameComesUnquoted() {
+        #expect(WiFiState.networkName(fromReply: "\"BabyAlbum Nursery\"\n") == name)
+        #expect(WiFiState.networkName(fromReply: "4e6f\n") == "4e6f")
+    }
+}
