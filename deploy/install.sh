@@ -44,6 +44,8 @@ Installs BabyAlbum as a kiosk service on this machine (see deploy/README.md).
   --no-apt           do not install the runtime libraries with apt
   --sync             also receive the family library's photos with Syncthing (its own user and
                      service; the slideshow stays without network); then pair: deploy/pair.sh
+  --sync-library DIR the family folder for --sync, inside its home, keys made at the first start
+                     (the card's: scripts/image)
   --root DIR         stage every file under DIR instead of the live system (for tests, images)
   --dry-run, -n      print every change without making it
   -h, --help         this text
@@ -64,6 +66,7 @@ APT=1
 CONFIG_GIVEN=0
 BUTTON_GIVEN=0
 SYNC=0
+SYNC_LIBRARY=""
 
 while (($#)); do
     case $1 in
@@ -79,6 +82,7 @@ while (($#)); do
     --board) BOARD=${2:?--board needs auto, pi, grub or none}; shift 2 ;;
     --no-apt) APT=0; shift ;;
     --sync) SYNC=1; shift ;;
+    --sync-library) SYNC=1; SYNC_LIBRARY=${2:?--sync-library needs a folder}; shift 2 ;;
     --root) set_root "${2:-}"; shift 2 ;;
     --root=*) set_root "${1#*=}"; shift ;;
     --dry-run | -n) DRY_RUN=1; shift ;;
@@ -433,7 +437,7 @@ esac
 
 # ---- 6. the family library, with --sync (deploy/sync-install.sh) -------------------------------
 
-if ((SYNC)); then install_sync "$PHOTOS"; fi
+if ((SYNC)); then install_sync "$PHOTOS" "$SYNC_LIBRARY"; fi
 
 write_state
 

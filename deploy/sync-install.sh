@@ -9,15 +9,25 @@ SYNC_PACKAGES=(syncthing curl)
 SYNC_SYSUSERS=/etc/sysusers.d/babyalbum-sync.conf
 SYNC_DROPIN=/etc/systemd/system/$SYNC_UNIT.d/photos.conf
 
-# install_sync PHOTOS: everything install.sh --sync adds.
+# install_sync PHOTOS [LIBRARY]: everything install.sh --sync adds. LIBRARY (--sync-library, the
+# card's): the family folder instead of PHOTOS/family, inside the home, which the frame may then
+# pass through; the keys are made at the first start, never in an image (every card its own ID).
 install_sync() {
-    local photos=$1
-    local family=$photos/family
+    local photos=$1 library=${2:-}
+    local family=${library:-$photos/family}
     install_sync_packages
     install_sync_user
-    ensure_dir "$SYNC_HOME" 0700 "$SYNC_USER" "$SYNC_USER"
+    if [[ -n $library ]]; then
+        ensure_dir "$SYNC_HOME" 0750 "$SYNC_USER" babyalbum
+    else
+        ensure_dir "$SYNC_HOME" 0700 "$SYNC_USER" "$SYNC_USER"
+    fi
     ensure_dir "$family" 2750 "$SYNC_USER" babyalbum
-    install_sync_config "$family"
+    if [[ -n $library ]]; then
+        note "the Syncthing keys are made at the first start (a card's own device ID)"
+    else
+        install_sync_config "$family"
+    fi
     install_sync_unit "$family"
 }
 

@@ -156,6 +156,8 @@ struct SettingsResolverTests {
         "state-dir": "none", "statistics": "yes", "quiet-hours": "mon-fri 19:00-07:00", "quiet-mode": "dim:20",
         "quiet-hours-without-clock": "dark", "clock-notice": "on", "clock-module": "ds3231",
         "time-zone": "Europe/Berlin",
+        "family-library": "6HAVORI-6XHTXGG-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO-AD4KSA6",
+        "family-library-network": "local",
         "name": "Mia", "birthday": "2024-03-10", "caption": "date",
         "caption-font": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         "rotate": "90", "sticks": "none", "stick-photos": "replace",

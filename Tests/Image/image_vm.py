@@ -42,6 +42,7 @@ import time
 from PIL import Image
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sync_step  # noqa: E402  (Tests/Image/sync_step.py: the family library, issue 37)
 import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
 import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
 import test_dtb_clock_bus  # noqa: E402  (the clock module's bus in a decompiled tree)
@@ -81,8 +82,10 @@ class Card:
         self.loops = []
 
     def attach(self):
-        """One loop device a partition (no udev here to make partition nodes)."""
+        """One loop device a partition (no udev here to make partition nodes); again after a
+        change of the partition table."""
         import json
+        self.detach()
         table = json.loads(run("sfdisk", "-J", self.path).stdout)["partitiontable"]["partitions"]
         self.loops = [run("losetup", "--find", "--show", "--offset", str(p["start"] * 512), "--sizelimit",
                           str(p["size"] * 512), self.path).stdout.strip() for p in table]
@@ -362,7 +365,7 @@ def fsck_all(card):
     """fsck of each partition: clean, or repaired by what -a/-p may do; returns what was repaired."""
     repaired = []
     for n, check, fix in ((1, ["fsck.vfat", "-n"], ["fsck.vfat", "-a"]), (2, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"]),
-                          (3, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"])):
+                          (3, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"]), (4, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"])):
         first = run(*check, card.part(n), check=False)
         if first.returncode == 0:
             continue
@@ -499,6 +502,104 @@ def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
     return None
 
 
+#: How much larger than the image the library step makes the card (a real card is GBs larger).
+LIBRARY_GROWTH_MIB = 256
+
+
+def mbr(card):
+    with open(card.path, "rb") as f:
+        return f.read(512)
+
+
+def library_sizes(guest):
+    """Partition 4's end and the disk's size (sectors), its size and its ext4's (MiB, from the superblock)."""
+    _, out = guest.sh("cat /sys/class/block/vda4/start /sys/class/block/vda4/size /sys/class/block/vda/size; "
+                      "tune2fs -l /dev/vda4 | sed -n 's/^Block count: *//p; s/^Block size: *//p'")
+    start, size, disk, blocks, block_size = (int(x) for x in out.split())
+    return start + size, disk, size // 2048, blocks * block_size // (1024 * 1024)
+
+
+def shown_names(guest):
+    _, out = guest.sh("journalctl -b -u babyalbum.service -o cat | grep 'showing '")
+    return out
+
+
+def cut_after_partition_write(card, work, boot_files, before, timeout=600):
+    """Boots the card and cuts its power (QEMU killed) as soon as the first boot's one write to
+    the partition table reaches the card: the worst moment, partition grown, file system not."""
+    card.detach()
+    for old in LIVE:
+        old.kill()
+    LIVE.clear()
+    guest = Guest(card, work, *boot_files)
+    LIVE.append(guest)
+    deadline = time.monotonic() + timeout
+    while mbr(card) == before:
+        if guest.proc.poll() is not None or time.monotonic() > deadline:
+            guest.kill()
+            raise Failure("the first boot never rewrote the partition table (QEMU ended or it took too long)")
+        time.sleep(0.02)
+    guest.kill()
+    print(f"  power cut {time.monotonic() - guest.started:.1f} s after power-on, just after the partition table "
+          "was rewritten (the file system not yet grown)")
+
+
+def step_library(card, work, boot_files):
+    """The family library partition (issue 37): the first boot of a card larger than the image
+    grows partition 4 to the card's end, and its power is cut the moment the partition table is
+    written; the next boot finishes the job (its ext4 grown online) and shows the library's
+    photos with the FAT partition's; a third boot grows nothing (the partition table unchanged)."""
+    card.detach()
+    with open(card.path, "r+b") as f:
+        f.truncate(os.path.getsize(card.path) + LIBRARY_GROWTH_MIB * 1024 * 1024)
+    card.attach()
+    run("debugfs", "-w", "-R", f"write {os.path.join(REPO, 'Photos', 'duck.png')} /photos/library-duck.png", card.part(4))
+    settings = os.path.join(work, "babyalbum.txt.before-library")
+    card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
+    set_interval(card, work, 2)
+    before = mbr(card)
+    cut_after_partition_write(card, work, boot_files, before)
+    guest = boot(card, work, boot_files)
+    wait_showing(guest)
+    _, grew = guest.sh("journalctl -b -o cat -u babyalbum-grow-library.service -u 'systemd-growfs@*' | grep -v '^Finished\\|^Starting'")
+    print("  the boot after the cut:", " | ".join(grew.strip().splitlines()))
+    if "already fills" not in grew or "Successfully resized" not in grew:
+        raise Failure("the boot after the cut did not finish growing the library (its file system):\n" + grew)
+    end, disk, part_mib, fs_mib = library_sizes(guest)
+    print(f"  partition 4 ends at sector {end} of {disk}: {part_mib} MiB, its ext4 {fs_mib} MiB")
+    if disk - end >= 2048 or fs_mib < part_mib - 1:
+        raise Failure(f"the library does not fill the card: partition end {end} of {disk}, ext4 {fs_mib} of {part_mib} MiB")
+    _, options = guest.sh("findmnt -no OPTIONS /var/lib/babyalbum-sync")
+    if not {"rw", "noatime"} <= set(options.strip().split(",")):
+        raise Failure("the library is not mounted rw,noatime: " + options)
+    deadline = time.monotonic() + 180
+    while not all(n in shown_names(guest) for n in ("library-duck.png", "balloons.png")):
+        if time.monotonic() > deadline:
+            raise Failure("the library's photo and the FAT's were not both shown:\n" + shown_names(guest)[-2000:])
+        time.sleep(2)
+    print("  shown from both folders: library-duck.png (library), balloons.png (FAT)")
+    guest.sh("sync")
+    guest.kill()
+    grown = mbr(card)
+    if grown == before:
+        raise Failure("the partition table did not change on the card")
+    guest = boot(card, work, boot_files)
+    wait_showing(guest)
+    _, again = guest.sh("journalctl -b -o cat -u babyalbum-grow-library.service | grep grow-library")
+    print("  the boot after that:", " | ".join(again.strip().splitlines()))
+    if "already fills" not in again:
+        raise Failure("the second boot did not find the library grown:\n" + again)
+    guest.sh("sync")
+    guest.kill()
+    if mbr(card) != grown:
+        raise Failure("the second boot changed the partition table")
+    card.attach()
+    card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")  # the later steps' own settings
+    check = run("e2fsck", "-n", "-f", card.part(4), check=False)
+    if check.returncode != 0:
+        raise Failure("the library's fsck is not clean:\n" + check.stdout)
+
+
 def step_device_trees(card, work):
     """Every Pi device tree on the FAT partition describes the exit button itself (decompiled with
     dtc), and config.txt names no overlay (the card carries no overlays/ folder)."""
@@ -564,6 +665,9 @@ def main():
             debian_tree_tests(records)
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
+                           ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
+                           ("sync: the family library paired from babyalbum.txt, 30 photos arrive",
+                            lambda: sync_step.step_sync(sys.modules[__name__], card, work, boot_files)),
                            ("clock: no RTC, wired DHCP, NTP sets the clock, quiet hours follow it",
                             lambda: clock_step.step_clock(sys.modules[__name__], card, work, boot_files,
                                                           FIRST_PHOTO.get("without network"))),

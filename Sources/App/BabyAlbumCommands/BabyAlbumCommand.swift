@@ -23,7 +23,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
         subcommands: [
             Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self, WiFiWatch.self,
-            ClockModuleSetupCommand.self,
+            ClockModuleSetupCommand.self, FamilyLibraryCommand.self,
         ],
         defaultSubcommand: Show.self
     )
@@ -122,6 +122,8 @@ struct Show: AsyncParsableCommand {
     var stateDir: String?
 
     @OptionGroup var quiet: QuietOptions
+
+    @OptionGroup var familyLibraryOptions: FamilyLibraryOptions
 
     @OptionGroup var network: NetworkOptions
 

@@ -22,7 +22,8 @@ enum SettingsWiring {
 
     /// The subcommands that do not read the settings file themselves.
     static let otherSubcommands: Set<String> = [
-        "doctor", "benchmark-decode", "settings", "network-setup", "wifi-watch", "clock-module-setup", "help",
+        "doctor", "benchmark-decode", "settings", "network-setup", "wifi-watch", "clock-module-setup",
+        "family-library", "help",
     ]
 
     /// `babyalbum`'s arguments split into the subcommand word (`show`, or none) and the

@@ -1,0 +1,88 @@
+import ArgumentParser
+import BabyAlbumSettings
+
+/// The family library on the card (issue 37): the Syncthing devices it takes photos from. The
+/// slideshow only checks them (a typo is a settings line left out, with its reason, in the log and
+/// in `doctor`); `babyalbum family-library` hands them to the card's pairing script.
+struct FamilyLibraryOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A family Syncthing device whose shared folders the card's Syncthing receives (Actions > Show ID), "
+                + "optionally followed by its address (tcp://HOST:PORT) when discovery cannot find it. Repeatable.",
+            valueName: "device-id [address]"))
+    var familyLibrary: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "internet: Syncthing finds the family's devices anywhere (global discovery, relays); "
+                + "local: on this network only.", valueName: "internet|local"))
+    var familyLibraryNetwork = FamilyLibraryNetwork.internet
+
+    func validate() throws {
+        _ = try devices()
+    }
+
+    /// The devices, checked, each with its address (`dynamic`: found by discovery).
+    func devices() throws -> [(id: SyncthingDeviceID, address: String)] {
+        try familyLibrary.map { text in
+            let words = text.split(separator: " ", omittingEmptySubsequences: true)
+            let address = words.count == 9 || words.count == 2 ? String(words.last!) : "dynamic"
+            let id = address == "dynamic" ? text : String(text.dropLast(address.count))
+            guard address == "dynamic" || Self.isAddress(address) else {
+                throw ValidationError(
+                    "'\(address.quotedForMessage())' is not a Syncthing address: use tcp://HOST:PORT or quic://HOST:PORT"
+                )
+            }
+            do {
+                return (try SyncthingDeviceID(parsing: id), address)
+            } catch {
+                throw ValidationError("'\(id.quotedForMessage(limit: 80))' is not a Syncthing device ID: \(error)")
+            }
+        }
+    }
+
+    /// `tcp://` or `quic://` and a host and port of printable characters, no quotes.
+    static func isAddress(_ word: String) -> Bool {
+        (word.hasPrefix("tcp://") || word.hasPrefix("quic://")) && word.contains(":")
+            && word.unicodeScalars.allSatisfy { $0.value > 32 && $0.value < 127 && $0 != "\"" && $0 != "\\" }
+    }
+}
+
+/// How far the card's Syncthing looks for the family's devices.
+enum FamilyLibraryNetwork: String, ExpressibleByArgument, CaseIterable {
+    case internet, local
+}
+
+/// `babyalbum family-library [--settings FILE] -- OPTIONS`: the family library settings in effect
+/// under the slideshow's command line (OPTIONS, as the service passes them), for the card's pairing
+/// script (`deploy/card/family-library-apply`): a `problem FILE line N: REASON` line for each of
+/// its lines left out, a `device ID` line each, then `network WORD`.
+struct FamilyLibraryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "family-library", abstract: "The family library's devices in effect (for the card).",
+        shouldDisplay: false)
+
+    @Option(help: ArgumentHelp("The settings file (default: as the slideshow reads it).", valueName: "file"))
+    var settings: String?
+
+    @Argument(parsing: .postTerminator, help: "Slideshow options as the service passes them, after --.")
+    var options: [String] = []
+
+    func run() throws {
+        let commandLine = options.first == "--" ? Array(options.dropFirst()) : options
+        let (path, _, resolution) = try SettingsWiring.resolve(commandLine: commandLine, path: settings)
+        let ours = resolution.problems.filter {
+            $0.reason.contains("Syncthing device ID") || $0.reason.contains("family-library")
+        }
+        for problem in ours {
+            print("problem \(path) line \(problem.line): \(problem.reason)")
+        }
+        let options = resolution.command.familyLibraryOptions
+        var printed: [SyncthingDeviceID] = []
+        for device in try options.devices() where !printed.contains(device.id) {
+            print("device \(device.id) \(device.address)")
+            printed.append(device.id)
+        }
+        print("network \(options.familyLibraryNetwork.rawValue)")
+    }
+}

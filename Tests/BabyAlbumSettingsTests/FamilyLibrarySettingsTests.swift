@@ -1,0 +1,59 @@
+import BabyAlbumSettings
+import Foundation
+import Testing
+
+@testable import BabyAlbumCommands
+
+/// `family-library = DEVICE-ID` in the settings file (issue 37): Syncthing's own IDs accepted in
+/// any case and spacing, a typo (a wrong Luhn check character, a wrong length or letter) one
+/// problem naming its line, the others still in effect.
+@Suite struct FamilyLibrarySettingsTests {
+    /// Made by `syncthing generate` (Debian's 1.19).
+    static let real = "6HAVORI-6XHTXGG-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO-AD4KSA6"
+    static let folder: String = {
+        let folder = NSTemporaryDirectory() + "babyalbum-family-settings-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
+    func resolve(_ text: String) throws -> SettingsResolution<Show> {
+        try SettingsResolver.resolve(
+            Show.self, file: SettingsFile(path: "babyalbum.txt", contents: text),
+            commandLine: ["--photos", Self.folder], ignoring: SettingsWiring.excludedKeys)
+    }
+
+    @Test func syncthingsOwnIDIsAcceptedInAnySpelling() throws {
+        let spellings = [Self.real, Self.real.lowercased(), Self.real.replacingOccurrences(of: "-", with: " ")]
+        for text in spellings {
+            #expect(try SyncthingDeviceID(parsing: text).description == Self.real)
+        }
+    }
+
+    @Test(arguments: [
+        ("6HAVORI-6XHTXGG-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO-AD4KSA7", "check character 4 of 4"),
+        ("6HAVORI-6XHTXGH-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO-AD4KSA6", "check character 1 of 4"),
+        ("6HAVORI-6XHTXGG-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO", "has 49 letters and digits"),
+        ("6HAVORI-6XHTXGG-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO-AD4KSA9", "'9' is not in an ID"),
+    ])
+    func aTypoIsOneProblemNamingItsLine(_ id: String, reason: String) throws {
+        let resolution = try resolve("family-library = \(Self.real)\nfamily-library = \(id)\n")
+        #expect(resolution.problems.map(\.line) == [2], "\(resolution.problems)")
+        #expect(resolution.problems.first?.reason.contains(reason) == true, "\(resolution.problems)")
+        #expect(try resolution.command.familyLibraryOptions.devices().map(\.id.description) == [Self.real])
+    }
+
+    @Test func anAddressMayFollowTheID() throws {
+        let resolution = try resolve(
+            "family-library = \(Self.real) tcp://10.0.2.2:22000\nfamily-library = \(Self.real) http://x\n")
+        #expect(resolution.problems.map(\.line) == [2], "\(resolution.problems)")
+        let devices = try resolution.command.familyLibraryOptions.devices()
+        #expect(devices.map(\.address) == ["tcp://10.0.2.2:22000"])
+    }
+
+    @Test func theNetworkIsInternetUnlessSetLocal() throws {
+        #expect(try resolve("").command.familyLibraryOptions.familyLibraryNetwork == .internet)
+        let local = try resolve("family-library-network = local\n")
+        #expect(local.command.familyLibraryOptions.familyLibraryNetwork == .local)
+        #expect(try resolve("family-library-network = lan\n").problems.map(\.line) == [1])
+    }
+}

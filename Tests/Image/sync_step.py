@@ -1,0 +1,308 @@
+"""The family library on the card (issue 37), one boot of the arm64 VM, for image_vm.py.
+
+A "family" Syncthing (Debian's) runs on the host's 127.0.0.1 with global discovery, relays, NAT
+traversal and usage reports off (deploy/sync-lib.sh's sync_edit_config); the card's babyalbum.txt
+lists it (`family-library = ID tcp://10.0.2.2:PORT`, QEMU's user network maps 10.0.2.2 to the
+host) with `family-library-network = local`. The test plays the parent through the family's REST
+API: it sees the card as a pending device, accepts it and shares its folder of 30 photos; every
+photo arrives on the card unchanged (sha256), and the screen shows one of them. An unlisted
+"stranger" Syncthing that dials the card and shares a folder is refused: it gets no folder onto
+the card. The Pss of every process of the frame's and Syncthing's units is printed while photos
+arrive.
+"""
+
+import hashlib
+import json
+import os
+import re
+import socket
+import subprocess
+import time
+import urllib.request
+
+from PIL import Image
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SYNC_LIB = os.path.join(REPO, "deploy", "sync-lib.sh")
+PHOTOS = 30
+LIBRARY = "/var/lib/babyalbum-sync/photos"
+#: 30 colours far apart: a frame all of one of them is that photo on screen.
+COLOURS = [(40 + 60 * (i % 4), 40 + 60 * (i // 4 % 4), 60 + 90 * (i // 16)) for i in range(PHOTOS)]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def lib(*args):
+    return subprocess.run(["bash", "-c", '. "$0"; "$@"', SYNC_LIB, *args], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+class Family:
+    """A Syncthing on the host's loopback, its folder send-only, driven through its REST API."""
+
+    def __init__(self, work, name):
+        self.home = os.path.join(work, name + "-home")
+        self.folder = os.path.join(work, name + "-photos")
+        os.makedirs(self.folder, exist_ok=True)
+        self.listen, self.gui = free_port(), free_port()
+        lib("sync_generate", self.home)
+        lib("sync_edit_config", self.home, self.folder, "sendonly", f"127.0.0.1:{self.gui}",
+            f"tcp://127.0.0.1:{self.listen}", "0")
+        self.id = lib("sync_device_id", self.home)
+        self.key = lib("sync_api_key", self.home)
+        env = dict(os.environ, STNODEFAULTFOLDER="1", STNOUPGRADE="1", HOME=self.home)
+        self.process = subprocess.Popen(["syncthing", "serve", f"--home={self.home}", "--no-browser", "--no-restart",
+                                         "--no-upgrade"], env=env, stdout=open(self.home + ".log", "w"),
+                                        stderr=subprocess.STDOUT)
+
+    def api(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(f"http://127.0.0.1:{self.gui}{path}", data=data, method=method,
+                                         headers={"X-API-Key": self.key, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            text = reply.read()
+            return json.loads(text) if text.strip() else None
+
+    def wait(self, what, predicate, timeout, vm):
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                value = predicate()
+            except OSError:
+                value = None
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise vm.Failure(f"timed out after {timeout} s waiting for {what}")
+            time.sleep(1)
+
+    def log_tail(self):
+        with open(self.home + ".log", errors="replace") as log:
+            return "the family's Syncthing log, last lines:\n" + "".join(log.readlines()[-20:])
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(30)
+
+
+def make_photos(folder):
+    sums = {}
+    for i, colour in enumerate(COLOURS):
+        name = f"family-{i:02d}.png"
+        path = os.path.join(folder, name)
+        Image.new("RGB", (320, 240), colour).save(path)
+        with open(path, "ab") as f:
+            f.write(os.urandom(16))  # unique bytes after IEND: checksums tell the photos apart
+        with open(path, "rb") as f:
+            sums[name] = hashlib.sha256(f.read()).hexdigest()
+    return sums
+
+
+def settings_lines(family):
+    return (f"\r\nfamily-library = {family.id} tcp://10.0.2.2:{family.listen}\r\n"
+            "family-library-network = local\r\ninterval = 3\r\n")
+
+
+def step_sync(vm, card, work, boot_files):
+    family = Family(work, "family")
+    stranger = Family(work, "stranger")
+    sums = make_photos(family.folder)
+    make_photos(stranger.folder)
+    card.attach()
+    settings = os.path.join(work, "babyalbum.txt")
+    card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
+    original = open(settings, newline="").read()
+    with open(settings, "a", newline="") as f:
+        f.write(settings_lines(family))
+    card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+    card_port = free_port()
+    try:
+        network = ["-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{card_port}-:22000",
+                   "-device", "virtio-net-pci,netdev=net0"]
+        guest = vm.boot(card, work, boot_files, extra=network)
+        vm.wait_showing(guest)
+        try:
+            card_id = check_sync(vm, guest, family, stranger, sums, card_port, work)
+            guest = check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id)
+        except vm.Failure as failure:
+            raise vm.Failure(f"{failure}\n{card_side(live_guest(vm))}\n{family.log_tail()}") from None
+        guest.kill()
+    finally:
+        family.stop()
+        stranger.stop()
+        card.attach()
+        with open(settings, "w", newline="") as f:
+            f.write(original)
+        card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+
+
+def check_sync(vm, guest, family, stranger, sums, card_port, work):
+    started = time.monotonic()
+    pending = family.wait("the card as a pending device on the family's Syncthing",
+                          lambda: family.api("GET", "/rest/cluster/pending/devices"), 600, vm)
+    card_id = next(iter(pending))
+    print(f"  the family sees the card {card_id} pending after {time.monotonic() - started:.0f} s; accepts it, "
+          "shares its folder")
+    family.api("PUT", f"/rest/config/devices/{card_id}", {"deviceID": card_id, "name": "card",
+                                                           "addresses": [f"tcp://127.0.0.1:{card_port}"]})
+    family.api("PATCH", "/rest/config/folders/babyalbum-family",
+               {"devices": [{"deviceID": family.id}, {"deviceID": card_id}]})
+    # The stranger dials the card and offers a folder; the card lists no such device.
+    stranger.api("PUT", f"/rest/config/devices/{card_id}", {"deviceID": card_id, "name": "card",
+                                                             "addresses": [f"tcp://127.0.0.1:{card_port}"]})
+    stranger.api("PATCH", "/rest/config/folders/babyalbum-family",
+                 {"devices": [{"deviceID": stranger.id}, {"deviceID": card_id}]})
+    memory = []
+    def arrived():
+        memory.append(pss(guest))
+        photos = on_card(guest)
+        return photos if all(name in photos for name in sums) else None
+    try:
+        photos = family.wait("all 30 photos on the card", arrived, 900, vm)
+    except vm.Failure:
+        photos = on_card(guest)
+    print(f"  the family's photos on the card {time.monotonic() - started:.0f} s after the boot's shell")
+    if {name: photos.get(name) for name in sums} != sums:
+        missing = sorted(set(sums) - set(photos))
+        changed = sorted(n for n in sums if n in photos and photos[n] != sums[n])
+        raise vm.Failure(f"photos on the card differ from the family's: missing {missing}, changed {changed}, "
+                         f"{len(photos)} there")
+    print(f"  all {PHOTOS} photos on the card, unchanged (sha256)")
+    check_screen(vm, guest, work)
+    check_stranger(vm, guest, stranger)
+    print_memory("while the 30 photos arrived", memory)
+    return card_id
+
+
+def print_memory(when, memory):
+    """The highest Pss of the frame and Syncthing together among the samples."""
+    worst = max(memory, key=lambda m: m[0] + m[1])
+    print(f"  memory {when} ({len(memory)} samples): the frame {worst[0] / 1024:.1f} MB Pss, "
+          f"Syncthing {worst[1] / 1024:.1f} MB, together {(worst[0] + worst[1]) / 1024:.1f} MB at the highest")
+
+
+def live_guest(vm):
+    """The guest running now, for a failure's diagnosis."""
+    return vm.LIVE[-1]
+
+
+def big_photo(folder):
+    """A 2900x2900 PNG of noise (about 25 MB): long enough in transfer to be cut in the middle."""
+    path = os.path.join(folder, "family-big.png")
+    Image.frombytes("RGB", (2900, 2900), os.urandom(2900 * 2900 * 3)).save(path, compress_level=0)
+    with open(path, "rb") as f:
+        return path, hashlib.sha256(f.read()).hexdigest()
+
+
+def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id):
+    """The card's power is cut while a large photo is being received (its `.syncthing.*.tmp` is
+    on the library). The next boot's fsck is clean or replays the journal, the partial file is
+    never shown, and the transfer finishes: the photo arrives unchanged."""
+    _, digest = big_photo(family.folder)
+    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    find = f"find {LIBRARY} -name '.syncthing.family-big.png.tmp' -size +1k"
+    deadline = time.monotonic() + 600
+    memory = []
+    while True:
+        memory.append(pss(guest))
+        _, partial = guest.sh(find, timeout=60)
+        if partial.strip():
+            break
+        _, whole = guest.sh(f"find {LIBRARY} -name family-big.png", timeout=60)
+        if whole.strip() or time.monotonic() > deadline:
+            raise vm.Failure("the large photo was never seen in transfer on the card (arrived whole, or not "
+                             "at all in 600 s): no cut in the middle of a transfer was made")
+        time.sleep(0.2)
+    _, size = guest.sh(find + " -printf '%s'", timeout=60)
+    print_memory("while family-big.png arrived", memory)
+    guest.kill()
+    print(f"  power cut while family-big.png was in transfer ({size.strip() or '?'} bytes of its temporary file)")
+    guest = vm.boot(card, work, boot_files, extra=network)
+    vm.wait_showing(guest)
+    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-by\\x2dlabel-BA\\x2dLIBRARY.service' "
+                       "| grep BA-LIBRARY", timeout=60)
+    print("  the next boot's fsck of the library:", fsck.strip() or "(no line)")
+    if "BA-LIBRARY" not in fsck or not re.search(r"clean|recovering journal|\d+/\d+ files", fsck):
+        raise vm.Failure("the next boot's fsck of the library did not end clean:\n" + fsck)
+    def big_arrived():
+        return on_card(guest).get("family-big.png") == digest
+    family.wait("family-big.png, unchanged, on the card after the cut", big_arrived, 900, vm)
+    _, shown = guest.sh("journalctl -b -o cat -u babyalbum.service | grep -c 'showing .*syncthing' || true", timeout=60)
+    if shown.strip() != "0":
+        raise vm.Failure("the frame showed a photo being transferred (a .syncthing temporary name)")
+    print("  after the cut the transfer finished: family-big.png unchanged (sha256); no temporary file was shown")
+    guest.sh("sync", timeout=120)
+    guest.kill()
+    card.attach()
+    check = subprocess.run(["e2fsck", "-n", "-f", card.part(4)], capture_output=True, text=True)
+    if check.returncode != 0:
+        raise vm.Failure("the library's fsck after the boot that resumed is not clean:\n" + check.stdout)
+    return guest
+
+
+def on_card(guest):
+    """The family's photos in the card's library, by name: their sha256."""
+    _, listing = guest.sh(f"find {LIBRARY} -name 'family-*.png' -type f -exec sha256sum {{}} +", timeout=300)
+    pairs = (line.split(None, 1) for line in listing.splitlines() if line.strip())
+    return {os.path.basename(path): digest for digest, path in pairs}
+
+
+def card_side(guest):
+    """What the card's side looked like when a wait timed out: its units, addresses and journal."""
+    _, state = guest.sh("systemctl --no-pager status babyalbum-sync.service babyalbum.service "
+                        "2>&1 | head -n 40; networkctl --no-pager status 2>&1 | head -n 20", timeout=60)
+    _, journal = guest.sh("journalctl -b -o short-monotonic --no-pager -u babyalbum-sync.service "
+                          "-u babyalbum-grow-library.service | tail -n 40", timeout=60)
+    return "the card's side:\n" + state + "\n" + journal
+
+
+def pss(guest):
+    """Pss (kB) of every process of babyalbum.service and of babyalbum-sync.service."""
+    totals = []
+    for unit in ("babyalbum.service", "babyalbum-sync.service"):
+        _, out = guest.sh(f"for p in $(cat /sys/fs/cgroup/system.slice/{unit}/cgroup.procs); do "
+                          f"sed -n 's/^Pss: *//p' /proc/$p/smaps_rollup 2>/dev/null; done | awk '{{s += $1}} END {{print s + 0}}'")
+        totals.append(int(out.strip() or 0))
+    return tuple(totals)
+
+
+def check_screen(vm, guest, work):
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        screen = guest.screendump(os.path.join(work, "sync-screen.ppm"))
+        low, high = zip(*screen.getextrema())
+        for i, colour in enumerate(COLOURS):
+            if all(c - 3 <= lo and hi <= c + 3 for lo, hi, c in zip(low, high, colour)):
+                print(f"  the screen shows family-{i:02d}.png (every pixel within 3 of its colour)")
+                return
+        time.sleep(1)
+    _, shown = guest.sh("journalctl -b -u babyalbum.service -o short-monotonic | tail -n 15")
+    _, files = guest.sh(f"ls -laR {LIBRARY} | head -n 20", timeout=60)
+    raise vm.Failure("no family photo filled the screen in 300 s; the frame's last lines:\n" + shown + "\n" + files)
+
+
+def check_stranger(vm, guest, stranger):
+    """The unlisted device dialled the card (the card's Syncthing holds it as pending) and got nothing
+    onto it: it is not in the card's configuration, and the library holds the family's folder alone."""
+    deadline = time.monotonic() + 180
+    while True:
+        _, pending = guest.sh("syncthing cli --home=/var/lib/babyalbum-sync show pending devices")
+        if stranger.id in pending or time.monotonic() > deadline:
+            break
+        time.sleep(3)
+    tried = "1" if stranger.id in pending else "0"
+    _, folders = guest.sh(f"ls -A1 --quoting-style=literal {LIBRARY}")
+    _, known = guest.sh(f"grep -c 'device id=\"{stranger.id}' /var/lib/babyalbum-sync/config.xml")
+    entries = [line for line in folders.splitlines() if line.strip()]
+    if known.strip() != "0" or len(entries) != 1:
+        raise vm.Failure(f"the unlisted device got in: in the card's config {known.strip()} times, library {entries}")
+    if tried.strip() == "0":
+        raise vm.Failure("the unlisted device never reached the card (not pending there in 180 s): nothing shown\n"
+                         + pending)
+    print(f"  the unlisted device was refused: pending on the card, not in its configuration; the library "
+          f"holds only {entries}")
