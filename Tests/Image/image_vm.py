@@ -554,6 +554,9 @@ def step_library(card, work, boot_files):
         f.truncate(os.path.getsize(card.path) + LIBRARY_GROWTH_MIB * 1024 * 1024)
     card.attach()
     run("debugfs", "-w", "-R", f"write {os.path.join(REPO, 'Photos', 'duck.png')} /photos/library-duck.png", card.part(4))
+    # debugfs gives the new file the test's umask and no owner of ours: readable by all, as
+    # Syncthing's files are by the frame's group.
+    run("debugfs", "-w", "-R", "sif /photos/library-duck.png mode 0100644", card.part(4))
     settings = os.path.join(work, "babyalbum.txt.before-library")
     card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
     set_interval(card, work, 2)
@@ -575,7 +578,11 @@ def step_library(card, work, boot_files):
     deadline = time.monotonic() + 180
     while not all(n in shown_names(guest) for n in ("library-duck.png", "balloons.png")):
         if time.monotonic() > deadline:
-            raise Failure("the library's photo and the FAT's were not both shown:\n" + shown_names(guest)[-2000:])
+            _, seen = guest.sh("findmnt /var/lib/babyalbum-library; ls -la /var/lib/babyalbum-library; "
+                               "journalctl -b -o short-monotonic -u babyalbum.service -u 'var-lib-babyalbum*' "
+                               "| tail -n 25")
+            raise Failure("the library's photo and the FAT's were not both shown:\n" + shown_names(guest)[-2000:]
+                          + "\n" + seen)
         time.sleep(2)
     print("  shown from both folders: library-duck.png (library), balloons.png (FAT)")
     guest.sh("sync")
@@ -598,6 +605,26 @@ def step_library(card, work, boot_files):
     check = run("e2fsck", "-n", "-f", card.part(4), check=False)
     if check.returncode != 0:
         raise Failure("the library's fsck is not clean:\n" + check.stdout)
+    empty_library(card)
+
+
+def empty_library(card):
+    """Removes every photo a step put on the library partition, so that the later steps show the
+    FAT partition's photo alone (Syncthing's own files stay)."""
+    card.attach()
+    mount = tempfile.mkdtemp(prefix="library.")
+    run("mount", card.part(4), mount)
+    try:
+        photos = os.path.join(mount, "photos")
+        for name in os.listdir(photos):
+            path = os.path.join(photos, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+    finally:
+        run("umount", mount)
+        os.rmdir(mount)
 
 
 def step_device_trees(card, work):

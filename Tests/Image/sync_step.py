@@ -139,6 +139,7 @@ def step_sync(vm, card, work, boot_files):
         with open(settings, "w", newline="") as f:
             f.write(original)
         card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+        vm.empty_library(card)
 
 
 def check_sync(vm, guest, family, stranger, sums, card_port, work):
