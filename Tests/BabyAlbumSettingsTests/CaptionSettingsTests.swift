@@ -9,18 +9,6 @@ import Testing
 /// future, or an age without a birthday is a problem that names its line; good lines give the
 /// caption policy.
 @Suite struct CaptionSettingsTests {
-    static let folder: String = {
-        let folder = NSTemporaryDirectory() + "babyalbum-caption-settings-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }()
-
-    func resolve(_ text: String) throws -> SettingsResolution<Show> {
-        try SettingsResolver.resolve(
-            Show.self, file: SettingsFile(path: "babyalbum.txt", contents: text),
-            commandLine: ["--photos", Self.folder], ignoring: SettingsWiring.excludedKeys)
-    }
-
     @Test func goodLinesGiveTheCaptionPolicy() throws {
         let resolution = try resolve("caption = age+date\nname = Mia\nbirthday = 2024-02-29\n")
         #expect(resolution.problems == [])

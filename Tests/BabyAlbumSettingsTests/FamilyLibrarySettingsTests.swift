@@ -10,17 +10,6 @@ import Testing
 @Suite struct FamilyLibrarySettingsTests {
     /// Made by `syncthing generate` (Debian's 1.19).
     static let real = "6HAVORI-6XHTXGG-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO-AD4KSA6"
-    static let folder: String = {
-        let folder = NSTemporaryDirectory() + "babyalbum-family-settings-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return folder
-    }()
-
-    func resolve(_ text: String) throws -> SettingsResolution<Show> {
-        try SettingsResolver.resolve(
-            Show.self, file: SettingsFile(path: "babyalbum.txt", contents: text),
-            commandLine: ["--photos", Self.folder], ignoring: SettingsWiring.excludedKeys)
-    }
 
     @Test func syncthingsOwnIDIsAcceptedInAnySpelling() throws {
         let spellings = [Self.real, Self.real.lowercased(), Self.real.replacingOccurrences(of: "-", with: " ")]

@@ -4,12 +4,6 @@ import Testing
 
 @testable import BabyAlbumCommands
 
-private let photoFolder: String = {
-    let folder = NSTemporaryDirectory() + "babyalbum-network-tests-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    return folder
-}()
-
 private func report(_ text: String) throws -> SettingsReport {
     let file = SettingsFile(path: "babyalbum.txt", contents: text)
     let commandLine = ["--photos", photoFolder]

@@ -4,19 +4,6 @@ import Testing
 
 @testable import BabyAlbumCommands
 
-/// A real photo folder for the command's `validate()` (which checks that folders exist).
-private let photoFolder: String = {
-    let folder = NSTemporaryDirectory() + "babyalbum-settings-tests-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    return folder
-}()
-
-private func resolve(_ text: String, commandLine: [String] = []) throws -> SettingsResolution<Show> {
-    try SettingsResolver.resolve(
-        Show.self, file: SettingsFile(path: "babyalbum.txt", contents: text),
-        commandLine: ["--photos", photoFolder] + commandLine, ignoring: SettingsWiring.excludedKeys)
-}
-
 @Suite("Settings file: reading lines")
 struct SettingsFileTests {
     @Test("CRLF endings, a UTF-8 byte-order mark, trailing spaces and keys in any case")
