@@ -28,6 +28,7 @@ Needs qemu-system-arm, dosfstools, mtools, e2fsprogs, util-linux (losetup), pyth
 """
 
 import argparse
+import contextlib
 import hashlib
 import os
 import random
@@ -239,12 +240,16 @@ LIVE = []
 FIRST_PHOTO = {}
 
 
+def power_off_all():
+    """Every guest of the run killed (the card's power cut): the host never touches a card in use."""
+    for old in LIVE:
+        old.kill()
+    LIVE.clear()
+
+
 def boot(card, work, boot_files, timeout=600, extra=()):
     card.detach()
-    for old in LIVE:
-        if old.proc.poll() is None:
-            old.kill()
-    LIVE.clear()
+    power_off_all()
     guest = Guest(card, work, *boot_files, extra=extra)
     LIVE.append(guest)
     guest.read_until("IMAGE-READY", timeout)
@@ -299,6 +304,14 @@ def vda_sectors_written(guest):
     return int(fields[6]), int(fields[8])  # sectors written, in flight
 
 
+def partition_sectors_written(guest):
+    """Sectors written to each of the card's partitions since the boot (vda1: FAT, vda2: root,
+    vda3: state, vda4: library)."""
+    _, out = guest.sh("for p in /sys/block/vda/vda[0-9]*; do echo ${p##*/} $(cat $p/stat); done")
+    return {fields[0]: int(fields[7]) for fields in (line.split() for line in out.splitlines())
+            if len(fields) >= 11 and fields[0].startswith("vda")}
+
+
 #: What the card-wear step takes beyond its two windows: 10,000 photos copied, a boot, the first save.
 WEAR_OVERHEAD = 240
 
@@ -321,10 +334,16 @@ def step_wear(card, work, boot_files, seconds):
     # Two windows of `seconds`: the first holds the start's one-off writes (the whole round's
     # rewrite once the folder walk has ended), the second only the steady 5-minute journal saves.
     marks = [(vda_sectors_written(guest)[0], time.monotonic())]
-    for _ in range(2):
+    partitions = [partition_sectors_written(guest)]
+    for window in range(2):
+        if window == 1:
+            guest.sh("touch /run/wear-window")
         time.sleep(seconds)
         marks.append((vda_sectors_written(guest)[0], time.monotonic()))
+        partitions.append(partition_sectors_written(guest))
     _, count = guest.sh("journalctl -b -u babyalbum.service -o cat | grep -c 'showing '")
+    _, changed = guest.sh("find /var/lib/babyalbum /var/lib/babyalbum-sync /boot/firmware -xdev -newer "
+                          "/run/wear-window 2>/dev/null | head -n 20")
     guest.kill()
     (s0, t0), (s1, t1), (s2, t2) = marks
     start_mb = (s1 - s0) * 512 / 1e6
@@ -337,6 +356,9 @@ def step_wear(card, work, boot_files, seconds):
           f"{t2 - t1:.0f} s; {steady_per_day:.2f} MB a day steady (scaled by time) + {start_mb:.2f} MB a "
           f"start = {per_day:.2f} MB a day with one start a day (goal <= 20); the step took "
           f"{time.monotonic() - started:.0f} s")
+    print("  the next window's sectors by partition: " + ", ".join(
+        f"{name} {partitions[2][name] - partitions[1].get(name, 0)}" for name in sorted(partitions[2]))
+        + "; changed in it: " + (" ".join(changed.split()) or "nothing"))
     if per_day > 20:
         raise Failure(f"{per_day:.1f} MB a day > 20")
 
@@ -528,9 +550,7 @@ def cut_after_partition_write(card, work, boot_files, before, timeout=600):
     """Boots the card and cuts its power (QEMU killed) as soon as the first boot's one write to
     the partition table reaches the card: the worst moment, partition grown, file system not."""
     card.detach()
-    for old in LIVE:
-        old.kill()
-    LIVE.clear()
+    power_off_all()
     guest = Guest(card, work, *boot_files)
     LIVE.append(guest)
     deadline = time.monotonic() + timeout
@@ -553,13 +573,19 @@ def step_library(card, work, boot_files):
     with open(card.path, "r+b") as f:
         f.truncate(os.path.getsize(card.path) + LIBRARY_GROWTH_MIB * 1024 * 1024)
     card.attach()
-    run("debugfs", "-w", "-R", f"write {os.path.join(REPO, 'Photos', 'duck.png')} /photos/library-duck.png", card.part(4))
-    # debugfs gives the new file the test's umask and no owner of ours: readable by all, as
-    # Syncthing's files are by the frame's group.
-    run("debugfs", "-w", "-R", "sif /photos/library-duck.png mode 0100644", card.part(4))
+    put_in_library(card, os.path.join(REPO, "Photos", "duck.png"), "library-duck.png")
     settings = os.path.join(work, "babyalbum.txt.before-library")
     card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
     set_interval(card, work, 2)
+    try:
+        check_library_grown(card, work, boot_files)
+    finally:
+        card.attach()
+        card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")  # the later steps' own settings
+        empty_library(card)
+
+
+def check_library_grown(card, work, boot_files):
     before = mbr(card)
     cut_after_partition_write(card, work, boot_files, before)
     guest = boot(card, work, boot_files)
@@ -601,30 +627,45 @@ def step_library(card, work, boot_files):
     if mbr(card) != grown:
         raise Failure("the second boot changed the partition table")
     card.attach()
-    card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")  # the later steps' own settings
     check = run("e2fsck", "-n", "-f", card.part(4), check=False)
     if check.returncode != 0:
         raise Failure("the library's fsck is not clean:\n" + check.stdout)
-    empty_library(card)
+
+
+@contextlib.contextmanager
+def library_mounted(card):
+    """The card's library partition mounted on the host. Never written with debugfs: a power cut
+    leaves its journal to replay, and a replay at the next mount would undo debugfs's writes
+    (the file's inode handed to the next new file)."""
+    power_off_all()
+    card.attach()
+    mount = tempfile.mkdtemp(prefix="library.")
+    run("mount", card.part(4), mount)
+    try:
+        yield os.path.join(mount, "photos")
+    finally:
+        run("umount", mount)
+        os.rmdir(mount)
+
+
+def put_in_library(card, source, name):
+    """`source` in the library's photos/ as `name`, readable by all as Syncthing's files are by
+    the frame's group."""
+    with library_mounted(card) as photos:
+        shutil.copyfile(source, os.path.join(photos, name))
+        os.chmod(os.path.join(photos, name), 0o644)
 
 
 def empty_library(card):
     """Removes every photo a step put on the library partition, so that the later steps show the
     FAT partition's photo alone (Syncthing's own files stay)."""
-    card.attach()
-    mount = tempfile.mkdtemp(prefix="library.")
-    run("mount", card.part(4), mount)
-    try:
-        photos = os.path.join(mount, "photos")
+    with library_mounted(card) as photos:
         for name in os.listdir(photos):
             path = os.path.join(photos, name)
             if os.path.isdir(path) and not os.path.islink(path):
                 shutil.rmtree(path)
             else:
                 os.unlink(path)
-    finally:
-        run("umount", mount)
-        os.rmdir(mount)
 
 
 def step_device_trees(card, work):
