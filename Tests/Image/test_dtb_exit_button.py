@@ -89,23 +89,57 @@ def sources():
     return found
 
 
-class DebianTrees(unittest.TestCase):
+class PatchedTrees:
+    """What every script that patches Debian's Pi trees must do (mixed into a unittest.TestCase
+    with `script`, the script's path): copies of each suite's Pi 3/4 family trees patched once in
+    setUpClass (`sets`: what, original folder, copies, the run's result); a second run changes
+    nothing; a tree without the GPIO controller is refused, untouched."""
+
+    script = None
+
     @classmethod
     def setUpClass(cls):
-        cls.work = tempfile.mkdtemp(prefix="babyalbum-dtb-test.")
+        cls.work = tempfile.mkdtemp(prefix=f"babyalbum-{os.path.basename(cls.script)}-test.")
         cls.sets = []
         for what, folder in sources():
             copies = os.path.join(cls.work, re.sub(r"\W+", "-", what))
             os.makedirs(copies)
-            originals = sorted(p for g in exit_button.BUTTON_TREE_GLOBS for p in glob.glob(os.path.join(folder, g)))
-            for tree in originals:
+            for tree in sorted(p for g in exit_button.BUTTON_TREE_GLOBS for p in glob.glob(os.path.join(folder, g))):
                 shutil.copy(tree, copies)
-            changed = run(SCRIPT, *sorted(glob.glob(os.path.join(copies, "*.dtb"))), check=False)
+            changed = run(cls.script, *sorted(glob.glob(os.path.join(copies, "*.dtb"))), check=False)
             cls.sets.append((what, folder, copies, changed))
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.work, ignore_errors=True)
+
+    def test_a_second_run_changes_nothing(self):
+        for what, _, copies, _ in self.sets:
+            tree = os.path.join(copies, "bcm2837-rpi-3-b.dtb")
+            with open(tree, "rb") as f:
+                once = f.read()
+            run(self.script, tree)
+            with open(tree, "rb") as f:
+                self.assertEqual(f.read(), once, what)
+
+    def test_a_tree_without_the_controller_is_refused_untouched(self):
+        _, folder, _, _ = self.sets[0]
+        tree = os.path.join(self.work, "no-gpio.dtb")
+        source = decompile(os.path.join(folder, "bcm2837-rpi-3-b.dtb"))
+        self.assertIn('"brcm,bcm2835-gpio"', source)
+        source = source.replace('"brcm,bcm2835-gpio"', '"example,not-a-gpio"')
+        run("dtc", "-q", "-I", "dts", "-O", "dtb", "-o", tree, input=source)
+        with open(tree, "rb") as f:
+            before = f.read()
+        result = run(self.script, tree, check=False)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("0 GPIO controllers", result.stderr)
+        with open(tree, "rb") as f:
+            self.assertEqual(f.read(), before)
+
+
+class DebianTrees(PatchedTrees, unittest.TestCase):
+    script = SCRIPT
 
     def test_the_kernel_has_every_pi_tree_of_the_card(self):
         for what, folder, _, _ in self.sets:
@@ -141,15 +175,6 @@ class DebianTrees(unittest.TestCase):
                         diff = {k for k in set(before[path]) | set(after[path]) if before[path].get(k) != after[path].get(k)}
                         self.assertEqual(diff, {"status"})
 
-    def test_a_second_run_changes_nothing(self):
-        for what, _, copies, _ in self.sets:
-            tree = os.path.join(copies, "bcm2837-rpi-3-b.dtb")
-            with open(tree, "rb") as f:
-                once = f.read()
-            run(SCRIPT, tree)
-            with open(tree, "rb") as f:
-                self.assertEqual(f.read(), once, what)
-
     def test_the_phandle_is_the_trees_own(self):
         """The Pi 3's and the Pi 4's controllers differ (compatible): each button points at the
         phandle of its own tree's controller."""
@@ -181,21 +206,6 @@ class DebianTrees(unittest.TestCase):
                 self.assertIn("0 GPIO controllers", result.stderr)
                 with open(tree, "rb") as a, open(copy, "rb") as b:
                     self.assertEqual(a.read(), b.read())
-
-    def test_a_tree_without_the_controller_is_refused_untouched(self):
-        _, folder, _, _ = self.sets[0]
-        tree = os.path.join(self.work, "no-gpio.dtb")
-        source = decompile(os.path.join(folder, "bcm2837-rpi-3-b.dtb"))
-        self.assertIn('"brcm,bcm2835-gpio"', source)
-        source = source.replace('"brcm,bcm2835-gpio"', '"example,not-a-gpio"')
-        run("dtc", "-q", "-I", "dts", "-O", "dtb", "-o", tree, input=source)
-        with open(tree, "rb") as f:
-            before = f.read()
-        result = run(SCRIPT, tree, check=False)
-        self.assertEqual(result.returncode, 1)
-        self.assertIn("0 GPIO controllers", result.stderr)
-        with open(tree, "rb") as f:
-            self.assertEqual(f.read(), before)
 
 
 class Checker(unittest.TestCase):
