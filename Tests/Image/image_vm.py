@@ -84,8 +84,10 @@ class Card:
 
     def attach(self):
         """One loop device a partition (no udev here to make partition nodes); again after a
-        change of the partition table."""
+        change of the partition table. Every guest is powered off first: the host never touches
+        a card in use (a step that failed mid-boot still has one)."""
         import json
+        power_off_all()
         self.detach()
         table = json.loads(run("sfdisk", "-J", self.path).stdout)["partitiontable"]["partitions"]
         self.loops = [run("losetup", "--find", "--show", "--offset", str(p["start"] * 512), "--sizelimit",
@@ -241,7 +243,8 @@ FIRST_PHOTO = {}
 
 
 def power_off_all():
-    """Every guest of the run killed (the card's power cut): the host never touches a card in use."""
+    """Every guest of the run killed (the card's power cut), before a boot and before the host
+    touches the card (Card.attach)."""
     for old in LIVE:
         old.kill()
     LIVE.clear()
@@ -637,7 +640,6 @@ def library_mounted(card):
     """The card's library partition mounted on the host. Never written with debugfs: a power cut
     leaves its journal to replay, and a replay at the next mount would undo debugfs's writes
     (the file's inode handed to the next new file)."""
-    power_off_all()
     card.attach()
     mount = tempfile.mkdtemp(prefix="library.")
     run("mount", card.part(4), mount)
