@@ -141,6 +141,9 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 echo 1 > /proc/sys/kernel/printk
 for m in $(cat /modules.order); do insmod /modules/$m || echo "vmrig: insmod $m failed"; done
+# The loopback interface, up as on any booted system: Foundation's CFSocket (under `Process`)
+# makes its wakeup pair on 127.0.0.1, and without it a test's `waitUntilExit` can wait forever.
+ip link set lo up
 arg() { sed -n "s/.*$1=\([^ ]*\).*/\1/p" /proc/cmdline; }
 OUT=$(arg vmrig.out)
 """
@@ -405,7 +408,10 @@ class VM:
                 break
             self._check_alive()
             if time.monotonic() > deadline:
-                raise VMError(f"guest command timed out after {timeout} s: {cmd}\nconsole:\n{self.console[-2000:]}")
+                with open(output, errors="replace") as f:
+                    partial = f.read()
+                raise VMError(f"guest command timed out after {timeout} s: {cmd}\nits output so far (last "
+                              f"4000 characters):\n{partial[-4000:]}\nconsole:\n{self.console[-2000:]}")
             time.sleep(0.01)
         with open(output, errors="replace") as f:
             text = f.read()
