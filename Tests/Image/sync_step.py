@@ -8,7 +8,9 @@ API: it sees the card as a pending device, accepts it and shares its folder of 3
 photo arrives on the card unchanged (sha256), and the screen shows one of them. An unlisted
 "stranger" Syncthing that dials the card and shares a folder is refused: it gets no folder onto
 the card. The Pss of every process of the frame's and Syncthing's units is printed while photos
-arrive.
+arrive. The power is cut while a large photo is in transfer; the next boot finishes it. Then the
+family's line is removed from babyalbum.txt: the next boot un-pairs the device, and its photos
+stay and are shown.
 """
 
 import hashlib
@@ -129,6 +131,7 @@ def step_sync(vm, card, work, boot_files):
         try:
             card_id = check_sync(vm, guest, family, stranger, sums, card_port, work)
             guest = check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id)
+            guest = check_unpaired(vm, card, work, boot_files, network, original, family)
         except vm.Failure as failure:
             raise vm.Failure(f"{failure}\n{card_side(live_guest(vm))}\n{family.log_tail()}") from None
         guest.kill()
@@ -243,6 +246,46 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     check = subprocess.run(["e2fsck", "-n", "-f", card.part(4)], capture_output=True, text=True)
     if check.returncode != 0:
         raise vm.Failure("the library's fsck after the boot that resumed is not clean:\n" + check.stdout)
+    return guest
+
+
+def check_unpaired(vm, card, work, boot_files, network, original, family):
+    """The parent deletes the family's line from babyalbum.txt: the next boot's `family-library
+    pair` deletes that device from the card's Syncthing, and the photos it sent stay on the card
+    and are still shown."""
+    card.attach()
+    settings = os.path.join(work, "babyalbum.txt.unpaired")
+    with open(settings, "w", newline="") as f:
+        f.write(original + "\r\ninterval = 3\r\n")
+    card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+    guest = vm.boot(card, work, boot_files, extra=network)
+    vm.wait_showing(guest)
+    deadline = time.monotonic() + 300
+    while True:
+        _, said = guest.sh("journalctl -b -o cat -u babyalbum-sync.service | grep 'family-library: '", timeout=60)
+        if f"un-paired {family.id}" in said:
+            break
+        if time.monotonic() > deadline:
+            raise vm.Failure("the family's line was removed, but in 300 s the card never said it un-paired "
+                             f"{family.id}:\n{said}")
+        time.sleep(3)
+    _, devices = guest.sh("syncthing cli --home=/var/lib/babyalbum-sync config devices list", timeout=60)
+    if family.id in devices:
+        raise vm.Failure(f"the un-paired device is still in the card's configuration:\n{devices}")
+    kept = on_card(guest)
+    if len(kept) < PHOTOS:
+        raise vm.Failure(f"un-pairing lost photos: {len(kept)} of the family's {PHOTOS + 1} left on the card")
+    deadline = time.monotonic() + 120
+    while True:
+        _, shown = guest.sh("journalctl -b -o cat -u babyalbum.service | grep -o 'showing .*family-[0-9a-z]*.png' "
+                            "| tail -n 1", timeout=60)
+        if shown.strip():
+            break
+        if time.monotonic() > deadline:
+            raise vm.Failure("after un-pairing, no family photo was shown in 120 s (interval 3 s)")
+        time.sleep(3)
+    print(f"  the family's line removed: the next boot un-paired {family.id[:7]} (not in the card's devices); "
+          f"its {len(kept)} photos stay on the card and are shown ({shown.strip().split('/')[-1]})")
     return guest
 
 
