@@ -18,9 +18,12 @@ sync_generate() {
     syncthing generate --home="$1" --no-default-folder --skip-port-probing >/dev/null 2>&1
 }
 
-# sync_device_id HOME: this device's ID, from the configuration syncthing generate wrote.
+# sync_device_id HOME: this device's ID.
 sync_device_id() {
-    sed -n 's/^ *<device id="\([A-Z0-9-]*\)".*/\1/p' "$1/config.xml" | head -n 1
+    # From its certificate: config.xml lists the other devices too, in the order of their IDs (a
+    # family device listed first was once taken for the card itself, and the card's own entry
+    # deleted as un-paired).
+    syncthing serve --home="$1" --device-id
 }
 
 # sync_api_key HOME: the REST API key from config.xml.

@@ -8,7 +8,9 @@ API: it sees the card as a pending device, accepts it and shares its folder of 3
 photo arrives on the card unchanged (sha256), and the screen shows one of them. An unlisted
 "stranger" Syncthing that dials the card and shares a folder is refused: it gets no folder onto
 the card. The Pss of every process of the frame's and Syncthing's units is printed while photos
-arrive. The power is cut while a large photo is in transfer; the next boot finishes it. Then the
+arrive. The library is filled until Syncthing refuses photos: the card says so in one line and
+the slideshow goes on; with room again the photos arrive. The power is cut while a large photo is
+in transfer; the next boot finishes it. Then the
 family's line is removed from babyalbum.txt: the next boot un-pairs the device, and its photos
 stay and are shown.
 """
@@ -130,6 +132,7 @@ def step_sync(vm, card, work, boot_files):
         vm.wait_showing(guest)
         try:
             card_id = check_sync(vm, guest, family, stranger, sums, card_port, work)
+            check_library_full(vm, guest, family)
             guest = check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id)
             guest = check_unpaired(vm, card, work, boot_files, network, original, family)
         except vm.Failure as failure:
@@ -183,6 +186,77 @@ def check_sync(vm, guest, family, stranger, sums, card_port, work):
     return card_id
 
 
+def guest_uptime(guest):
+    _, text = guest.sh("cut -d' ' -f1 /proc/uptime", timeout=60)
+    return float(text.split()[0])
+
+
+def journal_since(guest, unit, since):
+    """The lines `unit` logged in this boot after the guest's uptime `since`, without timestamps."""
+    _, text = guest.sh(f"journalctl -b -o short-monotonic --no-pager -u {unit}", timeout=60)
+    lines = []
+    for line in text.splitlines():
+        found = re.match(r"\[\s*([0-9.]+)\]\s+\S+\s+(.*)", line)
+        if found and float(found.group(1)) > since:
+            lines.append(found.group(2))
+    return lines
+
+
+def check_library_full(vm, guest, family):
+    """The library's partition is filled (a file of root's) until 1 % and 2 MB are free, and the
+    family sends three 4.3 MB photos. Syncthing refuses them at every retry; the card says so in
+    one line, Syncthing is not restarted, and the slideshow goes on. With room again (the file
+    deleted) it says so, and the photos arrive once the family sends another."""
+    filler = "/var/lib/babyalbum-sync/test-filler"
+    since = guest_uptime(guest)
+    guest.sh(f"set -- $(df -B1 --output=avail,size /var/lib/babyalbum-sync | tail -n 1); "
+             f"fallocate -l $(($1 - $2 / 100 - 2000000)) {filler}; sync", timeout=120)
+    _, free = guest.sh("df -h --output=avail,size /var/lib/babyalbum-sync | tail -n 1", timeout=60)
+    waiting = {name: big_photo(family.folder, name, 1200)[1] for name in ("family-full-1.png", "family-full-2.png",
+                                                                        "family-full-3.png")}
+    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    def said(text):
+        return [line for line in journal_since(guest, "babyalbum-sync.service", since) if text in line]
+    family.wait("the card's line that the library is full", lambda: said("the library is full"), 300, vm)
+    time.sleep(75)  # Syncthing retries after a minute, and is refused again
+    lines = journal_since(guest, "babyalbum-sync.service", since)
+    full = [line for line in lines if "the library is full" in line]
+    retries = [line for line in lines if re.search(r"insufficient space|Failed to sync|making sync progress", line)]
+    if len(full) != 1 or retries:
+        raise vm.Failure(f"a full library is not one line: {len(full)} 'full' lines and Syncthing's retries "
+                         f"{retries[:6]}:\n" + "\n".join(lines[-30:]))
+    arrived = sorted(set(waiting) & set(on_card(guest)))
+    if arrived:
+        raise vm.Failure(f"photos arrived on a full library: {arrived} (the filler left {free.strip()})")
+    check_unit_lives(vm, guest, "babyalbum-sync.service")
+    shown = check_unit_lives(vm, guest, "babyalbum.service", showing_since=since)
+    print(f"  library full ({free.split()[0]} free of {free.split()[1]}), 3 photos of 4.3 MB refused for 75 s and "
+          f"more: one line in the {len(lines)} of the sync unit, no retry line, neither unit restarted, {shown} "
+          "photos shown meanwhile:\n"
+          f"    {full[0].split(': ', 1)[-1]}")
+    since = guest_uptime(guest)
+    guest.sh(f"rm -f {filler}; sync", timeout=120)
+    family.wait("the card's line that the library has room again", lambda: said("has room again"), 180, vm)
+    waiting["family-room.png"] = big_photo(family.folder, "family-room.png", 64)[1]
+    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    family.wait("the waiting photos on the card", lambda: all(on_card(guest).get(n) == d for n, d in waiting.items()),
+                600, vm)
+    print(f"  room again: {said('has room again')[0].split(': ', 1)[-1]}; the 3 waiting photos arrived with the next one")
+
+
+def check_unit_lives(vm, guest, unit, showing_since=None):
+    """`unit` is active and was never restarted; with `showing_since`, the photos it showed since then."""
+    _, state = guest.sh(f"systemctl show -p ActiveState -p NRestarts {unit}", timeout=60)
+    if "ActiveState=active" not in state or "NRestarts=0" not in state:
+        raise vm.Failure(f"{unit} did not live through the full library: {state}")
+    if showing_since is None:
+        return 0
+    shown = len([line for line in journal_since(guest, unit, showing_since) if " showing " in line])
+    if shown < 10:
+        raise vm.Failure(f"the slideshow did not go on while the library was full: {shown} photos shown (interval 3 s)")
+    return shown
+
+
 def print_memory(when, memory):
     """The highest Pss of the frame and Syncthing together among the samples."""
     worst = max(memory, key=lambda m: m[0] + m[1])
@@ -195,10 +269,10 @@ def live_guest(vm):
     return vm.LIVE[-1]
 
 
-def big_photo(folder):
-    """A 2900x2900 PNG of noise (about 25 MB): long enough in transfer to be cut in the middle."""
-    path = os.path.join(folder, "family-big.png")
-    Image.frombytes("RGB", (2900, 2900), os.urandom(2900 * 2900 * 3)).save(path, compress_level=0)
+def big_photo(folder, name="family-big.png", side=2900):
+    """A PNG of noise (2900x2900: about 25 MB, long enough in transfer to be cut in the middle)."""
+    path = os.path.join(folder, name)
+    Image.frombytes("RGB", (side, side), os.urandom(side * side * 3)).save(path, compress_level=0)
     with open(path, "rb") as f:
         return path, hashlib.sha256(f.read()).hexdigest()
 
@@ -272,6 +346,9 @@ def check_unpaired(vm, card, work, boot_files, network, original, family):
     _, devices = guest.sh("syncthing cli --home=/var/lib/babyalbum-sync config devices list", timeout=60)
     if family.id in devices:
         raise vm.Failure(f"the un-paired device is still in the card's configuration:\n{devices}")
+    # The card's own entry stays (it was once deleted as un-paired when the family's ID sorted first).
+    if said.count("un-paired ") != 1:
+        raise vm.Failure(f"the card un-paired more than the family's device:\n{said}")
     kept = on_card(guest)
     if len(kept) < PHOTOS:
         raise vm.Failure(f"un-pairing lost photos: {len(kept)} of the family's {PHOTOS + 1} left on the card")
