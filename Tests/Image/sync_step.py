@@ -10,9 +10,8 @@ photo arrives on the card unchanged (sha256), and the screen shows one of them. 
 the card. The Pss of every process of the frame's and Syncthing's units is printed while photos
 arrive. The library is filled until Syncthing refuses photos: the card says so in one line and
 the slideshow goes on; with room again the photos arrive. The power is cut while a large photo is
-in transfer; the next boot finishes it. Then the
-family's line is removed from babyalbum.txt: the next boot un-pairs the device, and its photos
-stay and are shown.
+in transfer; the next boot finishes it. Then the family's line is removed from babyalbum.txt: the
+next boot un-pairs the device, and its photos stay and are shown.
 """
 
 import hashlib
