@@ -19,7 +19,7 @@ Checks:
    every photo complete before the cut unchanged (sha256), the state file valid or absent; then
    the next boot shows a photo. A quarter of the cuts (at least one) must hit a write.
 
-Usage: Tests/Image/image_vm.py IMAGE [--cuts N] [--deadline UNIX-TIME]
+Usage: Tests/Image/image_vm.py IMAGE [--cuts N] [--deadline UNIX-TIME] [--steps A,B | --leave-out A,B]
        (prints each step; exit 0 when all passed; 8 cuts unless the deadline stops them after 4,
        which makes the power cuts a partial record, skipped with the count, never "ok")
 Each step's record (xunit) goes to $BABYALBUM_RESULTS/Image.xml when BABYALBUM_RESULTS is set; the
@@ -719,6 +719,10 @@ def main():
                         help="a Unix time: past MINIMUM_CUTS cuts, none starts that would end the suite after it")
     parser.add_argument("--wear-seconds", type=int, default=int(os.environ.get("BABYALBUM_IMAGE_WEAR_SECONDS", "330")))
     parser.add_argument("--seed", type=int, default=int(time.time()))
+    parser.add_argument("--steps", help="only these steps, by the name before the colon, comma-separated "
+                        "(e.g. clock); the others are left out of the run and its records")
+    parser.add_argument("--leave-out", default="", help="every step but these (as --steps); left out of the "
+                        "run and its records: another run makes them")
     options = parser.parse_args()
     work = tempfile.mkdtemp(prefix="babyalbum-image-test.")
     records = xunit.Records("Image")
@@ -736,7 +740,8 @@ def main():
         cmdline = " ".join(w for w in cmdline.split() if not w.startswith("console="))
         boot_files = (kernel, initrd, cmdline)
         print(f"seed {options.seed}; kernel command line: {cmdline}")
-        if not os.environ.get("BABYALBUM_IMAGE_STEPS") or "device trees" in os.environ["BABYALBUM_IMAGE_STEPS"]:
+        if chosen(options, "device trees") and (not os.environ.get("BABYALBUM_IMAGE_STEPS")
+                                                or "device trees" in os.environ["BABYALBUM_IMAGE_STEPS"]):
             debian_tree_tests(records)
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
@@ -749,6 +754,8 @@ def main():
                            ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed,
                                                                   options.deadline, WEAR_OVERHEAD + 2 * options.wear_seconds)),
                            ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):
+            if not chosen(options, name.split(":")[0]):
+                continue
             if os.environ.get("BABYALBUM_IMAGE_STEPS") and name.split(":")[0] not in os.environ["BABYALBUM_IMAGE_STEPS"]:
                 records.add(name, "skipped", 0, "not in BABYALBUM_IMAGE_STEPS")
                 print(f"skipped - {name}: not in BABYALBUM_IMAGE_STEPS")
@@ -758,6 +765,13 @@ def main():
         shutil.rmtree(work, ignore_errors=True)
         print(records.line())
     return 1 if records.count("failed") else 0
+
+
+def chosen(options, step):
+    """Whether this run makes `step` (the name before the colon), by --steps and --leave-out."""
+    if options.steps is not None:
+        return step in options.steps.split(",")
+    return step not in options.leave_out.split(",")
 
 
 def run_step(records, name, body, card):
