@@ -62,9 +62,9 @@ actor ListRecorder {
     /// `timeout`. The default is generous: Swift Testing starts every test at once on a cooperative
     /// pool as wide as the machine (two threads on a 2-core CI machine), and the CPU-bound codec
     /// tests held both threads for about 50 s in one loaded run, so this recorder got no thread
-    /// to receive a list that was long published.
+    /// to receive a list that was long published. Under qemu-user it is longer (``patient(_:)``).
     func next(
-        timeout: Duration = .seconds(90), where predicate: @escaping @Sendable (PhotoListState) -> Bool
+        timeout: Duration = patient(.seconds(90)), where predicate: @escaping @Sendable (PhotoListState) -> Bool
     ) async -> PhotoListState? {
         while cursor < states.count {
             let state = states[cursor]
@@ -84,7 +84,7 @@ actor ListRecorder {
 
     /// The next `.loaded` list whose names (relative to the folder) satisfy `predicate`.
     func nextList(
-        timeout: Duration = .seconds(90), where predicate: @escaping @Sendable (Set<String>) -> Bool
+        timeout: Duration = patient(.seconds(90)), where predicate: @escaping @Sendable (Set<String>) -> Bool
     ) async -> Set<String>? {
         let folder = self.folder
         let state = await next(timeout: timeout) { state in
