@@ -740,8 +740,7 @@ def main():
         cmdline = " ".join(w for w in cmdline.split() if not w.startswith("console="))
         boot_files = (kernel, initrd, cmdline)
         print(f"seed {options.seed}; kernel command line: {cmdline}")
-        if chosen(options, "device trees") and (not os.environ.get("BABYALBUM_IMAGE_STEPS")
-                                                or "device trees" in os.environ["BABYALBUM_IMAGE_STEPS"]):
+        if chosen(options, "device trees") and listed_in_environment("device trees"):
             debian_tree_tests(records)
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
@@ -754,9 +753,10 @@ def main():
                            ("power cuts", lambda: step_power_cuts(card, work, boot_files, options.cuts, options.seed,
                                                                   options.deadline, WEAR_OVERHEAD + 2 * options.wear_seconds)),
                            ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):
-            if not chosen(options, name.split(":")[0]):
+            step = name.split(":")[0]
+            if not chosen(options, step):
                 continue
-            if os.environ.get("BABYALBUM_IMAGE_STEPS") and name.split(":")[0] not in os.environ["BABYALBUM_IMAGE_STEPS"]:
+            if not listed_in_environment(step):
                 records.add(name, "skipped", 0, "not in BABYALBUM_IMAGE_STEPS")
                 print(f"skipped - {name}: not in BABYALBUM_IMAGE_STEPS")
                 continue
@@ -772,6 +772,13 @@ def chosen(options, step):
     if options.steps is not None:
         return step in options.steps.split(",")
     return step not in options.leave_out.split(",")
+
+
+def listed_in_environment(step):
+    """Whether BABYALBUM_IMAGE_STEPS, when set, names `step`: the steps it leaves out are recorded
+    as skipped (unlike --steps and --leave-out, whose steps another run makes)."""
+    wanted = os.environ.get("BABYALBUM_IMAGE_STEPS")
+    return not wanted or step in wanted
 
 
 def run_step(records, name, body, card):
