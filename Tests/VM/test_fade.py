@@ -48,16 +48,18 @@ def largest_difference(a, b):
     return max(high for _, high in ImageChops.difference(a, b).getextrema())
 
 
+def row_estimates(old, new, screen, y):
+    """The weights that every 29th pixel of row y gives, from each channel where the two frames
+    differ by 64 or more: (screen - old) / (new - old)."""
+    return [(s - a) / (b - a) for x in range(0, old.size[0], 29)
+            for a, b, s in zip(old.getpixel((x, y)), new.getpixel((x, y)), screen.getpixel((x, y)))
+            if abs(b - a) >= 64]
+
+
 def mix_weight(old, new, screen):
     """The weight w (0 = old, 1 = new) for which the screen is closest to old*(1-w) + new*w,
     and the largest channel difference from that mix."""
-    estimates = []
-    width, height = old.size
-    for y in range(0, height, 23):
-        for x in range(0, width, 29):
-            for a, b, s in zip(old.getpixel((x, y)), new.getpixel((x, y)), screen.getpixel((x, y))):
-                if abs(b - a) >= 64:
-                    estimates.append((s - a) / (b - a))
+    estimates = [w for y in range(0, old.size[1], 23) for w in row_estimates(old, new, screen, y)]
     if not estimates:
         raise AssertionError("the two frames are too alike to measure a fade")
     middle = statistics.median(estimates)
@@ -79,9 +81,7 @@ def torn_capture(old, new, screen):
     width, height = old.size
     rows = []
     for y in range(0, height, 8):
-        estimates = [(s - a) / (b - a) for x in range(0, width, 29)
-                     for a, b, s in zip(old.getpixel((x, y)), new.getpixel((x, y)), screen.getpixel((x, y)))
-                     if abs(b - a) >= 64]
+        estimates = row_estimates(old, new, screen, y)
         if estimates:
             rows.append((y, statistics.median(estimates)))
     if len(rows) < 4:
