@@ -221,7 +221,9 @@ def install_sync_live(vm):
     if status != 0:
         raise Failure(f"install.sh --sync failed:\n{output}")
     wait_for(vm, "systemctl is-active babyalbum-sync.service", r"^active", 60, "babyalbum-sync.service")
-    match = wait_for(vm, "/usr/local/bin/babyalbum doctor 2>&1 | grep Sync:", r"device ID is ([A-Z0-9-]{63})", 60,
+    # Syncthing's REST API answers well after its unit is active: 60 s ran out once under TCG with
+    # three lanes of scripts/test on two cores. A wait: it ends when the API answers.
+    match = wait_for(vm, "/usr/local/bin/babyalbum doctor 2>&1 | grep Sync:", r"device ID is ([A-Z0-9-]{63})", 240,
                      "the device ID in babyalbum doctor")
     print(f"    doctor: this frame's Syncthing device ID is {match.group(1)}", flush=True)
     return match.group(1)
