@@ -169,13 +169,13 @@ import Testing
         #expect(PublishPhoto.reserveForTheNext < PublishPhoto.patience)
     }
 
-    /// A next photo stopped at its deadline (too costly) is skipped, not retried, and another is
-    /// asked for at once.
+    /// A next photo stopped at its deadline (a failure worth a second try: the board may have been
+    /// busy) is passed over, and another is asked for at once.
     @Test func aNextPhotoOverItsDeadlineIsPassedOverForAnother() {
         let (store, first, next) = showingFirstPhoto(["a", "b", "c"])
         let reason = "the decode worker took longer than 11.0 seconds and was stopped"
-        let replacement = store.send(.framePreparationRefused(next, reason: reason, now: at(11))).preparedPhoto!
-        store.receive([.report(.photoSkipped(next, reason: reason)), .prepareFrame(replacement, size: screen)])
+        let replacement = store.send(.framePreparationFailed(next, reason: reason, now: at(11))).preparedPhoto!
+        store.receive([.report(.photoRetryLater(next, reason: reason)), .prepareFrame(replacement, size: screen)])
         #expect(replacement != first && replacement != next)
     }
 

@@ -112,10 +112,9 @@ import Testing
         let error = #expect(throws: PhotoError.self) {
             _ = try WorkerSupport.decode(photo, pool: quick, request: request)
         }
-        #expect(
-            error?.reason
-                == "the decode worker took longer than 1.0 seconds and was stopped: the photo costs too much to decode")
-        #expect(error?.kind == .tooCostly && error?.isLasting == true)
+        #expect(error?.reason == "the decode worker took longer than 1.0 seconds and was stopped")
+        // Wall-clock time, which a busy board stretches: the photo gets its second try.
+        #expect(error?.kind == .overDeadline && error?.isLasting == false)
         // The next photo, with the same pool, once the worker started after the stopped one is
         // confined (in the arm64 VM its start alone outlasted the second).
         #expect(quick.waitingWorkerMemory(timeout: .seconds(120)) != nil, "the next waiting worker is confined")
@@ -135,7 +134,7 @@ import Testing
         let started = ContinuousClock.now
         let error = #expect(throws: PhotoError.self) { _ = try WorkerSupport.decode(photo, pool: pool, request: hang) }
         let waited = ContinuousClock.now - started
-        #expect(error?.kind == .tooCostly, "\(error?.reason ?? "")")
+        #expect(error?.kind == .overDeadline, "\(error?.reason ?? "")")
         // Not at once (0 ms), and the request's deadline, not the pool's 20 s (the upper bound
         // leaves room for the kill and reap under emulation, where the arm64 VM runs this).
         #expect(waited >= .milliseconds(500) && waited < .seconds(15), "\(waited)")

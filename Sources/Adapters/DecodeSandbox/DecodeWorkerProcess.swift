@@ -120,14 +120,14 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
             workerPeakKilobytes: peakKilobytes, workerCPUNanoseconds: cpu)
     }
 
-    /// Why the worker gave no reply: over its deadline, its CPU time (SIGXCPU) or its memory
-    /// (SIGABRT: libheif's C++ aborts when an allocation fails under RLIMIT_AS) the photo costs
-    /// too much to decode, and is not tried again; else the status it ended with.
+    /// Why the worker gave no reply: over its deadline (the wall clock's, which a busy board
+    /// stretches: tried once more later); over its CPU time (SIGXCPU) or its memory (SIGABRT:
+    /// libheif's C++ aborts when an allocation fails under RLIMIT_AS) the photo costs too much to
+    /// decode, and is not tried again; else the status it ended with.
     private static func failure(_ length: Int, _ status: Int32, _ deadline: Duration, path: String) -> PhotoError {
         if length == -2 {
-            let reason =
-                "the decode worker took longer than \(deadline) and was stopped: the photo costs too much to decode"
-            return PhotoError(kind: .tooCostly, reason: reason, path: path)
+            let reason = "the decode worker took longer than \(deadline) and was stopped"
+            return PhotoError(kind: .overDeadline, reason: reason, path: path)
         }
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
         basandbox_describe_status(status, &text)

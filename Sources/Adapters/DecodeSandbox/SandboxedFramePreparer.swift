@@ -16,7 +16,8 @@ public struct SandboxedFramePreparer: FramePreparing {
     /// Where the line naming the colour profile a photo carries (and that is used) goes.
     public let colourNote: @Sendable (String) -> Void
     /// How long one photo's decode may take (`nil`: the pool's deadline); a photo not decoded
-    /// by then is refused as ``PhotoError/Kind/tooCostly`` and the slideshow passes it over.
+    /// by then fails as ``PhotoError/Kind/overDeadline`` and the slideshow passes it over (and
+    /// tries it once more later).
     public let decodeDeadline: Duration?
 
     /// Creates a preparer.

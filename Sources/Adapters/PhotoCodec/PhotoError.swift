@@ -23,10 +23,12 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
         /// The decode worker crashed, was killed or could not be reached (the reason names the
         /// signal).
         case decoderFailed
-        /// The decode worker ran over its deadline, its CPU time limit or (aborting) its memory
-        /// limit: the photo costs more to decode than the slideshow can give it (passed over, not
-        /// tried again).
+        /// The decode worker ran over its CPU time limit or (aborting) its memory limit: the photo
+        /// costs more to decode than the slideshow can give it (passed over, not tried again).
         case tooCostly
+        /// The decode worker was still decoding at the slideshow's deadline, a wall-clock time
+        /// that other work on a busy board stretches: passed over, tried once more later.
+        case overDeadline
         /// The decode sandbox refused a system call that a library made while decoding this
         /// photo ("system call 198 (socket)"): a gap in the allow-list for this system's
         /// libraries, the same for every photo that needs it.
@@ -81,8 +83,10 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
 
 extension PhotoError: PreparationFailure {
     /// An unsupported format (HEIC, HEIF, AVIF) or feature (a 12-bit JPEG) stays so, and so does
-    /// a call the sandbox refuses; a photo over a limit, or that ran the worker out of time or
-    /// memory, would cost the same again: the photo is skipped at once instead of being retried.
+    /// a call the sandbox refuses; a photo over a limit, or that ran the worker out of CPU time
+    /// or memory, would cost the same again: the photo is skipped at once instead of being
+    /// retried. One still decoding at the slideshow's deadline gets its second try, as a damaged
+    /// file does: that deadline is wall-clock time, longer on a busy board.
     public var isLasting: Bool {
         switch kind {
         case .unsupportedFormat, .unsupportedFeature, .sandboxRefused, .tooLarge, .tooCostly, .outOfMemory: true

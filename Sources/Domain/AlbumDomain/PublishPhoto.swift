@@ -38,8 +38,8 @@ public struct PublishPhoto: Sendable {
 
     /// How long the decode of the next photo may take, from when it is asked for (as the photo
     /// before it appears): its interval and ``patience``, less ``reserveForTheNext``. A photo not
-    /// decoded by then is refused (a lasting failure) and passed over for the next one, which
-    /// still arrives within ``patience`` past the interval.
+    /// decoded by then fails and is passed over for the next one, which still arrives within
+    /// ``patience`` past the interval; it is tried once more later (the board may have been busy).
     public var decodeDeadline: Duration { interval + Self.patience - Self.reserveForTheNext }
 
     /// Applies `action` to `album` and returns what must be done, in order.
