@@ -93,10 +93,32 @@ class XunitTests(unittest.TestCase):
         result = subprocess.run([sys.executable, script, "summary", self.folder], capture_output=True, text=True)
         self.assertEqual((result.returncode, result.stdout), (2, "0 passed, 0 failed, 0 skipped\n"))
 
+    def test_a_message_quoting_a_console_is_kept_readable_and_the_file_stays_xml(self):
+        # A guest console's colours (ESC) in a failure once made the file unreadable: the next
+        # record's `add` failed to parse it, and that test went unrecorded.
+        path = os.path.join(self.folder, "Deploy.xml")
+        script = os.path.join(HERE, "xunit.py")
+        console = "[\x1b[0;32m  OK  \x1b[0m] Reached target sysinit.target\x07"
+        for name, status, message in (("a", "failed", console), ("b", "passed", "")):
+            subprocess.run([sys.executable, script, "add", path, "Deploy", name, status, "1.5", message], check=True)
+        result = subprocess.run([sys.executable, script, "summary", self.folder], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, "FAIL - Deploy.a: [\\x1b[0;32m  OK  \\x1b[0m] Reached target "
+                         "sysinit.target\\x07\n1 passed, 1 failed, 0 skipped\n")
+
     def test_an_unknown_status_is_refused(self):
         with self.assertRaises(ValueError):
             xunit.Record("Suite", "name", "ok", 0)
 
 
+def main():
+    """Runs the tests; their records go to $BABYALBUM_RESULTS/Reporting.xml when it is set."""
+    records = xunit.Records("Reporting")
+    suite = unittest.TestLoader().loadTestsFromTestCase(XunitTests)
+    result = xunit.run_unittest(records, suite, verbosity=2 if "-v" in sys.argv[1:] else 1)
+    print(records.line())
+    sys.exit(0 if result.wasSuccessful() and result.testsRun > 0 else 1)
+
+
 if __name__ == "__main__":
-    unittest.main()
+    main()

@@ -18,12 +18,24 @@ From the command line (bash rigs, scripts/test):
                                then prints "N passed, M failed, K skipped" (exit 2 without records)
 """
 import os
+import re
 import sys
 import time
 import unittest
 import xml.etree.ElementTree as ElementTree
 
 STATUSES = ("passed", "failed", "skipped")
+
+#: What XML 1.0 cannot hold, even escaped: control characters but tab, newline and carriage
+#: return (a guest console's ESC), surrogates, U+FFFE and U+FFFF.
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text):
+    """`text` with each character XML cannot hold written as its escape (ESC becomes "\\x1b"): a
+    record that quotes a console stays readable, and the file stays XML."""
+    return NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}" if ord(match.group()) < 0x100
+                       else f"\\u{ord(match.group()):04x}", text)
 
 
 class Record:
@@ -32,8 +44,8 @@ class Record:
     def __init__(self, classname, name, status, seconds, message=""):
         if status not in STATUSES:
             raise ValueError(f"status {status!r} is not one of {STATUSES}")
-        self.classname, self.name, self.status = classname, name, status
-        self.seconds, self.message = float(seconds), message
+        self.classname, self.name, self.status = xml_text(classname), xml_text(name), status
+        self.seconds, self.message = float(seconds), xml_text(message)
 
     def element(self):
         """The record as a <testcase> element."""
