@@ -114,6 +114,11 @@ fi
 #: Diagnostic mode for a binary that does not send READY=1 and WATCHDOG=1 yet: the unit runs as
 #: Type=simple without a watchdog, and the readiness and watchdog checks are skipped.
 WITHOUT_NOTIFY = "1" if os.environ.get("BABYALBUM_VM_WITHOUT_NOTIFY") else ""
+#: How long a guest command that changes the system (install.sh, uninstall.sh: each runs
+#: `systemctl daemon-reload`) may take before it counts as hung. 180 s ran out once in
+#: install.sh --sync's daemon-reload, with the guest's one CPU emulated on a host core shared
+#: with three other emulated guests.
+CHANGE_TIMEOUT = 600
 
 
 class Failure(Exception):
@@ -217,7 +222,7 @@ def family_photo(work):
 def install_sync_live(vm):
     """install.sh --sync on the running frame; returns the frame's device ID as doctor shows it."""
     status, output = vm.sh(f"bash {REPO}/deploy/install.sh --binary {BABYALBUM_BIN} --no-apt --board none "
-                           "--options '--seed 3 --interval 4' --sync", timeout=180)
+                           "--options '--seed 3 --interval 4' --sync", timeout=CHANGE_TIMEOUT)
     if status != 0:
         raise Failure(f"install.sh --sync failed:\n{output}")
     wait_for(vm, "systemctl is-active babyalbum-sync.service", r"^active", 60, "babyalbum-sync.service")
@@ -468,10 +473,10 @@ def main():
         check_exit_button(vm, fifo)
         step("4. install.sh again changes nothing; deploy/uninstall.sh on the live system undoes it all")
         status, output = vm.sh(f"bash {REPO}/deploy/install.sh --binary {BABYALBUM_BIN} --no-apt --board none "
-                               "--options '--seed 3 --interval 4'", timeout=120)
+                               "--options '--seed 3 --interval 4'", timeout=CHANGE_TIMEOUT)
         if status != 0 or "install.sh: 0 changes" not in output.splitlines():
             raise Failure(f"a second live install.sh changed something:\n{output}")
-        status, output = vm.sh(f"bash {REPO}/deploy/uninstall.sh", timeout=120)
+        status, output = vm.sh(f"bash {REPO}/deploy/uninstall.sh", timeout=CHANGE_TIMEOUT)
         print("    " + next(line for line in output.splitlines() if line.endswith(" changes")), flush=True)
         if status != 0:
             raise Failure(f"uninstall.sh failed:\n{output}")
@@ -484,7 +489,7 @@ def main():
         print("    after: " + " ".join(after.split()), flush=True)
         if after.split()[:2] != ["enabled", "alias"] or "left" in after:
             raise Failure(f"uninstall left things behind: {after}")
-        status, output = vm.sh(f"bash {REPO}/deploy/uninstall.sh", timeout=120)
+        status, output = vm.sh(f"bash {REPO}/deploy/uninstall.sh", timeout=CHANGE_TIMEOUT)
         if status != 0 or "uninstall.sh: 0 changes" not in output.splitlines():
             raise Failure(f"a second uninstall.sh changed something:\n{output}")
         if late:
