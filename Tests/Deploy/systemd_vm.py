@@ -321,10 +321,11 @@ def start_exit_button(vm):
     return fifo
 
 
-def check_running_and_showing(vm, frames, shot, late):
+def check_running_and_showing(vm, frames, shot, late, started=None):
     """Step 1: the service is active (running) after READY=1, has shown a photo (the screen equals
     one of `frames` pixel for pixel), pinged its watchdog and runs as babyalbum. A warning about
-    /dev/tty0 is appended to `late` (checked at the end, so that the other steps still run).
+    /dev/tty0 is appended to `late` (checked at the end, so that the other steps still run). With
+    `started` (time.monotonic() at `systemctl start`), says how long after it the photo was seen.
     Returns `systemctl show`'s properties."""
     wait_for(vm, "systemctl is-active babyalbum.service", r"^(active|failed)", 180, "babyalbum.service start")
     state = show(vm)
@@ -339,7 +340,9 @@ def check_running_and_showing(vm, frames, shot, late):
     if any("/dev/tty0" in line for line in warnings):
         late.append("the service user cannot switch the console to graphics mode: " +
                     next(line for line in warnings if "/dev/tty0" in line))
-    print(f"    on screen, pixel for pixel: {wait_for_photo_on_screen(vm, frames, shot, 30)}", flush=True)
+    photo = wait_for_photo_on_screen(vm, frames, shot, 30)
+    after = f" (seen {time.monotonic() - started:.1f} s after systemctl start)" if started is not None else ""
+    print(f"    on screen, pixel for pixel: {photo}{after}", flush=True)
     report_boot_to_photo(vm)
     state = show(vm)
     if not WITHOUT_NOTIFY and state.get("WatchdogTimestampMonotonic", "0") in ("", "0"):
