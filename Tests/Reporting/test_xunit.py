@@ -29,6 +29,12 @@ SWIFT_TESTING = """<?xml version="1.0" encoding="UTF-8"?>
 """
 
 
+def xunit_command(*arguments, check=False):
+    """xunit.py's command line, as the bash rigs and scripts/test run it."""
+    return subprocess.run([sys.executable, os.path.join(HERE, "xunit.py"), *arguments], capture_output=True,
+                          text=True, check=check)
+
+
 def sample():
     """A TestCase with one test of each outcome, for run_unittest (not itself discovered)."""
 
@@ -81,27 +87,24 @@ class XunitTests(unittest.TestCase):
 
     def test_the_command_line_adds_to_a_file(self):
         path = os.path.join(self.folder, "Deploy.xml")
-        script = os.path.join(HERE, "xunit.py")
         for name, status, message in (("a", "passed", ""), ("b", "skipped", "BABYALBUM_SKIP_SYSTEMD_VM")):
-            subprocess.run([sys.executable, script, "add", path, "Deploy", name, status, "1.5", message], check=True)
-        result = subprocess.run([sys.executable, script, "summary", self.folder], capture_output=True, text=True)
+            xunit_command("add", path, "Deploy", name, status, "1.5", message, check=True)
+        result = xunit_command("summary", self.folder)
         self.assertEqual(result.returncode, 0)
         self.assertEqual(result.stdout, "skipped - Deploy.b: BABYALBUM_SKIP_SYSTEMD_VM\n1 passed, 0 failed, 1 skipped\n")
 
     def test_no_records_is_its_own_exit_status(self):
-        script = os.path.join(HERE, "xunit.py")
-        result = subprocess.run([sys.executable, script, "summary", self.folder], capture_output=True, text=True)
+        result = xunit_command("summary", self.folder)
         self.assertEqual((result.returncode, result.stdout), (2, "0 passed, 0 failed, 0 skipped\n"))
 
     def test_a_message_quoting_a_console_is_kept_readable_and_the_file_stays_xml(self):
         # A guest console's colours (ESC) in a failure once made the file unreadable: the next
         # record's `add` failed to parse it, and that test went unrecorded.
         path = os.path.join(self.folder, "Deploy.xml")
-        script = os.path.join(HERE, "xunit.py")
         console = "[\x1b[0;32m  OK  \x1b[0m] Reached target sysinit.target\x07"
         for name, status, message in (("a", "failed", console), ("b", "passed", "")):
-            subprocess.run([sys.executable, script, "add", path, "Deploy", name, status, "1.5", message], check=True)
-        result = subprocess.run([sys.executable, script, "summary", self.folder], capture_output=True, text=True)
+            xunit_command("add", path, "Deploy", name, status, "1.5", message, check=True)
+        result = xunit_command("summary", self.folder)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(result.stdout, "FAIL - Deploy.a: [\\x1b[0;32m  OK  \\x1b[0m] Reached target "
                          "sysinit.target\\x07\n1 passed, 1 failed, 0 skipped\n")

@@ -32,10 +32,9 @@ NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def xml_text(text):
-    """`text` with each character XML cannot hold written as its escape (ESC becomes "\\x1b"): a
-    record that quotes a console stays readable, and the file stays XML."""
-    return NOT_XML.sub(lambda match: f"\\x{ord(match.group()):02x}" if ord(match.group()) < 0x100
-                       else f"\\u{ord(match.group()):04x}", text)
+    """`text` with each character XML cannot hold written as Python writes its escape (ESC
+    becomes "\\x1b"): a record that quotes a console stays readable, and the file stays XML."""
+    return NOT_XML.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), text)
 
 
 class Record:
