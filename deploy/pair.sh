@@ -78,12 +78,14 @@ offered_folders() {
 
 note "waiting up to ${WAIT}s for it to connect and share its folder with this frame ($SELF)"
 OFFER=""
+started=$SECONDS
 deadline=$((SECONDS + WAIT))
 while :; do
     OFFER=$(offered_folders | head -n 1)
     [[ -z $OFFER && $SECONDS -lt $deadline ]] || break
     sleep 1
 done
+[[ -z $OFFER ]] || note "it offered the folder '$OFFER' after $((SECONDS - started))s"
 
 # The folder's devices so far (a phone paired after a PC keeps the PC), this frame and the new one.
 folder_devices() { sed -n '/^ *<folder /,/^ *<\/folder>/s/^ *<device id="\([A-Z0-9-]*\)".*/\1/p' "$HOME_DIR/config.xml"; }
