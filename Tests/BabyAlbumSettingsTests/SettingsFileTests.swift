@@ -130,6 +130,12 @@ struct SettingsResolverTests {
     func flagsAndExcluded() throws {
         #expect(try resolve("statistics = yes\n").command.statistics)
         #expect(try !resolve("statistics = no\n").command.statistics)
+        #expect(try resolve("statistics = maybe\n").problems.map(\.line) == [1])
+        // Beside a bad line (the file is then read line by line), the same words.
+        let mixed = try resolve("statistics = on\nintervall = 3\n")
+        #expect(mixed.command.statistics)
+        #expect(mixed.problems.map(\.line) == [2])
+        #expect(mixed.arguments == ["--statistics", "--photos", photoFolder])
         #expect(try resolve("settings = /etc/other.conf\n").problems.map(\.line) == [1])
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -29,6 +30,17 @@ public enum SettingsCatalog {
     public static func keys<Command: ParsableCommand>(
         of type: Command.Type, excluding excluded: Set<String> = []
     ) -> [SettingKey] {
+        let known = read.withLock { $0[ObjectIdentifier(type)] }
+        let all = known ?? describedKeys(of: type)
+        if known == nil { read.withLock { $0[ObjectIdentifier(type)] = all } }
+        return all.filter { !excluded.contains($0.name) }
+    }
+
+    /// The keys read so far, by command: a command's options do not change while it runs, and
+    /// reading them is a parse and a JSON decode (slow on a Pi, slower under emulation).
+    private static let read = Mutex<[ObjectIdentifier: [SettingKey]]>([:])
+
+    private static func describedKeys<Command: ParsableCommand>(of type: Command.Type) -> [SettingKey] {
         var dump = ""
         do { _ = try type.parse(["--experimental-dump-help"]) } catch { dump = type.fullMessage(for: error) }
         guard let data = dump.data(using: .utf8), let tool = try? JSONDecoder().decode(ToolDump.self, from: data) else {
@@ -37,7 +49,7 @@ public enum SettingsCatalog {
         return (tool.command.arguments ?? []).compactMap { argument -> SettingKey? in
             guard argument.kind != "positional",
                 let long = argument.names?.first(where: { $0.kind == "long" })?.name,
-                long != "help", !excluded.contains(long)
+                long != "help"
             else { return nil }
             return SettingKey(
                 name: long, isFlag: argument.kind == "flag", isRepeating: argument.isRepeating ?? false,

@@ -35,8 +35,9 @@ public struct SettingsResolution<Command: ParsableCommand> {
 
 /// Merges a ``SettingsFile`` with the command line: file first, command line last.
 ///
-/// Each file line is parsed as `--key=value` together with the lines accepted so far and the
-/// command line, through the command's own `ArgumentParser` definition (types, ranges and
+/// The whole file is parsed at once as options (`--key=value`, a flag's `yes` as `--key`) with the
+/// command line; when that fails, each line is parsed together with the lines accepted so far and
+/// the command line, through the command's own `ArgumentParser` definition (types, ranges and
 /// `validate()`), so the file accepts exactly what the command line accepts as options change.
 /// A line that fails is left out with the parser's reason; only a command line that fails on its
 /// own terms is an error.
@@ -62,36 +63,58 @@ public enum SettingsResolver {
                 pending.append(entry)
             }
         }
+        let flags = Set(SettingsCatalog.keys(of: type).filter(\.isFlag).map(\.name))
+        let words = { (entry: SettingsEntry) in optionWords(for: entry, flags: flags) }
+        // The whole file at once first: a file the command accepts costs one parse, not one a line.
+        let wholeFile = pending.flatMap(words) + commandLine
+        if let command = try? type.parse(wholeFile) {
+            return SettingsResolution(
+                command: command, arguments: wholeFile, accepted: pending,
+                problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
+        }
+        var byLine = lineByLine(type, pending, words: words, commandLine: commandLine)
+        for (entry, reason) in byLine.refused {
+            problems.append(SettingsProblem(file: file!.path, line: entry.line, reason: reason))
+        }
+        byLine.accepted.sort { $0.entry.line < $1.entry.line }
+        let arguments = byLine.accepted.flatMap(\.words) + commandLine
+        // The last line's check parsed these very words unless a later round took a line.
+        let command =
+            try byLine.lastParse.flatMap { $0.arguments == arguments ? $0.command : nil } ?? type.parse(arguments)
+        return SettingsResolution(
+            command: command, arguments: arguments, accepted: byLine.accepted.map(\.entry),
+            problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
+    }
+
+    /// Each line parsed with the lines accepted so far and the command line, in rounds until a
+    /// round accepts nothing more: a later line (photos) may make an earlier one valid.
+    private static func lineByLine<Command: ParsableCommand>(
+        _ type: Command.Type, _ entries: [SettingsEntry], words: (SettingsEntry) -> [String], commandLine: [String]
+    ) -> (
+        accepted: [(entry: SettingsEntry, words: [String])], refused: [(SettingsEntry, String)],
+        lastParse: (arguments: [String], command: Command)?
+    ) {
         var accepted: [(entry: SettingsEntry, words: [String])] = []
-        var reasons: [Int: String] = [:]
-        // Until nothing more is accepted: a later line (photos) may make an earlier one valid.
+        var refused: [(SettingsEntry, String)] = entries.map { ($0, "not accepted") }
+        var lastParse: (arguments: [String], command: Command)?
         var progress = true
         while progress {
             progress = false
-            var stillPending: [SettingsEntry] = []
-            for entry in pending {
+            var stillRefused: [(SettingsEntry, String)] = []
+            for (entry, _) in refused {
                 let before = accepted.flatMap(\.words)
-                switch check(type, entry: entry, before: before, commandLine: commandLine) {
-                case .success(let words):
+                switch check(type, words: words(entry), key: entry.key, before: before, commandLine: commandLine) {
+                case .success(let words, let parse):
                     accepted.append((entry, words))
+                    lastParse = parse ?? lastParse
                     progress = true
                 case .failure(let reason):
-                    reasons[entry.line] = reason
-                    stillPending.append(entry)
+                    stillRefused.append((entry, reason))
                 }
             }
-            pending = stillPending
+            refused = stillRefused
         }
-        for entry in pending {
-            problems.append(
-                SettingsProblem(file: file!.path, line: entry.line, reason: reasons[entry.line] ?? "not accepted"))
-        }
-        accepted.sort { $0.entry.line < $1.entry.line }
-        let arguments = accepted.flatMap(\.words) + commandLine
-        let command = try type.parse(arguments)
-        return SettingsResolution(
-            command: command, arguments: arguments, accepted: accepted.map(\.entry),
-            problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
+        return (accepted, refused, lastParse)
     }
 
     /// The long option names in `arguments` (`--name` and `--name=value`), up to `--`.
@@ -105,31 +128,32 @@ public enum SettingsResolver {
         return names
     }
 
-    private enum Check {
-        case success([String])
+    private enum Check<Command> {
+        /// The line's words, and the parse that took them (none for a flag set to no).
+        case success([String], (arguments: [String], command: Command)?)
         case failure(String)
     }
 
-    private static func check<Command: ParsableCommand>(
-        _ type: Command.Type, entry: SettingsEntry, before: [String], commandLine: [String]
-    ) -> Check {
-        let option = ["--\(entry.key)=\(entry.value)"]
-        var firstError: (any Error)?
-        do {
-            _ = try type.parse(before + option + commandLine)
-            return .success(option)
-        } catch {
-            firstError = error
-        }
-        // A flag: `statistics = yes` is `--statistics`, `= no` leaves it out.
+    /// A line as the command's words: `--key=value`; for a flag, `yes` is `--key` and `no` is
+    /// nothing (`statistics = yes` is `--statistics`).
+    static func optionWords(for entry: SettingsEntry, flags: Set<String>) -> [String] {
         let word = entry.value.lowercased()
-        if trueWords.contains(word) || falseWords.contains(word) {
-            let flag = ["--\(entry.key)"]
-            if (try? type.parse(before + flag + commandLine)) != nil {
-                return .success(trueWords.contains(word) ? flag : [])
-            }
+        guard flags.contains(entry.key), trueWords.contains(word) || falseWords.contains(word) else {
+            return ["--\(entry.key)=\(entry.value)"]
         }
-        return .failure(reason(type.message(for: firstError!), key: entry.key))
+        return trueWords.contains(word) ? ["--\(entry.key)"] : []
+    }
+
+    private static func check<Command: ParsableCommand>(
+        _ type: Command.Type, words: [String], key: String, before: [String], commandLine: [String]
+    ) -> Check<Command> {
+        guard !words.isEmpty else { return .success([], nil) }
+        let arguments = before + words + commandLine
+        do {
+            return .success(words, (arguments, try type.parse(arguments)))
+        } catch {
+            return .failure(reason(type.message(for: error), key: key))
+        }
     }
 
     /// The parser's message, shorter, and in the file's terms.
