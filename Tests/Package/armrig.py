@@ -168,10 +168,10 @@ def package_root(deb, suite="bookworm", extra=("strace", "python3-pil")):
 
 
 def install_unit_tests(root):
-    """Copies the arm64 unit tests (`scripts/package --unit-tests --build-only`), the debug
-    `babyalbum` beside them (the workers the tests start) into `root`, and the arm64 Swift runtime
-    they link into its library folder; returns their folder as the guest sees it."""
-    scratch = os.path.join(CACHE, "scratch", "arm64", "aarch64-unknown-linux-gnu", "debug")
+    """Copies the arm64 unit tests (`scripts/package --unit-tests --build-only`), the `babyalbum`
+    built beside them (the workers the tests start) into `root`, and the arm64 Swift runtime they
+    link into its library folder; returns their folder as the guest sees it."""
+    scratch = os.path.join(CACHE, "scratch", "arm64-tests", "aarch64-unknown-linux-gnu", "release")
     runtime = glob.glob(os.path.join(CACHE, "sdks", "babyalbum-trixie-arm64.artifactbundle", "*", "lib", "swift",
                                      "linux"))
     if not runtime or not os.path.exists(os.path.join(scratch, "BabyAlbumPackageTests.xctest")):

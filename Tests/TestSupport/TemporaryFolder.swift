@@ -12,9 +12,14 @@ public struct TemporaryFolder: Sendable {
     /// Creates the folder.
     public init() throws {
         var template = Array((NSTemporaryDirectory() + "/babyalbum-test-XXXXXX").utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+        // The name is read inside the closure: mkdtemp returns the template's own buffer, which
+        // is not valid after it (an optimized build reused that memory for the String, and the
+        // copy stopped at "initialize overlapping range").
+        let made = template.withUnsafeMutableBufferPointer { buffer in
+            mkdtemp(buffer.baseAddress!).map { String(cString: $0) }
+        }
         guard let made else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        path = String(cString: made)
+        path = made
     }
 
     /// Removes the folder and everything in it.
