@@ -227,6 +227,10 @@ def check_library_full(vm, guest, family):
     if len(full) != 1 or retries:
         raise vm.Failure(f"a full library is not one line: {len(full)} 'full' lines and Syncthing's retries "
                          f"{retries[:6]}:\n" + "\n".join(lines[-30:]))
+    size = os.path.getsize(os.path.join(family.folder, "family-full-1.png")) / 1e6
+    named = re.search(r"a photo of ([0-9.]+) MB waits", full[0])
+    if not named or not size - 0.05 <= float(named.group(1)) <= size + 0.15:
+        raise vm.Failure(f"the 'full' line does not name the waiting photo's {size:.1f} MB: {full[0]}")
     arrived = sorted(set(waiting) & set(on_card(guest)))
     if arrived:
         raise vm.Failure(f"photos arrived on a full library: {arrived} (the filler left {free.strip()})")
