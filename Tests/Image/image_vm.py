@@ -55,10 +55,12 @@ BIN = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build/release/babyalb
 SHELL_UNIT = """[Unit]
 Description=image test shell on the serial console (test copies only)
 DefaultDependencies=no
-After=systemd-journald.socket
+After=systemd-journald.socket systemd-sysctl.service
 IgnoreOnIsolate=yes
 [Service]
-ExecStart=/bin/sh -c 'stty -echo; echo IMAGE-READY; exec /bin/sh'
+# Kernel messages off this console (dmesg -n 1, emergencies only): a driver probed late (the Pi 3's
+# Bluetooth at 167 s) once wrote into a command's end marker, between its status and its newline.
+ExecStart=/bin/sh -c 'dmesg -n 1; stty -echo; echo IMAGE-READY; exec /bin/sh'
 StandardInput=tty
 StandardOutput=tty
 TTYPath=/dev/ttyAMA0
