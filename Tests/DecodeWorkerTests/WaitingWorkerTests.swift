@@ -92,12 +92,8 @@ import Testing
     /// Whether the worker `pid` maps the slideshow's frame memfd within 30 s (a bound for a loaded
     /// machine, not a timing: it maps it within milliseconds on a quiet one).
     static func waitUntilFrameMapped(_ pid: Int32) -> Bool {
-        for _ in 0..<3000 {
-            // Read to the end: a worker's maps is longer than the first page a single read returns.
-            if let maps = textFile("/proc/\(pid)/maps"), maps.contains("/memfd:babyalbum-frame") { return true }
-            usleep(10_000)
-        }
-        return false
+        // Read to the end: a worker's maps is longer than the first page a single read returns.
+        WorkerSupport.waitUntil { textFile("/proc/\(pid)/maps")?.contains("/memfd:babyalbum-frame") == true }
     }
 
     /// PR_SET_PDEATHSIG fires when the thread that started a worker ends: workers are started from

@@ -56,15 +56,20 @@ enum WorkerSupport {
         }
     }
 
-    /// Waits up to 30 s for the worker `pid` to be inside its sandbox (a bound for a loaded
-    /// machine, not a timing: the arm64 VM under TCG, beside the test command's other guests, once
-    /// took more than the 2 s this bound was; a quiet machine takes milliseconds).
-    static func waitUntilConfined(_ pid: Int32) -> Bool {
+    /// Whether `condition` holds within 30 s, asked every 10 ms: a bound for a loaded machine, not a
+    /// timing (the arm64 VM under TCG, beside the test command's other guests, once took more than
+    /// 2 s to confine a worker; a quiet machine takes milliseconds).
+    static func waitUntil(_ condition: () -> Bool) -> Bool {
         for _ in 0..<3000 {
-            if statusField("Seccomp", pid: pid) == "2" { return true }
+            if condition() { return true }
             usleep(10_000)
         }
         return false
+    }
+
+    /// Whether the worker `pid` is inside its sandbox within ``waitUntil(_:)``'s bound.
+    static func waitUntilConfined(_ pid: Int32) -> Bool {
+        waitUntil { statusField("Seccomp", pid: pid) == "2" }
     }
 }
 

@@ -1,11 +1,11 @@
 """Memory on the real DRM driver (bochs) in a QEMU guest, with the defaults (issue 24).
 
 The slideshow runs with its defaults (--scale auto --transition fade, a photo every 15 s) on the
-guest's screen (1280x800) over two copies of a 48 MP photo of each kind (baseline JPEG, PNG, lossy WebP), so a
-fade goes from one full-size photo to another. Once the second photo has faded in, the kernel's
-VmHWM (peak resident) and VmRSS of the process must be at most 40 MB: a ceiling above the
-36 MB goal (README: Performance), so the figure cannot drift back to the 121-140 MB measured
-before.
+guest's screen (1280x800) over two copies of a 48 MP photo of each kind (baseline JPEG, PNG,
+lossy WebP), so a fade goes from one full-size photo to another. Once the second photo has faded
+in, the kernel's VmHWM (peak resident) and VmRSS of the process must be at most 40 MB: a ceiling
+above the 36 MB goal (README: Performance), so the figure cannot drift back to the 121-140 MB
+measured before.
 
 The interval is the default one because it sets how long a decode may take (the interval and 1 s):
 a 48 MP PNG under TCG, beside the run's other guests on two cores, took over the 5 s that
