@@ -480,6 +480,19 @@ class VM:
         self.qmp("screendump", filename=os.path.abspath(path), format="png")
         return path
 
+    def still_screendump(self, path):
+        """Like `screendump`, with the guest stopped while QEMU copies its display. A screendump
+        is not synchronised with the guest: QEMU reads the scan-out buffer row by row while the
+        guest's CPU runs on, so a guest that flips pages and draws its next picture into the
+        buffer being read gives a picture no screen ever showed. A stopped guest draws nothing,
+        and its clocks stop with it (QEMU stops the guest's TSC), so a fade timed by the
+        guest's clock goes on where it was."""
+        self.qmp("stop")
+        try:
+            return self.screendump(path)
+        finally:
+            self.qmp("cont")
+
     def send_key(self, *qcodes, hold_time=100):
         """Presses the keys `qcodes` together (QEMU qcodes: "esc", "a", "ctrl", "power"...)."""
         keys = [{"type": "qcode", "data": q} for q in qcodes]
