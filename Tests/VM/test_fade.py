@@ -9,7 +9,9 @@ A 4 s fade, so that TCG's slow screendumps can catch it in the middle:
 - the screendump after the fade equals the new frame exactly;
 - `--statistics` logs the fade's pictures against the display's refresh (reported, not gated:
   TCG is slow);
-- SIGTERM and the exit button during a fade give the console back at once.
+- SIGTERM during a fade gives the console back in under 3.5 s by the guest's clock (timed in the
+  guest, from the signal to the exit: the host's round trips are not the program's), not at the
+  fade's end; the exit button during a fade gives it back too.
 """
 
 import os
@@ -141,11 +143,9 @@ class FadeTests(unittest.TestCase):
         self.start_and_wait_for_the_second_photo()
         mid = self.screen()
         self.assertFalse(same_pixels(mid, self.new), "positive control: the fade is running")
-        sent = time.monotonic()
-        self.app.signal("TERM")
+        took = self.app.signal_and_time_the_exit("TERM", timeout=30)
         self.assertEqual(self.app.wait(timeout=30), 0, self.app.log())
-        took = time.monotonic() - sent
-        print(f"\n  SIGTERM mid-fade: exited {took:.2f} s later (4 s fade)")
+        print(f"\n  SIGTERM mid-fade: exited {took:.2f} s later by the guest's clock (4 s fade)")
         self.assertLess(took, 3.5, "the fade did not run to its end first")
         self.assertGreater(console_text_pixels(self.screen()), 100, f"no console text; log:\n{self.app.log()}")
 

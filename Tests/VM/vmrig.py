@@ -248,6 +248,20 @@ class GuestProcess:
         if status != 0:
             raise VMError(f"kill -{name} {self.pid}: {out}")
 
+    def signal_and_time_the_exit(self, name="TERM", timeout=60):
+        """Sends signal `name` from inside the guest and waits there for the exit; returns the
+        seconds from the signal to the exit by the guest's clock (/proc/uptime, 10 ms steps):
+        no delay of the host's (the serial console's round trip, the polling of the exit
+        status) is counted."""
+        status, out = self.vm.sh(
+            f"read sent _ </proc/uptime; kill -{name} {self.pid} || exit 1; "
+            f"until [ -s {self.status_path} ]; do sleep 0.01; done; read ended _ </proc/uptime; "
+            f"echo \"$sent $ended\"", timeout=timeout)
+        if status != 0:
+            raise VMError(f"kill -{name} {self.pid}: {out}")
+        sent, ended = (float(value) for value in out.split()[-2:])
+        return ended - sent
+
     def wait(self, timeout=60):
         """Waits for the exit; returns the status (128+N if killed by signal N)."""
         deadline = time.monotonic() + timeout
