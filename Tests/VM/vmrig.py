@@ -252,11 +252,15 @@ class GuestProcess:
         """Sends signal `name` from inside the guest and waits there for the exit; returns the
         seconds from the signal to the exit by the guest's clock (/proc/uptime, 10 ms steps):
         no delay of the host's (the serial console's round trip, the polling of the exit
-        status) is counted."""
+        status) is counted. Raises VMError when the process still runs `timeout` s later by that
+        clock (the guest's shell is free again for the next command)."""
         status, out = self.vm.sh(
             f"read sent _ </proc/uptime; kill -{name} {self.pid} || exit 1; "
-            f"until [ -s {self.status_path} ]; do sleep 0.01; done; read ended _ </proc/uptime; "
-            f"echo \"$sent $ended\"", timeout=timeout)
+            f"until [ -s {self.status_path} ]; do read now _ </proc/uptime; "
+            f"[ ${{now%.*}} -lt $((${{sent%.*}} + {int(timeout)})) ] || exit 2; sleep 0.01; done; "
+            f"read ended _ </proc/uptime; echo \"$sent $ended\"", timeout=timeout + 60)
+        if status == 2:
+            raise VMError(f"guest process {self.pid} still running {timeout} s after SIG{name}; log:\n{self.log()}")
         if status != 0:
             raise VMError(f"kill -{name} {self.pid}: {out}")
         sent, ended = (float(value) for value in out.split()[-2:])
