@@ -124,23 +124,23 @@ class Card:
             run("debugfs", "-w", "-R", cmd, self.part(2))
 
 
-#: QEMU's accelerator: TCG with one host thread for all the emulated CPUs (round-robin) rather than
-#: one thread each. The test command runs three lanes of guests on two cores, so the CPU time they
-#: take is its wall time, and multi-threaded TCG spends CPU time keeping its threads in step.
-#: Measured on an idle 2-core host, the same run or boot with each: raspi3b.py (four emulated
-#: CPUs) 137 s of host CPU against 207 s, in the same wall time (151 and 148 s); the `virt` card
-#: (two) booted to its first photo 72 and 73 s against 82 s, showing a photo a second for a
-#: minute 31 to 43 s against 44 s. The guests keep their CPUs: the card two, the Pi 3 four.
-TCG = "tcg,thread=single"
+#: QEMU's accelerator for a guest whose steps need no more than one host CPU: TCG with one host
+#: thread for all the emulated CPUs (round-robin) rather than one thread each, which spends CPU
+#: time keeping its threads in step. Measured on an idle 2-core host: raspi3b.py (four emulated
+#: CPUs) 137 s of host CPU against 207 s, in the same wall time (151 and 148 s). The `virt` card
+#: keeps a thread a CPU: on one thread its steps took one core at most, and in a run of the test
+#: command that way the sync step (in its longest lane) took 964 s, 669 s in CI's run before.
+SINGLE_THREAD_TCG = "tcg,thread=single"
 
 
 class Guest:
     """qemu-system-aarch64 on the card; a shell on the serial line (a UNIX socket)."""
 
-    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=()):
+    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=(), accel="tcg"):
         """`machine`: QEMU's machine and devices (with the kernel command line's console), in
         place of the `virt` board with virtio disk, GPU and keyboard; its serial port must be
-        SERIAL (replaced by the socket). `extra`: more QEMU arguments (a network, the RTC)."""
+        SERIAL (replaced by the socket). `extra`: more QEMU arguments (a network, the RTC).
+        `accel`: QEMU's -accel (SINGLE_THREAD_TCG, or multi-threaded TCG)."""
         self.work = work
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.serial_path = os.path.join(work, "serial.sock")
@@ -155,7 +155,7 @@ class Guest:
         machine = machine + list(extra)
         serial = f"unix:{self.serial_path},server=on,wait=off"
         self.proc = subprocess.Popen(
-            ["qemu-system-aarch64", "-accel", TCG, "-kernel", kernel, "-initrd", initrd]
+            ["qemu-system-aarch64", "-accel", accel, "-kernel", kernel, "-initrd", initrd]
             + [serial if word == "SERIAL" else word for word in machine]
             + ["-display", "none", "-no-reboot", "-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-monitor", "none"],
             stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "qemu.log"), "w"))

@@ -30,7 +30,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from image_vm import Card, Failure, Guest, run, xunit  # noqa: E402
+from image_vm import SINGLE_THREAD_TCG, Card, Failure, Guest, run, xunit  # noqa: E402
 
 TREE = "bcm2837-rpi-3-b.dtb"
 NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
@@ -94,7 +94,8 @@ def main(image):
               f"SD card {size >> 20} MiB; cmdline.txt: {cmdline}; added: {EXTRA}")
         machine = ["-M", "raspi3b", "-dtb", files["dtb"], "-append", cmdline + " " + EXTRA,
                    "-drive", f"file={card.path},if=sd,format=raw", "-serial", "null", "-serial", "SERIAL"]
-        guest = Guest(card, work, files["kernel"], files["initrd"], cmdline, machine=machine)
+        guest = Guest(card, work, files["kernel"], files["initrd"], cmdline, machine=machine,
+                      accel=SINGLE_THREAD_TCG)
         try:
             guest.read_until("IMAGE-READY", 1500)
             shell = time.monotonic() - guest.started
