@@ -51,6 +51,8 @@ import test_dtb_clock_bus  # noqa: E402  (the clock module's bus in a decompiled
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Reporting"))
 import xunit  # noqa: E402
+sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
+from vmrig import SINGLE_THREAD_TCG  # noqa: E402,F401  (raspi3b.py's accelerator, shared with armrig.py)
 BIN = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build/release/babyalbum"))
 SHELL_UNIT = """[Unit]
 Description=image test shell on the serial console (test copies only)
@@ -122,15 +124,6 @@ class Card:
                 f"symlink /etc/systemd/system/serial-getty@{tty}.service /dev/null"]
         for cmd in cmds:
             run("debugfs", "-w", "-R", cmd, self.part(2))
-
-
-#: QEMU's accelerator for a guest whose steps need no more than one host CPU: TCG with one host
-#: thread for all the emulated CPUs (round-robin) rather than one thread each, which spends CPU
-#: time keeping its threads in step. Measured on an idle 2-core host: raspi3b.py (four emulated
-#: CPUs) 137 s of host CPU against 207 s, in the same wall time (151 and 148 s). The `virt` card
-#: keeps a thread a CPU: on one thread its steps took one core at most, and in a run of the test
-#: command that way the sync step (in its longest lane) took 964 s, 669 s in CI's run before.
-SINGLE_THREAD_TCG = "tcg,thread=single"
 
 
 class Guest:

@@ -206,7 +206,7 @@ class ArmVM(vmrig.VM):
         os.chmod(self.out, 0o777)
         self.qmp_path = os.path.join(self.out, "qmp.sock")
         args = [
-            "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", "tcg,thread=single", "-smp", "2",
+            "qemu-system-aarch64", "-M", "virt", "-cpu", "cortex-a72", "-accel", vmrig.SINGLE_THREAD_TCG, "-smp", "2",
             "-m", str(self.memory), "-nodefaults", "-no-reboot", "-display", "none",
             "-serial", "stdio", "-monitor", "none", "-kernel", vmlinuz, "-initrd", initrd,
             "-append", f"console=ttyAMA0 panic=-1 quiet loglevel=3 vmrig.out={self.out} vmrig.repo={REPO}",

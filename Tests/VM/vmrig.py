@@ -81,6 +81,14 @@ DEFAULT_MODULES = [
 ]
 
 READY = "VMRIG-READY"
+#: QEMU's accelerator for a guest whose steps need no more than one host CPU: TCG with one host
+#: thread for all the emulated CPUs (round-robin) rather than one thread each, which spends CPU
+#: time keeping its threads in step. Measured on an idle 2-core host: Tests/Image/raspi3b.py (four
+#: emulated CPUs) 137 s of host CPU against 207 s, in the same wall time (151 and 148 s). The
+#: `virt` card of Tests/Image keeps a thread a CPU: on one thread its steps took one core at most,
+#: and in a run of the test command that way its sync step (in its longest lane) took 964 s, 669 s
+#: in CI's run before. Used by raspi3b.py and armrig.py (the package suite's arm64 "Pi").
+SINGLE_THREAD_TCG = "tcg,thread=single"
 
 
 class VMError(Exception):
