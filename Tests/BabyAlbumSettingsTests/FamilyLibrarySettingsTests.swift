@@ -39,6 +39,15 @@ import Testing
         #expect(devices.map(\.address) == ["tcp://10.0.2.2:22000"])
     }
 
+    @Test(arguments: ["tcp://host&amp;:22000", "tcp://<host>:22000", "tcp://a|b:22000", "tcp://é.example:22000"])
+    func anAddressWithMarkupOrOtherCharactersIsRefused(address: String) throws {
+        let resolution = try resolve(
+            "family-library = \(Self.real) \(address)\nfamily-library = \(Self.real) quic://[fe80::1%eth0]:22000\n")
+        #expect(resolution.problems.map(\.line) == [1], "\(resolution.problems)")
+        let devices = try resolution.command.familyLibraryOptions.devices()
+        #expect(devices.map(\.address) == ["quic://[fe80::1%eth0]:22000"])
+    }
+
     @Test func theNetworkIsInternetUnlessSetLocal() throws {
         #expect(try resolve("").command.familyLibraryOptions.familyLibraryNetwork == .internet)
         let local = try resolve("family-library-network = local\n")

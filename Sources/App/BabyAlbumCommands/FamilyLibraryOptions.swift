@@ -30,7 +30,7 @@ struct FamilyLibraryOptions: ParsableArguments {
             let id = address == "dynamic" ? text : String(text.dropLast(address.count))
             guard address == "dynamic" || Self.isAddress(address) else {
                 throw ValidationError(
-                    "'\(address.quotedForMessage())' is not a Syncthing address: use tcp://HOST:PORT or quic://HOST:PORT"
+                    "'\(address.quotedForMessage())' is not a Syncthing address: use tcp://HOST:PORT or quic://HOST:PORT (letters, digits and . - _ : [ ] only)"
                 )
             }
             do {
@@ -41,10 +41,17 @@ struct FamilyLibraryOptions: ParsableArguments {
         }
     }
 
-    /// `tcp://` or `quic://` and a host and port of printable characters, no quotes.
+    /// `tcp://` or `quic://` and a host and port: letters, digits and `. - _ : / [ ] %` only (an
+    /// IPv6 address in brackets, with its zone). The card writes the address into Syncthing's
+    /// config.xml as it is, so nothing that XML or its editor would read as markup gets through.
     static func isAddress(_ word: String) -> Bool {
         (word.hasPrefix("tcp://") || word.hasPrefix("quic://")) && word.contains(":")
-            && word.unicodeScalars.allSatisfy { $0.value > 32 && $0.value < 127 && $0 != "\"" && $0 != "\\" }
+            && word.unicodeScalars.allSatisfy(isAddressCharacter)
+    }
+
+    private static func isAddressCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+            || "._-:/[]%".unicodeScalars.contains(scalar)
     }
 }
 
