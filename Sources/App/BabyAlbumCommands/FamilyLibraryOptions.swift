@@ -30,7 +30,7 @@ struct FamilyLibraryOptions: ParsableArguments {
             let id = address == "dynamic" ? text : String(text.dropLast(address.count))
             guard address == "dynamic" || Self.isAddress(address) else {
                 throw ValidationError(
-                    "'\(address.quotedForMessage())' is not a Syncthing address: use tcp://HOST:PORT or quic://HOST:PORT (letters, digits and . - _ : [ ] only)"
+                    "'\(address.quotedForMessage())' is not a Syncthing address: use tcp://HOST:PORT or quic://HOST:PORT (letters, digits and . - _ : / [ ] % only)"
                 )
             }
             do {
