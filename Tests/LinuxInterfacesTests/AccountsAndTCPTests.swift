@@ -1,4 +1,6 @@
+import Foundation
 import LinuxInterfaces
+import Synchronization
 import Testing
 
 /// The user and group look-ups (`getpwnam`, `getgrouplist`, `getgrnam`) and the TCP connection
@@ -7,6 +9,21 @@ import Testing
     @Test func rootIsInTheRootGroup() {
         #expect(UserAccounts.groupIDs(ofUser: "root")?.contains(0) == true)
         #expect(UserAccounts.groupID(ofGroup: "root") == 0)
+    }
+
+    /// glibc's files backend fills the record while it scans for a name, so a look-up that is not
+    /// reentrant (`getpwnam`) can read another user's group while another thread looks up a user
+    /// that does not exist: CI saw root without group 0 once under qemu-user, and a C loop on this
+    /// machine got a wrong `getpwnam("root")` 132 times in 200,000.
+    @Test func aLookUpIsRightWhileAnotherThreadLooksUpAnUnknownUser() {
+        let stop = Mutex(false)
+        let other = Thread {
+            while !stop.withLock({ $0 }) { _ = UserAccounts.groupIDs(ofUser: "babyalbum-no-such-user") }
+        }
+        other.start()
+        let wrong = (0..<20_000).count { _ in UserAccounts.groupIDs(ofUser: "root")?.contains(0) != true }
+        stop.withLock { $0 = true }
+        #expect(wrong == 0, "of 20,000 look-ups of root")
     }
 
     @Test func anUnknownUserOrGroupIsNil() {
