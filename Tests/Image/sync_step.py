@@ -330,9 +330,9 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
 
 
 def check_unpaired(vm, card, work, boot_files, network, original, family):
-    """The parent deletes the family's line from babyalbum.txt: the next boot's `family-library
-    pair` deletes that device from the card's Syncthing, and the photos it sent stay on the card
-    and are still shown."""
+    """The parent deletes the family's line from babyalbum.txt: the next boot deletes that device
+    from the card's Syncthing configuration and, with no family device left, does not start
+    Syncthing; the photos it sent stay on the card and are still shown."""
     card.attach()
     settings = os.path.join(work, "babyalbum.txt.unpaired")
     with open(settings, "w", newline="") as f:
@@ -340,18 +340,25 @@ def check_unpaired(vm, card, work, boot_files, network, original, family):
     card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
     guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
+    # With no family device left, Syncthing is not started (the unit's ExecCondition, which
+    # un-pairs first): the unit ends skipped, and its configuration is read from the file.
     deadline = time.monotonic() + 300
     while True:
-        _, said = guest.sh("journalctl -b -o cat -u babyalbum-sync.service | grep 'family-library: '", timeout=60)
-        if f"un-paired {family.id}" in said:
+        _, unit = guest.sh("systemctl show -p ActiveState,Result babyalbum-sync.service | sort | tr '\\n' ' '",
+                           timeout=60)
+        if unit.split() == ["ActiveState=inactive", "Result=exec-condition"]:
             break
         if time.monotonic() > deadline:
-            raise vm.Failure("the family's line was removed, but in 300 s the card never said it un-paired "
-                             f"{family.id}:\n{said}")
+            _, said = guest.sh("journalctl -b -o cat -u babyalbum-sync.service", timeout=60)
+            raise vm.Failure(f"the family's line was removed, but in 300 s Syncthing was not skipped ({unit}):\n{said}")
         time.sleep(3)
-    _, devices = guest.sh("syncthing cli --home=/var/lib/babyalbum-sync config devices list", timeout=60)
-    if family.id in devices:
-        raise vm.Failure(f"the un-paired device is still in the card's configuration:\n{devices}")
+    _, said = guest.sh("journalctl -b -o cat -u babyalbum-sync.service | grep 'family-library: '", timeout=60)
+    if f"un-paired {family.id}" not in said or "Syncthing is not started" not in said:
+        raise vm.Failure(f"the card did not say it un-paired {family.id} and left Syncthing off:\n{said}")
+    _, devices = guest.sh("sed -n 's|^    <device id=\"\\([^\"]*\\)\".*|\\1|p' /var/lib/babyalbum-sync/config.xml",
+                          timeout=60)
+    if family.id in devices or not devices.strip():
+        raise vm.Failure(f"the un-paired device is still in the card's configuration, or the card's own is gone:\n{devices}")
     # The card's own entry stays (it was once deleted as un-paired when the family's ID sorted first).
     if said.count("un-paired ") != 1:
         raise vm.Failure(f"the card un-paired more than the family's device:\n{said}")
@@ -367,7 +374,8 @@ def check_unpaired(vm, card, work, boot_files, network, original, family):
         if time.monotonic() > deadline:
             raise vm.Failure("after un-pairing, no family photo was shown in 120 s (interval 3 s)")
         time.sleep(3)
-    print(f"  the family's line removed: the next boot un-paired {family.id[:7]} (not in the card's devices); "
+    print(f"  the family's line removed: the next boot un-paired {family.id[:7]} (not in the card's devices) "
+          f"and did not start Syncthing ({unit.strip()}); "
           f"its {len(kept)} photos stay on the card and are shown ({shown.strip().split('/')[-1]})")
     return guest
 
