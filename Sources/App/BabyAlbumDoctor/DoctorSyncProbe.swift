@@ -27,7 +27,8 @@ public enum DoctorSyncProbe {
         guard let body = httpGet(host: host, port: port, path: "/rest/system/status", apiKey: key),
             let id = try? JSONDecoder().decode(SyncthingStatus.self, from: Data(body.utf8)).myID
         else {
-            return "Sync: Syncthing does not answer on \(address): sudo systemctl start babyalbum-sync"
+            return "Sync: Syncthing does not answer on \(address): sudo systemctl start babyalbum-sync "
+                + "(a card starts it only while babyalbum.txt has a family-library line)"
         }
         return "Sync: this frame's Syncthing device ID is \(id) (pair it: sudo deploy/pair.sh FAMILY-DEVICE-ID)"
     }
