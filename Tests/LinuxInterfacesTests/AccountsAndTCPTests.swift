@@ -3,7 +3,7 @@ import LinuxInterfaces
 import Synchronization
 import Testing
 
-/// The user and group look-ups (`getpwnam`, `getgrouplist`, `getgrnam`) and the TCP connection
+/// The user and group look-ups (`getpwnam_r`, `getgrouplist`, `getgrnam_r`) and the TCP connection
 /// `doctor` uses for Syncthing, against this machine's own database and loopback.
 @Suite struct AccountsAndTCPTests {
     @Test func rootIsInTheRootGroup() {
