@@ -129,6 +129,7 @@ def step_sync(vm, card, work, boot_files):
                    "-device", "virtio-net-pci,netdev=net0"]
         guest = vm.boot(card, work, boot_files, extra=network)
         vm.wait_showing(guest)
+        vm.check_grown_once(guest)
         try:
             card_id = check_sync(vm, guest, family, stranger, sums, card_port, work)
             check_library_full(vm, guest, family)
