@@ -110,6 +110,11 @@ class Card:
         env = dict(os.environ, MTOOLS_SKIP_CHECK="1")
         return run(args[0], "-i", self.part(1), *args[1:], env=env, check=check)
 
+    def fat_bytes(self, name):
+        """The bytes of the FAT partition's file `name` (empty when it is missing)."""
+        return subprocess.run(["mtype", "-i", self.part(1), name], capture_output=True,
+                              env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
+
     def state_file(self):
         out = run("debugfs", "-R", "cat /shuffle.state", self.part(3), check=False)
         return out.stdout
@@ -425,9 +430,7 @@ def checksums(card):
     for name in out:
         if name.endswith("/"):
             continue
-        data = subprocess.run(["mtype", "-i", card.part(1), name], capture_output=True,
-                              env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
-        sums[name] = hashlib.sha256(data).hexdigest()
+        sums[name] = hashlib.sha256(card.fat_bytes(name)).hexdigest()
     return sums
 
 
@@ -492,12 +495,18 @@ def copy_content(name):
 def damage(card, name):
     """How the file `name` of the FAT partition differs from what it should hold: its size and its
     first bytes (empty when it is missing)."""
-    data = subprocess.run(["mtype", "-i", card.part(1), name], capture_output=True,
-                          env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
+    data = card.fat_bytes(name)
     expected = copy_content(name)
     first = next((i for i, (a, b) in enumerate(zip(data, expected or b"")) if a != b), None)
     return (f" ({len(data)} bytes; starts {data[:24]!r}"
             + (f"; first difference at byte {first}" if first is not None else "") + ")")
+
+
+def fat_after_cut(card, reports):
+    """For a failure's message: fsck's first report of the FAT partition (`reports` of fsck_all)
+    and the listing of photos/ after the cut."""
+    return (f"; fsck of the FAT partition:\n{reports.get(1, 'clean')}\nphotos/ after the cut:\n"
+            + card.mtools("mdir", "-/", "::/photos", check=False).stdout[-3000:])
 
 
 def copy_of_cut(name, cut):
@@ -569,14 +578,12 @@ def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
             if after.get(name) != digest:
                 raise Failure(f"cut {n}: {name}, complete before the cut, "
                               + (f"changed{damage(card, name)}" if name in after else "is missing")
-                              + f"; fsck of the FAT partition:\n{reports.get(1, 'clean')}\nphotos/ after the cut:\n"
-                              + card.mtools("mdir", "-/", "::/photos", check=False).stdout[-3000:])
+                              + fat_after_cut(card, reports))
         copied = [name for name in after if copy_of_cut(name, n)]
         for name in copied:
             if after[name] != hashlib.sha256(copy_content(name)).hexdigest():
-                raise Failure(f"cut {n}: {name}, renamed after a sync, is damaged{damage(card, name)}; "
-                              f"fsck of the FAT partition:\n{reports.get(1, 'clean')}\nphotos/ after the cut:\n"
-                              + card.mtools("mdir", "-/", "::/photos", check=False).stdout[-3000:])
+                raise Failure(f"cut {n}: {name}, renamed after a sync, is damaged{damage(card, name)}"
+                              + fat_after_cut(card, reports))
         state = card.state_file()
         if not state_valid(state):
             raise Failure(f"cut {n}: the state file is not valid:\n{state[:500]}")
