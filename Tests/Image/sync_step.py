@@ -272,8 +272,9 @@ def print_memory(when, memory):
 
 
 def live_guest(vm):
-    """The guest running now, for a failure's diagnosis."""
-    return vm.LIVE[-1]
+    """The guest running now, for a failure's diagnosis; None when the card is powered off."""
+    running = [guest for guest in vm.LIVE if guest.proc.poll() is None]
+    return running[-1] if running else None
 
 
 def big_photo(folder, name="family-big.png", side=2900):
@@ -321,7 +322,7 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     if shown.strip() != "0":
         raise vm.Failure("the frame showed a photo being transferred (a .syncthing temporary name)")
     print("  after the cut the transfer finished: family-big.png unchanged (sha256); no temporary file was shown")
-    guest.sh("sync", timeout=120)
+    vm.freeze_library(guest)
     guest.kill()
     card.attach()
     check = subprocess.run(["e2fsck", "-n", "-f", card.part(4)], capture_output=True, text=True)
@@ -390,6 +391,8 @@ def on_card(guest):
 
 def card_side(guest):
     """What the card's side looked like when a wait timed out: its units, addresses and journal."""
+    if guest is None:
+        return "the card's side: powered off when it failed (nothing running to ask)"
     _, state = guest.sh("systemctl --no-pager status babyalbum-sync.service babyalbum.service "
                         "2>&1 | head -n 40; networkctl --no-pager status 2>&1 | head -n 20", timeout=60)
     _, journal = guest.sh("journalctl -b -o short-monotonic --no-pager -u babyalbum-sync.service "
