@@ -53,11 +53,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "Tests", "Reporting"))
 import xunit  # noqa: E402
 sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
-from vmrig import SINGLE_THREAD_TCG  # noqa: E402  (the card's accelerator, shared with armrig.py)
-#: The sync step's accelerator: a thread for each emulated CPU. Syncthing's work on the card (its
-#: hashing, TLS) is the step's, and on one thread that step took 964 s in a run of the test
-#: command against 669 s (vmrig.SINGLE_THREAD_TCG's note).
-MULTI_THREAD_TCG = "tcg"
+from vmrig import SINGLE_THREAD_TCG  # noqa: E402,F401  (raspi3b.py's accelerator, shared with armrig.py)
 BIN = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build/release/babyalbum"))
 SHELL_UNIT = """[Unit]
 Description=image test shell on the serial console (test copies only)
@@ -139,15 +135,11 @@ class Card:
 class Guest:
     """qemu-system-aarch64 on the card; a shell on the serial line (a UNIX socket)."""
 
-    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=(), accel=SINGLE_THREAD_TCG):
+    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=(), accel="tcg"):
         """`machine`: QEMU's machine and devices (with the kernel command line's console), in
         place of the `virt` board with virtio disk, GPU and keyboard; its serial port must be
         SERIAL (replaced by the socket). `extra`: more QEMU arguments (a network, the RTC).
-        `accel`: QEMU's -accel. One thread for both emulated CPUs by default: a boot to the first
-        photo beside two busy host processes (the test command's load) took 59.7 s of host CPU
-        that way against 96.6 s with a thread each, the guest's kernel spinning on the CPU whose
-        thread the host had put aside (its system time 113 s of 210), and reached the photo
-        sooner (94 s against 107); with one emulated CPU, 64.6 s."""
+        `accel`: QEMU's -accel (SINGLE_THREAD_TCG, or multi-threaded TCG)."""
         self.work = work
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.serial_path = os.path.join(work, "serial.sock")
@@ -269,10 +261,10 @@ def power_off_all():
     LIVE.clear()
 
 
-def boot(card, work, boot_files, timeout=600, extra=(), accel=SINGLE_THREAD_TCG):
+def boot(card, work, boot_files, timeout=600, extra=()):
     card.detach()
     power_off_all()
-    guest = Guest(card, work, *boot_files, extra=extra, accel=accel)
+    guest = Guest(card, work, *boot_files, extra=extra)
     LIVE.append(guest)
     guest.read_until("IMAGE-READY", timeout)
     return guest

@@ -127,7 +127,7 @@ def step_sync(vm, card, work, boot_files):
     try:
         network = ["-netdev", f"user,id=net0,hostfwd=tcp:127.0.0.1:{card_port}-:22000",
                    "-device", "virtio-net-pci,netdev=net0"]
-        guest = vm.boot(card, work, boot_files, extra=network, accel=vm.MULTI_THREAD_TCG)
+        guest = vm.boot(card, work, boot_files, extra=network)
         vm.wait_showing(guest)
         vm.check_grown_once(guest)
         try:
@@ -313,7 +313,7 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     print_memory("while family-big.png arrived", memory)
     guest.kill()
     print(f"  power cut while family-big.png was in transfer ({size.strip() or '?'} bytes of its temporary file)")
-    guest = vm.boot(card, work, boot_files, extra=network, accel=vm.MULTI_THREAD_TCG)
+    guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
     _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-by\\x2dlabel-BA\\x2dLIBRARY.service' "
                        "| grep BA-LIBRARY", timeout=60)
@@ -345,7 +345,7 @@ def check_unpaired(vm, card, work, boot_files, network, original, family):
     with open(settings, "w", newline="") as f:
         f.write(original + "\r\ninterval = 3\r\n")
     card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
-    guest = vm.boot(card, work, boot_files, extra=network, accel=vm.MULTI_THREAD_TCG)
+    guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
     # With no family device left, Syncthing is not started (the unit's ExecCondition, which
     # un-pairs first): the unit ends skipped, and its configuration is read from the file.

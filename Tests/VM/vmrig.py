@@ -85,9 +85,9 @@ READY = "VMRIG-READY"
 #: thread for all the emulated CPUs (round-robin) rather than one thread each, which spends CPU
 #: time keeping its threads in step. Measured on an idle 2-core host: Tests/Image/raspi3b.py (four
 #: emulated CPUs) 137 s of host CPU against 207 s, in the same wall time (151 and 148 s). The
-#: `virt` card of Tests/Image boots on it too, but for its sync step (Syncthing's work on the card
-#: took 964 s on one thread in a run of the test command, 669 s in CI's run before): see
-#: image_vm.Guest. Used by image_vm.py, raspi3b.py and armrig.py (the package suite's arm64 "Pi").
+#: `virt` card of Tests/Image keeps a thread a CPU: on one thread its steps took one core at most,
+#: and in a run of the test command that way its sync step (in its longest lane) took 964 s, 669 s
+#: in CI's run before. Used by raspi3b.py and armrig.py (the package suite's arm64 "Pi").
 SINGLE_THREAD_TCG = "tcg,thread=single"
 
 
