@@ -23,6 +23,7 @@ struct BabyAlbumProcess {
     let process = Process()
     private let standardError = Pipe()
     private let errorData = LockedData()
+    private let errorDrained = DispatchSemaphore(value: 0)
 
     /// Starts `babyalbum arguments`. Unless `fastIntervals` is false, the test-only
     /// `BABYALBUM_TEST_FAST_INTERVAL=1` lets `--interval` go below one second.
@@ -35,9 +36,28 @@ struct BabyAlbumProcess {
         process.standardError = standardError
         process.standardOutput = FileHandle.nullDevice
         process.currentDirectoryURL = URL(fileURLWithPath: Self.repository)
-        let data = errorData
-        standardError.fileHandleForReading.readabilityHandler = { handle in data.append(handle.availableData) }
         try process.run()
+        Self.drain(standardError.fileHandleForReading, into: errorData, then: errorDrained)
+    }
+
+    /// Reads `handle` to its end on a thread of its own, which keeps it open until then, and
+    /// signals `drained`. Not `readabilityHandler`: its dispatch read source, cancelled while the
+    /// pipe closes and another test's descriptor takes the number, crashed this test process in
+    /// libdispatch's event loop (SIGSEGV in `_dispatch_event_loop_drain`, `.ci/run` at f8211db).
+    private static func drain(_ handle: FileHandle, into data: LockedData, then drained: DispatchSemaphore) {
+        let reader = Thread {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(handle.fileDescriptor, &buffer, buffer.count)
+                if count > 0 {
+                    data.append(Data(buffer[0..<count]))
+                } else if count == 0 || errno != EINTR {
+                    break
+                }
+            }
+            drained.signal()
+        }
+        reader.start()
     }
 
     /// Waits for the process to end (at most `timeout` seconds) and returns its status and log.
@@ -50,8 +70,8 @@ struct BabyAlbumProcess {
         while process.isRunning, Date() < killDeadline { usleep(20_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-        standardError.fileHandleForReading.readabilityHandler = nil
-        errorData.append(standardError.fileHandleForReading.readDataToEndOfFile())
+        // Its log ends when every holder of the pipe has ended (its decode workers too).
+        _ = errorDrained.wait(timeout: .now() + 10)
         return (process.terminationStatus, log)
     }
 

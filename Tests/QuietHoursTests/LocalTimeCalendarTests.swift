@@ -3,43 +3,55 @@ import Foundation
 import QuietHours
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The frame's calendar (the C library's local time) against Foundation's `Calendar` in the
 /// same zone, over whole years of days: start of day, weekday, and the quiet hours' edges,
 /// daylight-saving days included (a skipped hour, a repeated hour, a half-hour change, a zone
-/// whose change falls at midnight). Sets `TZ` for the process, so the suite runs serialized
-/// and puts it back.
-@Suite(.serialized) struct LocalTimeCalendarTests {
+/// whose change falls at midnight).
+///
+/// `LocalTimeCalendar` reads the process's `TZ`, so each test sets it in a process of its own
+/// (an exit test): `setenv` beside the other tests' threads is undefined behaviour, since glibc
+/// reallocates the environment under a `getenv` or `posix_spawn` that is reading it. (While
+/// these tests set `TZ` in the test process, `swift test` once died of SIGSEGV in a loaded run.)
+@Suite struct LocalTimeCalendarTests {
     static let zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "UTC"]
 
-    @Test(arguments: zones) func itAgreesWithFoundationsCalendar(zone: String) throws {
+    @Test func itAgreesWithFoundationsCalendarInEveryZone() async {
+        await #expect(processExitsWith: .success) {
+            for zone in LocalTimeCalendarTests.zones {
+                try LocalTimeCalendarTests.compareWithFoundation(zone: zone)
+            }
+        }
+    }
+
+    /// Two years of days in `zone`, on the frame's calendar and on Foundation's.
+    static func compareWithFoundation(zone: String) throws {
         var foundation = Calendar(identifier: .gregorian)
         foundation.timeZone = try #require(TimeZone(identifier: zone))
-        let local = Self.withZone(zone) { LocalTimeCalendar() }
+        let local = use(zone: zone)
         let schedule = QuietSchedule(windows: [
             try QuietWindow(parsing: "19:00-07:00"), try QuietWindow(parsing: "02:30-03:15"),
             try QuietWindow(parsing: "00:00-00:30"),
         ])
         var moment = try #require(ISO8601DateFormatter().date(from: "2026-01-01T11:17:00Z"))
-        var compared = 0
-        try Self.withZone(zone) {
-            for _ in 0..<(2 * 365) {
-                #expect(local.startOfDay(for: moment) == foundation.startOfDay(for: moment), "\(zone) \(moment)")
-                let day = foundation.startOfDay(for: moment)
-                #expect(local.weekday(of: day) == foundation.weekday(of: day))
-                #expect(local.day(1, after: day) == foundation.day(1, after: day), "\(zone) \(day)")
-                for (hour, minute) in [(2, 30), (3, 15), (7, 0), (19, 0), (0, 30)] {
-                    #expect(
-                        local.moment(hour: hour, minute: minute, on: day)
-                            == foundation.moment(hour: hour, minute: minute, on: day),
-                        "\(zone) \(day) \(hour):\(minute)")
-                }
+        for _ in 0..<(2 * 365) {
+            #expect(local.startOfDay(for: moment) == foundation.startOfDay(for: moment), "\(zone) \(moment)")
+            let day = foundation.startOfDay(for: moment)
+            #expect(local.weekday(of: day) == foundation.weekday(of: day))
+            #expect(local.day(1, after: day) == foundation.day(1, after: day), "\(zone) \(day)")
+            for (hour, minute) in [(2, 30), (3, 15), (7, 0), (19, 0), (0, 30)] {
                 #expect(
-                    schedule.nextEdge(after: moment, calendar: local)
-                        == schedule.nextEdge(after: moment, calendar: foundation), "\(zone) \(moment)")
-                moment = moment.addingTimeInterval(12 * 3600 + 7 * 60)
-                compared += 1
+                    local.moment(hour: hour, minute: minute, on: day)
+                        == foundation.moment(hour: hour, minute: minute, on: day),
+                    "\(zone) \(day) \(hour):\(minute)")
             }
-            _ = try #require(compared > 0)
+            #expect(
+                schedule.nextEdge(after: moment, calendar: local)
+                    == schedule.nextEdge(after: moment, calendar: foundation), "\(zone) \(moment)")
+            moment = moment.addingTimeInterval(12 * 3600 + 7 * 60)
         }
     }
 
@@ -47,9 +59,9 @@ import Testing
     /// to 01:00 on the 6th. A window edge at 00:30 that day comes when the clock leaves the
     /// skipped hour, 01:00 (the schedule's rule). Foundation's `nextDate` gives 00:30 on the 7th
     /// instead, so this day is checked against the rule, not against Foundation.
-    @Test func aTimeSkippedAtMidnightComesWhenTheClockLeavesTheGap() throws {
-        let local = Self.withZone("America/Santiago") { LocalTimeCalendar() }
-        try Self.withZone("America/Santiago") {
+    @Test func aTimeSkippedAtMidnightComesWhenTheClockLeavesTheGap() async {
+        await #expect(processExitsWith: .success) {
+            let local = LocalTimeCalendarTests.use(zone: "America/Santiago")
             let noon = try #require(ISO8601DateFormatter().date(from: "2026-09-06T15:00:00Z"))  // 12:00 -03
             let start = try #require(ISO8601DateFormatter().date(from: "2026-09-06T04:00:00Z"))  // 01:00 -03
             #expect(local.startOfDay(for: noon) == start)
@@ -59,24 +71,21 @@ import Testing
         }
     }
 
-    @Test func itNamesTheZoneOfTZ() {
-        Self.withZone("Europe/Berlin") {
-            #expect(LocalTimeCalendar.zoneName == "Europe/Berlin")
+    @Test func itNamesTheZoneOfTZ() async {
+        await #expect(processExitsWith: .success) {
+            _ = LocalTimeCalendarTests.use(zone: "Europe/Berlin")
+            let name = LocalTimeCalendar.zoneName
+            #expect(name == "Europe/Berlin", "the zone's name: \(name)")
             let winter = Date(timeIntervalSince1970: 1_764_000_000)  // 2025-11-24 16:00 UTC
-            #expect(LocalTimeCalendar.format(winter, "%H:%M %Z") == "17:00 CET")
+            let shown = LocalTimeCalendar.format(winter, "%H:%M %Z")
+            #expect(shown == "17:00 CET", "2025-11-24 16:00 UTC in Berlin: \(shown)")
         }
     }
 
-    /// Runs `body` with `TZ` set to `zone`, then puts `TZ` back.
-    static func withZone<Result>(_ zone: String, _ body: () throws -> Result) rethrows -> Result {
-        let saved = getenv("TZ").map { String(cString: $0) }
+    /// Sets `TZ` to `zone` in this process, which must be an exit test's own, and reads it.
+    static func use(zone: String) -> LocalTimeCalendar {
         setenv("TZ", zone, 1)
-        tzset()
-        defer {
-            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
-            tzset()
-        }
-        return try body()
+        return LocalTimeCalendar()
     }
 }
 
