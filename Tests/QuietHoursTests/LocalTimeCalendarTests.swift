@@ -14,8 +14,7 @@ import Testing
 ///
 /// `LocalTimeCalendar` reads the process's `TZ`, so each test sets it in a process of its own
 /// (an exit test): `setenv` beside the other tests' threads is undefined behaviour, since glibc
-/// reallocates the environment under a `getenv` or `posix_spawn` that is reading it. (While
-/// these tests set `TZ` in the test process, `swift test` once died of SIGSEGV in a loaded run.)
+/// reallocates the environment under a `getenv` or `posix_spawn` that is reading it.
 @Suite struct LocalTimeCalendarTests {
     static let zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "UTC"]
 
