@@ -107,8 +107,12 @@ def make_photos(folder):
 
 
 def settings_lines(family):
+    """The family's line for babyalbum.txt, photos every 3 s, cut in rather than faded: virtio-gpu
+    has no vblank, so a fade renders pictures back to back for its whole second, a third of the
+    step's time at an interval of 3 s, CPU that Syncthing and the other lanes of scripts/test need.
+    The card's default fades are shown in the boot and power-cut steps."""
     return (f"\r\nfamily-library = {family.id} tcp://10.0.2.2:{family.listen}\r\n"
-            "family-library-network = local\r\ninterval = 3\r\n")
+            "family-library-network = local\r\ninterval = 3\r\ntransition = none\r\n")
 
 
 def step_sync(vm, card, work, boot_files):
@@ -343,7 +347,7 @@ def check_unpaired(vm, card, work, boot_files, network, original, family):
     card.attach()
     settings = os.path.join(work, "babyalbum.txt.unpaired")
     with open(settings, "w", newline="") as f:
-        f.write(original + "\r\ninterval = 3\r\n")
+        f.write(original + "\r\ninterval = 3\r\ntransition = none\r\n")
     card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
     guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)

@@ -27,7 +27,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "Deploy"))
 import systemd_vm  # noqa: E402
-from systemd_vm import REPO, Failure, check_doctor, check_exit_button, check_running_and_showing, show, step, wait_for  # noqa: E402
+from systemd_vm import FRAME_OPTIONS, REPO, Failure, check_doctor, check_exit_button, check_running_and_showing, show, step, wait_for  # noqa: E402
 
 #: apt in the guest, which has no network: no package lists either (reading the host's 19 MB of
 #: them took most of a minute per command under TCG), so the Depends resolve against what is
@@ -64,7 +64,7 @@ def install(vm, deb):
     if not {"babyalbum", "video", "input", "tty"} <= set(lines[3].split()) or lines[4] != "2750 root babyalbum" \
             or lines[5] != PACKAGE_UNIT:
         raise Failure(f"the package's user, photo folder or unit:\n{state}")
-    output = guest(vm, "/usr/share/babyalbum/deploy/install.sh --board none --no-apt --options '--seed 3 --interval 4' 2>&1",
+    output = guest(vm, f"/usr/share/babyalbum/deploy/install.sh --board none --no-apt --options '{FRAME_OPTIONS}' 2>&1",
                    what="/usr/share/babyalbum/deploy/install.sh")
     print("    " + next((line for line in reversed(output.splitlines()) if line.endswith(" changes")), "?"), flush=True)
     if "sudo reboot" not in output:
