@@ -101,11 +101,12 @@ echo setup-done
 """
 
 #: The frame's options in this guest (install.sh --options): photos every 4 s, cut in rather than
-#: faded. Fades are proven on this driver by Tests/VM/test_fade.py; here they only cost CPU. bochs
-#: has no vblank, so a fade renders pictures back to back for its whole second: the guest's CPU
-#: was the frame's for a quarter of the time, whatever else it had to do. With the host's two
-#: cores shared by three lanes of scripts/test, the package suite's `apt-get install --reinstall`
-#: beside the fading frame took 211 s, against 37 s on an idle host.
+#: faded. Fades are proven on this driver by Tests/VM/test_fade.py; here they only cost CPU. Under
+#: TCG a blended picture takes longer than a refresh (test_fade: 104 pictures in a 4 s fade at
+#: 75 Hz), so a fade keeps the guest's CPU busy for its whole second: at a 4 s interval the frame
+#: had the guest a quarter of the time, whatever else it had to do. With the host's two cores
+#: shared by three lanes of scripts/test, the package suite's `apt-get install --reinstall` beside
+#: the fading frame took 211 s, against 37 s on an idle host.
 FRAME_OPTIONS = "--seed 3 --interval 4 --transition none"
 #: SETUP's install for main(): the bare program, by deploy/install.sh, exactly as on a board.
 BINARY_INSTALL = r"""bash @REPO@/deploy/install.sh --binary @BIN@ --no-apt --board none --options "@OPTIONS@"

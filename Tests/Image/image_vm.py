@@ -663,8 +663,9 @@ def step_library(card, work, boot_files):
     put_in_library(card, os.path.join(REPO, "Photos", "duck.png"), "library-duck.png")
     settings = os.path.join(work, "babyalbum.txt.before-library")
     card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
-    # Cut in, not faded: virtio-gpu has no vblank, so each fade kept the guest's CPU busy for its
-    # whole second. The card's default fades are shown in the boot and power-cut steps.
+    # Cut in, not faded: under TCG a blended picture takes longer than a refresh, so each fade
+    # kept the guest's CPU busy for its whole second. The card runs its default fades in the boot
+    # and power-cut steps.
     set_interval(card, work, 2, transition="none")
     try:
         check_library_grown(card, work, boot_files)

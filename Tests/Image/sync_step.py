@@ -107,10 +107,11 @@ def make_photos(folder):
 
 
 def settings_lines(family):
-    """The family's line for babyalbum.txt, photos every 3 s, cut in rather than faded: virtio-gpu
-    has no vblank, so a fade renders pictures back to back for its whole second, a third of the
-    step's time at an interval of 3 s, CPU that Syncthing and the other lanes of scripts/test need.
-    The card's default fades are shown in the boot and power-cut steps."""
+    """The family's line for babyalbum.txt, photos every 3 s, cut in rather than faded: under TCG
+    a blended picture takes longer than a refresh, so a fade keeps the guest's CPU busy for its
+    whole second, a third of the step's time at an interval of 3 s, CPU that Syncthing and the
+    other lanes of scripts/test need. The card runs its default fades in the boot and power-cut
+    steps."""
     return (f"\r\nfamily-library = {family.id} tcp://10.0.2.2:{family.listen}\r\n"
             "family-library-network = local\r\ninterval = 3\r\ntransition = none\r\n")
 
