@@ -106,14 +106,17 @@ def make_photos(folder):
     return sums
 
 
+#: The step's slideshow lines for babyalbum.txt: photos every 3 s, cut in rather than faded. Under
+#: TCG a blended picture takes longer than a refresh, so a fade keeps the guest's CPU busy for its
+#: whole second, a third of the step's time at an interval of 3 s, CPU that Syncthing and the other
+#: lanes of scripts/test need. The card runs its default fades in the boot and power-cut steps.
+SLIDESHOW_LINES = "interval = 3\r\ntransition = none\r\n"
+
+
 def settings_lines(family):
-    """The family's line for babyalbum.txt, photos every 3 s, cut in rather than faded: under TCG
-    a blended picture takes longer than a refresh, so a fade keeps the guest's CPU busy for its
-    whole second, a third of the step's time at an interval of 3 s, CPU that Syncthing and the
-    other lanes of scripts/test need. The card runs its default fades in the boot and power-cut
-    steps."""
+    """The family's line for babyalbum.txt, with the step's slideshow lines."""
     return (f"\r\nfamily-library = {family.id} tcp://10.0.2.2:{family.listen}\r\n"
-            "family-library-network = local\r\ninterval = 3\r\ntransition = none\r\n")
+            "family-library-network = local\r\n" + SLIDESHOW_LINES)
 
 
 def step_sync(vm, card, work, boot_files):
@@ -348,7 +351,7 @@ def check_unpaired(vm, card, work, boot_files, network, original, family):
     card.attach()
     settings = os.path.join(work, "babyalbum.txt.unpaired")
     with open(settings, "w", newline="") as f:
-        f.write(original + "\r\ninterval = 3\r\ntransition = none\r\n")
+        f.write(original + "\r\n" + SLIDESHOW_LINES)
     card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
     guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
