@@ -32,6 +32,7 @@ import WiFiStatus
     @Test func theStateFileRoundTripsAndRejectsAnythingElse() {
         for state in [
             WiFiState.connected(network: name), .wrongPassword(network: "a b"), .networkNotFound(network: ""),
+            .notSetUp(reason: "wifi-name is set (line 2) but wifi-password is not"),
         ] {
             #expect(WiFiState(fileText: state.fileText) == state)
         }
@@ -41,6 +42,10 @@ import WiFiStatus
 
     @Test func theNetworkNameComesUnquoted() {
         #expect(WiFiState.networkName(fromReply: "\"BabyAlbum Nursery\"\n") == name)
-        #expect(WiFiState.networkName(fromReply: "4e6f\n") == "4e6f")
+        // wpa_supplicant answers in hex for a name that is not printable ASCII (issue 61).
+        #expect(WiFiState.networkName(fromReply: "576f686e756e67204dc3bc6c6c6572\n") == "Wohnung Müller")
+        #expect(WiFiState.networkName(fromReply: "f09f8fa0\n") == "🏠")
+        #expect(WiFiState.networkName(fromReply: "\"a\u{1B}[2Jb\"\n") == "a\\x1B[2Jb")
+        #expect(WiFiState.networkName(fromReply: "ff00\n") == "ff00", "not UTF-8: shown as wpa_supplicant gave it")
     }
 }

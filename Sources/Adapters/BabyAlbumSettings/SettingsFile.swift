@@ -28,14 +28,31 @@ public struct SettingsProblem: Sendable, Equatable, Codable, CustomStringConvert
     public var file: String
     /// The line number, from 1.
     public var line: Int
-    /// Why the line was left out, in words a parent can act on.
+    /// Why the line was left out, in words a parent can act on. Never the line's value: a
+    /// line that is not `key = value` may be a password.
     public var reason: String
+    /// The setting the line seems to be about (its text before `=` or `:`, lowercased, spaces as
+    /// dashes), when it has one: what tells that a line left out was the Wi-Fi password's.
+    public var key: String?
 
     /// Creates a problem.
-    public init(file: String, line: Int, reason: String) {
+    public init(file: String, line: Int, reason: String, key: String? = nil) {
         self.file = file
         self.line = line
         self.reason = reason
+        self.key = key
+    }
+
+    /// The key stays in the program: it may be a password written alone on a line.
+    private enum CodingKeys: String, CodingKey {
+        case file, line, reason
+    }
+
+    /// Whether the line seems to be about the Wi-Fi (its name, password or country) or a password:
+    /// while such a line is left out, the card joins no network (it fails closed, never open).
+    public var isAboutWiFi: Bool {
+        guard let key else { return false }
+        return SettingsFile.looksLikeWiFi(key)
     }
 
     public var description: String {
@@ -52,7 +69,11 @@ public struct SettingsProblem: Sendable, Equatable, Codable, CustomStringConvert
 /// Against a damaged or hostile file: a file over ``maxFileBytes`` is left out whole (one
 /// problem), a line over ``maxLineBytes`` or with a NUL character is left out, only LF, CR and
 /// CRLF end a line (a vertical tab or U+2028 does not, so line numbers are an editor's), and
-/// every line quoted in a reason has its control characters escaped.
+/// no line is ever quoted in a reason (it may hold a password): a reason names the line
+/// number and, at most, a setting's name.
+///
+/// A value may be quoted (`"..."` or `'...'`): inside quotes `#` is kept; outside, a `#` after a
+/// space starts a comment. Files saved as UTF-16 (Notepad's "Unicode") are read too.
 public struct SettingsFile: Sendable, Equatable {
     /// Where it was read from.
     public var path: String
@@ -92,7 +113,8 @@ public struct SettingsFile: Sendable, Equatable {
             switch Self.check(line: rawLine) ?? Self.parse(line: rawLine) {
             case .blank: continue
             case .entry(let key, let value): entries.append(SettingsEntry(key: key, value: value, line: index + 1))
-            case .malformed(let reason): problems.append(SettingsProblem(file: path, line: index + 1, reason: reason))
+            case .malformed(let reason, let key):
+                problems.append(SettingsProblem(file: path, line: index + 1, reason: reason, key: key))
             }
         }
         self.entries = entries
@@ -113,6 +135,7 @@ public struct SettingsFile: Sendable, Equatable {
                 problem: "the file is over \(maxFileBytes / 1024) KB, far larger than a settings file; it is left out"
                     + " whole (all settings are the command line's or the defaults)")
         }
+        if let text = decodedUTF16(data) { return SettingsFile(path: path, contents: text) }
         guard let text = String(validating: data, as: UTF8.self) else {
             // Latin-1 from an old editor: still readable for ASCII keys and values.
             var file = SettingsFile(path: path, contents: String(decoding: data, as: UTF8.self))
@@ -121,6 +144,48 @@ public struct SettingsFile: Sendable, Equatable {
             return file
         }
         return SettingsFile(path: path, contents: text)
+    }
+
+    /// `bytes` as UTF-16 text, when they start with a UTF-16 byte-order mark (Notepad's
+    /// "Unicode" and "Unicode big endian"), or hold a zero byte in every other place of their
+    /// first line (UTF-16 without a mark); `nil` otherwise or when not valid UTF-16.
+    static func decodedUTF16(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 2 else { return nil }
+        var bigEndian: Bool
+        var start = 0
+        if bytes[0] == 0xFF, bytes[1] == 0xFE {
+            bigEndian = false
+            start = 2
+        } else if bytes[0] == 0xFE, bytes[1] == 0xFF {
+            bigEndian = true
+            start = 2
+        } else if bytes.count % 2 == 0, bytes[1] == 0, bytes[0] != 0, bytes.count >= 4, bytes[3] == 0 {
+            bigEndian = false
+        } else if bytes.count % 2 == 0, bytes[0] == 0, bytes[1] != 0, bytes.count >= 4, bytes[2] == 0 {
+            bigEndian = true
+        } else {
+            return nil
+        }
+        guard (bytes.count - start) % 2 == 0 else { return nil }
+        var units: [UInt16] = []
+        units.reserveCapacity((bytes.count - start) / 2)
+        var index = start
+        while index + 1 < bytes.count {
+            let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+            units.append(UInt16(high) << 8 | UInt16(low))
+            index += 2
+        }
+        var text = ""
+        var iterator = units.makeIterator()
+        var decoder = UTF16()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): text.unicodeScalars.append(scalar)
+            case .emptyInput: break loop
+            case .error: return nil
+            }
+        }
+        return text
     }
 
     /// The first `limit` bytes of `path` (all of it when shorter); `nil` when it cannot be opened
@@ -149,7 +214,7 @@ public struct SettingsFile: Sendable, Equatable {
     private enum Line {
         case blank
         case entry(key: String, value: String)
-        case malformed(String)
+        case malformed(String, key: String?)
     }
 
     /// Spaces and tabs, a Windows line end's carriage return and a byte-order mark.
@@ -165,22 +230,73 @@ public struct SettingsFile: Sendable, Equatable {
     }
 
     /// Where a comment after a value starts: a '#' after a space or tab.
-    private static func commentStart(in value: String) -> String.Index? {
+    private static func commentStart(in value: some StringProtocol) -> String.Index? {
         var previous: Character?
         for index in value.indices {
-            if value[index] == "#", let previous, isSpace(previous) { return value.index(before: index) }
+            if value[index] == "#", let previous, isSpace(previous) { return index }
             previous = value[index]
         }
         return nil
     }
 
+    /// The value after `=`: a quoted value is what is inside its quotes (a `#` inside stays),
+    /// and only a comment may follow it; else the text up to a comment.
+    private static func value(after text: String) -> Result<String, ValueError> {
+        let text = trimmed(text)
+        if let quote = text.first, quote == "\"" || quote == "'" {
+            let inside = text.dropFirst()
+            guard let end = inside.firstIndex(of: quote) else { return .failure(.unclosedQuote(quote)) }
+            let rest = trimmed(inside[inside.index(after: end)...])
+            guard rest.isEmpty || rest.hasPrefix("#") else { return .failure(.textAfterQuote(quote)) }
+            return .success(String(inside[..<end]))
+        }
+        guard let comment = commentStart(in: text) else { return .success(text) }
+        return .success(trimmed(text[..<comment]))
+    }
+
+    private enum ValueError: Error {
+        case unclosedQuote(Character)
+        case textAfterQuote(Character)
+
+        var reason: String {
+            switch self {
+            case .unclosedQuote(let quote): "the value opens a quote (\(quote)) that is not closed on the line"
+            case .textAfterQuote(let quote):
+                "there is text after the value's closing quote (\(quote)); only a comment (# ...) may follow it"
+            }
+        }
+    }
+
+    /// The setting a line seems to name: its text before `=` or `:` (or its first word),
+    /// lowercased, spaces and underscores as dashes; `nil` when that is not a name.
+    static func apparentKey(of line: String) -> String? {
+        let end = line.firstIndex { $0 == "=" || $0 == ":" } ?? line.endIndex
+        var key = trimmed(line[..<end]).lowercased()
+        while key.hasPrefix("-") { key.removeFirst() }
+        let words = key.split { $0 == " " || $0 == "\t" || $0 == "_" }
+        key = words.joined(separator: "-")
+        guard !key.isEmpty, key.count <= 40,
+            key.allSatisfy({ ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "-" })
+        else { return nil }
+        return key
+    }
+
+    /// Whether a setting's name (as ``apparentKey(of:)`` gives it) is about the Wi-Fi or a
+    /// password: `wifi-pasword`, `wlan-key`, `passwort`, `psk`, `ssid`.
+    public static func looksLikeWiFi(_ key: String) -> Bool {
+        let letters = key.filter(\.isLetter)
+        return ["wifi", "wlan", "wpa", "ssid", "pass", "psk", "kennwort", "secret", "wireless"].contains {
+            letters.contains($0)
+        }
+    }
+
     /// A line too long, or holding NUL, is left out before it is parsed or quoted.
     private static func check(line rawLine: Substring) -> Line? {
         if rawLine.utf8.count > maxLineBytes {
-            return .malformed("the line is longer than \(maxLineBytes / 1024) KB")
+            return .malformed("the line is longer than \(maxLineBytes / 1024) KB", key: nil)
         }
         if rawLine.unicodeScalars.contains("\0") {
-            return .malformed("the line holds a NUL character (a damaged file?)")
+            return .malformed("the line holds a NUL character (a damaged file?)", key: nil)
         }
         return nil
     }
@@ -188,23 +304,22 @@ public struct SettingsFile: Sendable, Equatable {
     private static func parse(line rawLine: Substring) -> Line {
         let line = trimmed(rawLine)
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return .blank }
+        let apparent = apparentKey(of: line)
         guard let equals = line.firstIndex(of: "=") else {
-            return .malformed("'\(line.escapingControlCharacters)' is not 'key = value'")
+            let colon = line.contains(":") ? " (write '=' where it has ':')" : ""
+            return .malformed("the line is not 'key = value'\(colon)", key: apparent)
         }
         var key = trimmed(line[..<equals]).lowercased()
         while key.hasPrefix("-") { key.removeFirst() }
         key = String(key.map { $0 == "_" ? "-" : $0 })
         guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
-            return .malformed("'\(line.escapingControlCharacters)' has no setting name before '='")
+            return .malformed(
+                "the line has no setting name before '=' (a name is letters, digits and dashes, no spaces)",
+                key: apparent)
         }
-        var value = trimmed(line[line.index(after: equals)...])
-        // A comment after the value starts with " #" (a '#' inside a value stays).
-        if let comment = commentStart(in: value) {
-            value = trimmed(value[..<comment])
+        switch value(after: String(line[line.index(after: equals)...])) {
+        case .success(let value): return .entry(key: key, value: value)
+        case .failure(let error): return .malformed(error.reason, key: key)
         }
-        if value.count >= 2, let first = value.first, first == "\"" || first == "'", value.last == first {
-            value = String(value.dropFirst().dropLast())
-        }
-        return .entry(key: key, value: value)
     }
 }

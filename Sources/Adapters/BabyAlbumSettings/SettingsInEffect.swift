@@ -21,6 +21,9 @@ public struct SettingsReport: Sendable, Equatable, Codable {
     /// File lines left out, and why.
     public var problems: [SettingsProblem]
 
+    /// The most problems named one by one; the rest are counted in one more.
+    public static let maxProblems = 40
+
     /// Builds the report of `resolution`, over the keys of `keys`.
     public init<Command: ParsableCommand>(
         file: String, fileFound: Bool, resolution: SettingsResolution<Command>, keys: [SettingKey],
@@ -28,18 +31,15 @@ public struct SettingsReport: Sendable, Equatable, Codable {
     ) {
         self.file = file
         self.fileFound = fileFound
-        self.problems =
-            resolution.problems.map { problem in
-                var problem = problem
-                if problem.reason.hasSuffix("is not a setting"),
-                    let key = problem.reason.split(separator: "'").first.map(String.init),
-                    let near = SettingsCatalog.suggestion(for: key, among: keys)
-                {
-                    problem.reason += " (did you mean '\(near)'?)"
-                }
-                return problem
-            } + Self.overridden(resolution.accepted, keys: keys, file: file)
-        self.problems.sort { $0.line < $1.line }
+        let sorted = resolution.problems.sorted { $0.line < $1.line }
+        self.problems = sorted.prefix(Self.maxProblems).map { Self.withSuggestion($0, keys: keys) }
+        if sorted.count > Self.maxProblems {
+            let rest = sorted[Self.maxProblems...]
+            self.problems.append(
+                SettingsProblem(
+                    file: file, line: rest.first!.line,
+                    reason: "and \(rest.count) more lines after it are left out (fix the lines above first)"))
+        }
         self.settings = Self.settings(keys: keys, resolution: resolution, commandLine: commandLine, file: file)
             .map { $0.masked }
     }
@@ -67,21 +67,16 @@ public struct SettingsReport: Sendable, Equatable, Codable {
         }
     }
 
-    /// The earlier lines of a key that takes one value: the last line wins, and each earlier one
-    /// is named (a second `interval =` line is a mistake to fix, not a silent override).
-    static func overridden(_ accepted: [SettingsEntry], keys: [SettingKey], file: String) -> [SettingsProblem] {
-        let single = Set(keys.filter { !$0.isRepeating }.map(\.name))
-        var problems: [SettingsProblem] = []
-        for name in single {
-            let lines = accepted.filter { $0.key == name }.map(\.line).sorted()
-            guard let last = lines.last else { continue }
-            for line in lines.dropLast() {
-                problems.append(
-                    SettingsProblem(
-                        file: file, line: line, reason: "'\(name)' is set again on line \(last), which wins"))
-            }
-        }
-        return problems
+    /// `problem` with the key its line most likely meant, for a key that is not a setting or a
+    /// line that is not `key = value` (only a setting's own name is ever added: the line's text
+    /// may be a password).
+    static func withSuggestion(_ problem: SettingsProblem, keys: [SettingKey]) -> SettingsProblem {
+        guard let key = problem.key, !keys.contains(where: { $0.name == key }),
+            let near = SettingsCatalog.suggestion(for: key, among: keys)
+        else { return problem }
+        var problem = problem
+        problem.reason += " (did you mean '\(near)'?)"
+        return problem
     }
 
     /// The values of `key` in `arguments` (`--key value`, `--key=value`, or `yes` for a flag).
@@ -109,10 +104,12 @@ public struct SettingsReport: Sendable, Equatable, Codable {
     public var text: String {
         var lines: [String] = []
         lines.append("Settings file: \(file)\(fileFound ? "" : " (not there: all defaults)")")
-        for problem in problems { lines.append("  FIX: \(problem)") }
+        for problem in problems { lines.append("  FIX: \(problem.description.escapingControlCharacters)") }
         let width = settings.map(\.key.count).max() ?? 0
         for setting in settings {
-            let value = setting.values.isEmpty ? "(none)" : setting.values.joined(separator: ", ")
+            let value =
+                setting.values.isEmpty
+                ? "(none)" : setting.values.map { $0.quotedForMessage(limit: 200) }.joined(separator: ", ")
             let padded = setting.key + String(repeating: " ", count: width - setting.key.count)
             lines.append("  \(padded) = \(value)   [\(setting.origin)]")
         }

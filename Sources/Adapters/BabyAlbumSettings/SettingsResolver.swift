@@ -35,86 +35,137 @@ public struct SettingsResolution<Command: ParsableCommand> {
 
 /// Merges a ``SettingsFile`` with the command line: file first, command line last.
 ///
-/// The whole file is parsed at once as options (`--key=value`, a flag's `yes` as `--key`) with the
-/// command line; when that fails, each line is parsed together with the lines accepted so far and
-/// the command line, through the command's own `ArgumentParser` definition (types, ranges and
-/// `validate()`), so the file accepts exactly what the command line accepts as options change.
-/// A line that fails is left out with the parser's reason; only a command line that fails on its
-/// own terms is an error.
+/// Its cost is bounded whatever the file holds (a 64 KB hostile file takes milliseconds): keys
+/// the command does not have, and every line of a one-value key but its last, are left out
+/// without a parse; a repeatable key takes at most ``maxLinesPerKey`` lines. The lines left are
+/// parsed together, as options (`--key=value`, a flag's `yes` as `--key`) before the command
+/// line, through the command's own `ArgumentParser` definition (types, ranges and `validate()`),
+/// so the file accepts exactly what the command line accepts. When that fails, each line is
+/// parsed alone to find the lines at fault, then the lines that need another one (a caption
+/// needs a name) are parsed with those accepted. A line that fails is left out with the
+/// parser's reason (never a secret's value); only a command line that fails on its own terms is
+/// an error.
 public enum SettingsResolver {
     /// Words a flag's value may be.
     static let trueWords: Set<String> = ["true", "yes", "on", "1"]
     static let falseWords: Set<String> = ["false", "no", "off", "0"]
+    /// The most lines a repeatable key takes (photo folders, exit keys, family devices).
+    public static let maxLinesPerKey = 32
 
-    /// Resolves `file` (may be `nil`: no file) and `commandLine` for `Command`. Throws the
-    /// parser's error when the command line itself is broken.
+    /// Resolves `file` (may be `nil`: no file) and `commandLine` for `Command`. Keys in
+    /// `ignoredKeys` are problems ("cannot be set in the file"); keys in `otherKeys` belong to
+    /// another command reading the same file and are passed over in silence. Throws the parser's
+    /// error when the command line itself is broken.
     public static func resolve<Command: ParsableCommand>(
-        _ type: Command.Type, file: SettingsFile?, commandLine: [String], ignoring ignoredKeys: Set<String> = []
+        _ type: Command.Type, file: SettingsFile?, commandLine: [String], ignoring ignoredKeys: Set<String> = [],
+        otherKeys: Set<String> = []
     ) throws -> SettingsResolution<Command> {
         let commandLineKeys = longNames(in: commandLine)
-        var problems = file?.problems ?? []
-        var pending: [SettingsEntry] = []
-        for entry in file?.entries ?? [] where !commandLineKeys.contains(entry.key) {
-            if ignoredKeys.contains(entry.key) || entry.key == "help" {
-                problems.append(
-                    SettingsProblem(
-                        file: file!.path, line: entry.line, reason: "'\(entry.key)' cannot be set in the file"))
-            } else {
-                pending.append(entry)
-            }
-        }
-        let flags = Set(SettingsCatalog.keys(of: type).filter(\.isFlag).map(\.name))
+        let keys = Dictionary(SettingsCatalog.keys(of: type).map { ($0.name, $0) }) { first, _ in first }
+        var screening = Screening(path: file?.path ?? "", problems: file?.problems ?? [])
+        screening.screen(
+            file?.entries ?? [], keys: keys, skipping: commandLineKeys.union(otherKeys), ignoring: ignoredKeys)
+        let flags = Set(keys.values.filter(\.isFlag).map(\.name))
         let words = { (entry: SettingsEntry) in optionWords(for: entry, flags: flags) }
-        // The whole file at once first: a file the command accepts costs one parse, not one a line.
-        let wholeFile = pending.flatMap(words) + commandLine
+        var problems = screening.problems
+        // The lines at once first: a file the command accepts costs one parse.
+        let wholeFile = screening.candidates.flatMap(words) + commandLine
         if let command = try? type.parse(wholeFile) {
             return SettingsResolution(
-                command: command, arguments: wholeFile, accepted: pending,
+                command: command, arguments: wholeFile, accepted: screening.candidates,
                 problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
         }
-        var byLine = lineByLine(type, pending, words: words, commandLine: commandLine)
+        let byLine = lineByLine(type, screening.candidates, words: words, commandLine: commandLine)
         for (entry, reason) in byLine.refused {
-            problems.append(SettingsProblem(file: file!.path, line: entry.line, reason: reason))
+            problems.append(SettingsProblem(file: file!.path, line: entry.line, reason: reason, key: entry.key))
         }
-        byLine.accepted.sort { $0.entry.line < $1.entry.line }
-        let arguments = byLine.accepted.flatMap(\.words) + commandLine
-        // The last line's check parsed these very words unless a later round took a line.
-        let command =
-            try byLine.lastParse.flatMap { $0.arguments == arguments ? $0.command : nil } ?? type.parse(arguments)
+        let accepted = byLine.accepted.sorted { $0.line < $1.line }
+        let arguments = accepted.flatMap(words) + commandLine
         return SettingsResolution(
-            command: command, arguments: arguments, accepted: byLine.accepted.map(\.entry),
+            command: try type.parse(arguments), arguments: arguments, accepted: accepted,
             problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
     }
 
-    /// Each line parsed with the lines accepted so far and the command line, in rounds until a
-    /// round accepts nothing more: a later line (photos) may make an earlier one valid.
+    /// The lines worth a parse, and the problems of those that are not: no parser is needed to
+    /// see an unknown key, a line a later one overrides, or one line too many.
+    private struct Screening {
+        let path: String
+        var problems: [SettingsProblem]
+        var candidates: [SettingsEntry] = []
+
+        mutating func screen(
+            _ entries: [SettingsEntry], keys: [String: SettingKey], skipping skipped: Set<String>,
+            ignoring ignored: Set<String>
+        ) {
+            var lastLine: [String: Int] = [:]
+            for entry in entries { lastLine[entry.key] = entry.line }
+            var taken: [String: Int] = [:]
+            for entry in entries where !skipped.contains(entry.key) {
+                guard !ignored.contains(entry.key), entry.key != "help" else {
+                    refuse(entry, "'\(entry.key)' cannot be set in the file")
+                    continue
+                }
+                guard let key = keys[entry.key] else {
+                    refuse(entry, "'\(entry.key.quotedForMessage(limit: 40))' is not a setting")
+                    continue
+                }
+                if !key.isRepeating, let last = lastLine[entry.key], last != entry.line {
+                    refuse(entry, "'\(entry.key)' is set again on line \(last), which wins")
+                    continue
+                }
+                if key.isRepeating, taken[entry.key, default: 0] >= maxLinesPerKey {
+                    refuse(entry, "more than \(maxLinesPerKey) '\(entry.key)' lines: this one is left out")
+                    continue
+                }
+                taken[entry.key, default: 0] += 1
+                candidates.append(entry)
+            }
+        }
+
+        private mutating func refuse(_ entry: SettingsEntry, _ reason: String) {
+            problems.append(SettingsProblem(file: path, line: entry.line, reason: reason, key: entry.key))
+        }
+    }
+
+    /// The lines that the command takes: those it takes alone (all of them, or, when some clash,
+    /// one at a time in file order), then, in up to three rounds, those that need lines accepted
+    /// before them. At most a few parses a line, each of at most all the lines' words.
     private static func lineByLine<Command: ParsableCommand>(
         _ type: Command.Type, _ entries: [SettingsEntry], words: (SettingsEntry) -> [String], commandLine: [String]
-    ) -> (
-        accepted: [(entry: SettingsEntry, words: [String])], refused: [(SettingsEntry, String)],
-        lastParse: (arguments: [String], command: Command)?
-    ) {
-        var accepted: [(entry: SettingsEntry, words: [String])] = []
-        var refused: [(SettingsEntry, String)] = entries.map { ($0, "not accepted") }
-        var lastParse: (arguments: [String], command: Command)?
-        var progress = true
-        while progress {
-            progress = false
-            var stillRefused: [(SettingsEntry, String)] = []
-            for (entry, _) in refused {
-                let before = accepted.flatMap(\.words)
-                switch check(type, words: words(entry), key: entry.key, before: before, commandLine: commandLine) {
-                case .success(let words, let parse):
-                    accepted.append((entry, words))
-                    lastParse = parse ?? lastParse
-                    progress = true
-                case .failure(let reason):
-                    stillRefused.append((entry, reason))
+    ) -> (accepted: [SettingsEntry], refused: [(SettingsEntry, String)]) {
+        var alone: [SettingsEntry] = []
+        var refused: [(SettingsEntry, String)] = []
+        for entry in entries {
+            switch check(type, entry, words: words(entry), before: [], commandLine: commandLine) {
+            case nil: alone.append(entry)
+            case let reason?: refused.append((entry, reason))
+            }
+        }
+        var accepted: [SettingsEntry] = []
+        if (try? type.parse(alone.flatMap(words) + commandLine)) != nil {
+            accepted = alone
+        } else {
+            for entry in alone {
+                let before = accepted.flatMap(words)
+                switch check(type, entry, words: words(entry), before: before, commandLine: commandLine) {
+                case nil: accepted.append(entry)
+                case let reason?: refused.append((entry, reason))
                 }
             }
+        }
+        for _ in 0..<3 where !refused.isEmpty {
+            var stillRefused: [(SettingsEntry, String)] = []
+            for (entry, _) in refused {
+                let before = accepted.flatMap(words)
+                switch check(type, entry, words: words(entry), before: before, commandLine: commandLine) {
+                case nil: accepted.append(entry)
+                case let reason?: stillRefused.append((entry, reason))
+                }
+            }
+            if stillRefused.count == refused.count { break }
             refused = stillRefused
         }
-        return (accepted, refused, lastParse)
+        return (accepted, refused)
     }
 
     /// The long option names in `arguments` (`--name` and `--name=value`), up to `--`.
@@ -128,12 +179,6 @@ public enum SettingsResolver {
         return names
     }
 
-    private enum Check<Command> {
-        /// The line's words, and the parse that took them (none for a flag set to no).
-        case success([String], (arguments: [String], command: Command)?)
-        case failure(String)
-    }
-
     /// A line as the command's words: `--key=value`; for a flag, `yes` is `--key` and `no` is
     /// nothing (`statistics = yes` is `--statistics`).
     static func optionWords(for entry: SettingsEntry, flags: Set<String>) -> [String] {
@@ -144,15 +189,24 @@ public enum SettingsResolver {
         return trueWords.contains(word) ? ["--\(entry.key)"] : []
     }
 
+    /// `nil` when the command takes `entry`'s words after `before` and before the command line;
+    /// else the reason, without the value when the key is a secret.
     private static func check<Command: ParsableCommand>(
-        _ type: Command.Type, words: [String], key: String, before: [String], commandLine: [String]
-    ) -> Check<Command> {
-        guard !words.isEmpty else { return .success([], nil) }
-        let arguments = before + words + commandLine
+        _ type: Command.Type, _ entry: SettingsEntry, words: [String], before: [String], commandLine: [String]
+    ) -> String? {
+        guard !words.isEmpty else { return nil }
         do {
-            return .success(words, (arguments, try type.parse(arguments)))
+            _ = try type.parse(before + words + commandLine)
+            return nil
         } catch {
-            return .failure(reason(type.message(for: error), key: key))
+            let reason = reason(type.message(for: error), key: entry.key)
+            guard
+                SettingInEffect.isSecret(entry.key)
+                    || SettingsFile.looksLikeWiFi(entry.key) && entry.key != "wifi-name",
+                !entry.value.isEmpty
+            else { return reason }
+            return reason.replacingAll(entry.value, with: "(hidden)")
+                .replacingAll(entry.value.escapingControlCharacters, with: "(hidden)")
         }
     }
 
@@ -164,5 +218,19 @@ public enum SettingsResolver {
             return "'\(key)' is not a setting"
         }
         return text.escapingControlCharacters
+    }
+}
+
+extension String {
+    /// This text with every occurrence of `target` replaced.
+    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var result = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            result += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 /// `time-servers`: the NTP servers that set a card's clock (systemd-timesyncd's `NTP=`), host
 /// names or IP addresses separated by spaces.
 public struct TimeServers: Sendable, Equatable, CustomStringConvertible {
@@ -15,7 +21,10 @@ public struct TimeServers: Sendable, Equatable, CustomStringConvertible {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         guard !words.isEmpty else { throw SettingValueError("give at least one NTP server") }
         for word in words where !Self.isHostOrAddress(word) {
-            throw SettingValueError("'\(word)' is not a host name or IP address")
+            let port = word.contains(":") && !word.hasPrefix("[") && word.filter { $0 == ":" }.count == 1
+            throw SettingValueError(
+                "'\(word.quotedForMessage())' is not a host name or IP address"
+                    + (port ? " (without a port: NTP servers answer on 123)" : ""))
         }
         names = words
     }
@@ -29,9 +38,26 @@ public struct TimeServers: Sendable, Equatable, CustomStringConvertible {
             + "[Time]\nNTP=\(description)\nFallbackNTP=\n"
     }
 
+    /// A host name (dot-separated labels of letters, digits and inner dashes, not all digits at
+    /// the end), an IPv4 address (four numbers 0 to 255) or an IPv6 address (`inet_pton`). A
+    /// port (`pool.ntp.org:123`) is not: timesyncd's `NTP=` takes none.
     static func isHostOrAddress(_ word: String) -> Bool {
-        guard word.utf8.count <= 253, let first = word.first, first != "-", first != "." else { return false }
-        return word.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "." || $0 == "-" || $0 == ":" }
+        guard word.utf8.count <= 253, word.unicodeScalars.allSatisfy(\.isASCII) else { return false }
+        if word.contains(":") { return isIPv6(word) }
+        let labels = word.split(separator: ".", omittingEmptySubsequences: false)
+        if labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+            return labels.count == 4 && labels.allSatisfy { $0.count <= 3 && Int($0)! <= 255 }
+        }
+        let isLabel = { (label: Substring) in
+            (1...63).contains(label.count) && label.first != "-" && label.last != "-"
+                && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
+        }
+        return labels.allSatisfy(isLabel) && !(labels.last!.allSatisfy(\.isNumber))
+    }
+
+    private static func isIPv6(_ word: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(AF_INET6, word, &address) == 1
     }
 }
 

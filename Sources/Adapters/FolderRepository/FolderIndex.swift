@@ -190,7 +190,8 @@ final class FolderIndex {
             rootMissing(
                 error.isMissing
                     ? "the photo folder \(rootText) does not exist"
-                    : "the photo folder \(rootText) cannot be read: \(error.withoutPath)")
+                    : "the photo folder \(rootText) cannot be read: \(error.withoutPath)\(permissionObstacleNote(root))"
+            )
             return
         }
         guard status.kind == .directory else {
@@ -199,7 +200,8 @@ final class FolderIndex {
         }
         readiness.folderOpened()
         guard let watch = addDirectory(root, status: status, parent: nil) else {
-            rootMissing("the photo folder \(rootText) cannot be read (permission denied?)")
+            rootMissing(
+                "the photo folder \(rootText) cannot be read (permission denied?)\(permissionObstacleNote(root))")
             return
         }
         rootWatch = watch

@@ -36,7 +36,7 @@ public struct FolderWalk: Sendable {
             failure =
                 error.isMissing
                 ? "the photo folder \(text) does not exist"
-                : "the photo folder \(text) cannot be read: \(error.withoutPath)"
+                : "the photo folder \(text) cannot be read: \(error.withoutPath)\(permissionObstacleNote(path))"
             return
         }
         guard status.kind == .directory else {

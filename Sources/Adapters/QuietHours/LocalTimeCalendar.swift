@@ -47,12 +47,24 @@ public struct LocalTimeCalendar: WallCalendar {
                 $0.isASCII && ($0.properties.isAlphabetic || "0123456789_+-/".unicodeScalars.contains($0))
             }
         var status = stat()
-        guard wellFormed, stat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+        guard wellFormed, stat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+            isZoneFile("\(directory)/\(name)")
+        else {
             let shown = String(
                 name.unicodeScalars.prefix(64).map { $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
             return "no time zone named '\(shown)' in \(directory) (for example Europe/Berlin, America/New_York)"
         }
         return nil
+    }
+
+    /// Whether `path` is a compiled zone (it starts with `TZif`), not one of the text files beside
+    /// them (`leapseconds`, `zone.tab`, `tzdata.zi`), which glibc would take as UTC without a name.
+    static func isZoneFile(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var magic = [UInt8](repeating: 0, count: 4)
+        return read(descriptor, &magic, 4) == 4 && magic == Array("TZif".utf8)
     }
 
     /// Makes `name` (checked with ``problem(withZone:in:)``) this process's wall clock, for the

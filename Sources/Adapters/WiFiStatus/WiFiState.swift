@@ -7,11 +7,15 @@ public enum WiFiState: Equatable, Sendable {
     case wrongPassword(network: String)
     /// No network of that name is in range (`CTRL-EVENT-NETWORK-NOT-FOUND`).
     case networkNotFound(network: String)
+    /// `babyalbum network-setup` refused the settings file's Wi-Fi lines (`reason` says which
+    /// line and what to write), so the card joins no network.
+    case notSetUp(reason: String)
 
     /// The network's name (`wifi-name`).
     public var network: String {
         switch self {
         case .connected(let network), .wrongPassword(let network), .networkNotFound(let network): network
+        case .notSetUp: ""
         }
     }
 
@@ -29,17 +33,22 @@ public enum WiFiState: Equatable, Sendable {
             "Wi-Fi: wrong password for '\(network)': check wifi-password in babyalbum.txt"
         case .networkNotFound(let network):
             "Wi-Fi: no network named '\(network)' in range: check wifi-name in babyalbum.txt and the router"
+        case .notSetUp(let reason): "Wi-Fi: not set up: \(reason)"
         }
     }
 
-    /// The state file's text: the kind, then the network's name, one a line.
-    public var fileText: String { "\(kind)\n\(network)\n" }
+    /// The state file's text: the kind, then the network's name (or the reason), one a line.
+    public var fileText: String {
+        if case .notSetUp(let reason) = self { return "\(kind)\n\(reason.escapingLineBreaks)\n" }
+        return "\(kind)\n\(network)\n"
+    }
 
     private var kind: String {
         switch self {
         case .connected: "connected"
         case .wrongPassword: "wrong-password"
         case .networkNotFound: "network-not-found"
+        case .notSetUp: "not-set-up"
         }
     }
 
@@ -52,6 +61,7 @@ public enum WiFiState: Equatable, Sendable {
         case "connected": self = .connected(network: network)
         case "wrong-password": self = .wrongPassword(network: network)
         case "network-not-found": self = .networkNotFound(network: network)
+        case "not-set-up": self = .notSetUp(reason: network)
         default: return nil
         }
     }
@@ -71,15 +81,60 @@ public enum WiFiState: Equatable, Sendable {
         }
     }
 
-    /// The network's name from `GET_NETWORK 0 ssid`'s answer: quoted text, or hex digits.
+    /// The network's name from `GET_NETWORK 0 ssid`'s answer: quoted text, or hex digits, which
+    /// wpa_supplicant gives for a name that is not printable ASCII (`Wohnung Müller`, an emoji):
+    /// those are decoded back to the name as UTF-8. Control characters are escaped.
     public static func networkName(fromReply reply: String) -> String {
         let text = reply.trimmingSuffix("\n")
-        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { return String(text.dropFirst().dropLast()) }
-        return text
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
+            return String(text.dropFirst().dropLast()).escapingLineBreaks
+        }
+        if let bytes = hexBytes(text), let name = String(validating: bytes, as: UTF8.self) {
+            return name.escapingLineBreaks
+        }
+        return text.escapingLineBreaks
+    }
+
+    /// The bytes of an even number of hex digits; `nil` for anything else.
+    static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard !digits.isEmpty, digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }
 
 extension String {
+    /// Control characters (C0, DEL, C1) as `\xNN`: a name or reason can never split or colour a line.
+    fileprivate var escapingLineBreaks: String {
+        guard unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else {
+            return self
+        }
+        var text = ""
+        for scalar in unicodeScalars {
+            if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                text += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
+    }
+
     fileprivate func trimmingSuffix(_ suffix: Character) -> String {
         var text = self
         while text.last == suffix { text.removeLast() }

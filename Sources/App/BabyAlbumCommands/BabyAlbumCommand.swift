@@ -166,11 +166,9 @@ struct Show: AsyncParsableCommand {
             }
         }
         _ = try captionPolicy()
-        for folder in folders.photos {
-            guard isDirectory(folder) else {
-                throw ValidationError("the photo folder '\(folder)' does not exist (use --photos DIR)")
-            }
-        }
+        // A photo folder that does not exist or cannot be read is not a usage error: the frame
+        // shows it as empty, says so in its log and in doctor, and shows its photos once it is
+        // there (a parent renamed `photos` on the card; a stick's folder comes later).
         if case .png(let directory) = screen.output.value {
             for folder in folders.photos + (folders.stickRoot.map { [$0] } ?? [])
             where OutputOption.isInside(directory, folder: folder) {

@@ -25,8 +25,10 @@ struct ClockModuleSetupCommand: ParsableCommand {
     var status = ClockModuleReport.file
 
     func run() throws {
-        let file = SettingsFile.read(settings ?? SettingsFile.defaultPath())
-        let resolution = try SettingsResolver.resolve(NetworkSettings.self, file: file, commandLine: [])
+        let resolution = try NetworkSettings.resolve(path: settings ?? SettingsFile.defaultPath())
+        for problem in resolution.problems where problem.line == 0 || problem.key == "clock-module" {
+            print("clock-module-setup: \(problem)".escapingControlCharacters)
+        }
         let chip = resolution.command.network.clockModule
         try? FileManager.default.removeItem(atPath: status)
         guard let state = ClockModuleSetup(chip: chip).run() else {

@@ -11,12 +11,15 @@ struct NetworkOptions: ParsableArguments {
             valueName: "servers"))
     var timeServers = TimeServers.debianPool.description
 
-    @Option(help: ArgumentHelp("The card's Wi-Fi network (its name, SSID); hidden networks too.", valueName: "name"))
+    @Option(help: ArgumentHelp("The card's Wi-Fi network (its name, SSID).", valueName: "name"))
     var wifiName: String?
+
+    @Option(help: "yes: the Wi-Fi network does not announce its name (a hidden network), so the card asks for it.")
+    var wifiHidden = YesNo.no
 
     @Option(
         help: ArgumentHelp(
-            "The Wi-Fi password (WPA2 or WPA3 personal; none for an open network); never shown.",
+            "The Wi-Fi password (WPA2 or WPA3 personal), or none for an open network; never shown.",
             valueName: "password"))
     var wifiPassword: String?
 
@@ -46,8 +49,25 @@ struct NetworkOptions: ParsableArguments {
     /// The servers, checked by ``validate()``.
     var servers: TimeServers { (try? TimeServers(parsing: timeServers)) ?? .debianPool }
 
-    /// The Wi-Fi network; `nil` without `wifi-name`; throws when the settings do not go together.
-    func wifi() throws(SettingValueError) -> WiFiNetwork? {
-        try WiFiNetwork(name: wifiName, password: wifiPassword, country: wifiCountry)
+    /// The Wi-Fi network; `nil` without `wifi-name`; throws when the settings do not go together
+    /// or a Wi-Fi line of the file was left out (`problems`: the file's).
+    func wifi(problems: [SettingsProblem], accepted: [SettingsEntry] = []) throws(SettingValueError) -> WiFiNetwork? {
+        try WiFiNetwork(
+            name: wifiName, password: wifiPassword, country: wifiCountry, isHidden: wifiHidden == .yes,
+            wifiLinesLeftOut: problems.filter(\.isAboutWiFi).map(\.line),
+            nameLine: accepted.last { $0.key == "wifi-name" }?.line)
+    }
+}
+
+/// A setting's yes or no (the file's words for an option that is not a flag).
+enum YesNo: String, ExpressibleByArgument, CaseIterable {
+    case yes, no
+
+    init?(argument: String) {
+        switch argument.lowercased() {
+        case "yes", "true", "on", "1": self = .yes
+        case "no", "false", "off", "0": self = .no
+        default: return nil
+        }
     }
 }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import BabyAlbumSettings
+import LinuxInterfaces
+import WiFiStatus
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -22,53 +24,72 @@ struct NetworkSetup: ParsableCommand {
     var settings: String?
 
     func run() throws {
-        // Only the network keys: the slideshow's own checks (its photo folders) do not apply here.
         let path = settings ?? SettingsFile.defaultPath()
-        let file = SettingsFile.read(path)
-        let resolution = try SettingsResolver.resolve(NetworkSettings.self, file: file, commandLine: [])
-        let keys = Set(SettingsCatalog.keys(of: NetworkSettings.self).map(\.name))
-        for problem in resolution.problems where keys.contains(where: { problem.reason.contains($0) }) {
-            print("network-setup: \(problem)")
-        }
+        let resolution = try NetworkSettings.resolve(path: path)
+        // Every problem: the file's own (not UTF-8, too large), the network keys' and the keys
+        // that are no setting at all (a misspelt wifi-password is one).
+        for problem in resolution.problems { print("network-setup: \(problem)".escapingControlCharacters) }
         let servers = resolution.command.network.servers
         try write(servers.timesyncdDropIn, to: "\(out)/systemd/timesyncd.conf.d/50-babyalbum.conf")
-        print("network-setup: time servers \(servers) (from \(path))")
+        print("network-setup: time servers \(servers) (from \(path.escapingControlCharacters))")
         let supplicant = "\(out)/babyalbum/wpa_supplicant-wlan0.conf"
+        let status = "\(out)/babyalbum-wifi"
         let wifi: WiFiNetwork?
         do {
-            wifi = try resolution.command.network.wifi()
+            wifi = try resolution.command.network.wifi(problems: resolution.problems, accepted: resolution.accepted)
         } catch {
+            removeFileIgnoringErrors(supplicant)
             print("network-setup: no Wi-Fi: \(error)")
-            wifi = nil
+            try write(WiFiState.notSetUp(reason: error.description).fileText, to: status)
+            return
         }
-        if let wifi {
-            try write(wifi.supplicantConfiguration, to: supplicant, secret: true)
-            let security = wifi.password == nil ? "open" : "WPA2/WPA3 personal"
-            print("network-setup: Wi-Fi '\(wifi.name)' (\(security), country \(wifi.country)) on wlan0")
-        } else {
-            try? FileManager.default.removeItem(atPath: supplicant)
-            if resolution.command.network.wifiName == nil { print("network-setup: no Wi-Fi (wifi-name is not set)") }
+        guard let wifi else {
+            removeFileIgnoringErrors(supplicant)
+            print("network-setup: no Wi-Fi (wifi-name is not set)")
+            return
         }
+        if let note = WiFiNetwork.countryCode(resolution.command.network.wifiCountry ?? "")?.note {
+            print("network-setup: \(note)")
+        }
+        try write(wifi.supplicantConfiguration, to: supplicant, secret: true)
+        let security = wifi.password == nil ? "open, as wifi-password = none asks" : "WPA2/WPA3 personal"
+        let hidden = wifi.isHidden ? ", hidden" : ""
+        let name = wifi.name.escapingControlCharacters
+        print("network-setup: Wi-Fi '\(name)' (\(security)\(hidden), country \(wifi.country)) on wlan0")
     }
 
-    /// Writes `text` to `file` (through a new file and a rename); a secret's folder is made
-    /// 0700 and the file 0600, so the password is never readable by others, even for a moment.
+    /// Writes `text` to `file` through a new file and a rename. A secret's folder is made 0700
+    /// and its file is created 0600 (`open` with `O_EXCL`), so the password is never readable by
+    /// another user, not even for a moment.
     private func write(_ text: String, to file: String, secret: Bool = false) throws {
         let folder = String(file[..<file.lastIndex(of: "/")!])
         try FileManager.default.createDirectory(
             atPath: folder, withIntermediateDirectories: true,
             attributes: secret ? [.posixPermissions: 0o700] : nil)
         let temporary = file + ".new"
-        try? FileManager.default.removeItem(atPath: temporary)
-        let created = FileManager.default.createFile(
-            atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: secret ? 0o600 : 0o644])
-        guard created else { throw ValidationError("network-setup: cannot write \(temporary)") }
-        try? FileManager.default.removeItem(atPath: file)
-        try FileManager.default.moveItem(atPath: temporary, toPath: file)
+        removeFileIgnoringErrors(temporary)
+        do throws(SystemCallFailure) {
+            let descriptor = try FileDescriptor(
+                opening: temporary, .writeOnly, options: [.create, .exclusive], permissions: secret ? 0o600 : 0o644)
+            try descriptor.write(Array(text.utf8))
+            try descriptor.close()
+            try renameFile(temporary, to: file)
+        } catch {
+            throw ValidationError("network-setup: cannot write \(file): \(error)")
+        }
     }
 }
 
 /// The settings file read for its network keys alone (every other key is the slideshow's).
 struct NetworkSettings: ParsableCommand {
     @OptionGroup var network: NetworkOptions
+
+    /// The settings file at `path` resolved for its network keys: the slideshow's other keys are
+    /// passed over in silence, a key that is no setting at all is a problem.
+    static func resolve(path: String) throws -> SettingsResolution<NetworkSettings> {
+        let ours = Set(SettingsCatalog.keys(of: NetworkSettings.self).map(\.name))
+        let others = Set(SettingsCatalog.keys(of: Show.self).map(\.name)).subtracting(ours)
+        return try SettingsResolver.resolve(
+            NetworkSettings.self, file: SettingsFile.read(path), commandLine: [], otherKeys: others)
+    }
 }

@@ -23,4 +23,9 @@ extension UnsetClockPolicy: ExpressibleByArgument {}
 
 extension ClockNoticeSetting: ExpressibleByArgument {}
 
-extension ClockModuleChip: ExpressibleByArgument {}
+extension ClockModuleChip: ExpressibleByArgument {
+    /// The chip's name in any case: `DS3231`, as printed on the module, is `ds3231`.
+    public init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
+    }
+}

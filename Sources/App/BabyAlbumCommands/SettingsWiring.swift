@@ -74,9 +74,17 @@ enum SettingsWiring {
     static func report(
         path: String, file: SettingsFile?, resolution: SettingsResolution<Show>, commandLine: [String]
     ) -> SettingsReport {
-        SettingsReport(
+        var report = SettingsReport(
             file: path, fileFound: file != nil, resolution: resolution,
             keys: SettingsCatalog.keys(of: Show.self, excluding: excludedKeys), commandLine: commandLine)
+        // The Wi-Fi the card would join, or why none (the same check as network-setup's).
+        do {
+            _ = try resolution.command.network.wifi(problems: resolution.problems, accepted: resolution.accepted)
+        } catch {
+            report.problems.append(SettingsProblem(file: path, line: 0, reason: "no Wi-Fi: \(error)"))
+            report.problems.sort { $0.line < $1.line }
+        }
+        return report
     }
 
     /// A logger that writes before `LoggingSystem` is set up (settings come first).

@@ -176,6 +176,8 @@ extension FileDescriptor {
         public static let create = Options(rawValue: O_CREAT)
         /// `O_TRUNC`: empty the file.
         public static let truncate = Options(rawValue: O_TRUNC)
+        /// `O_EXCL`: with ``create``, fails when the file exists (a file made by this call alone).
+        public static let exclusive = Options(rawValue: O_EXCL)
         /// `O_APPEND`: every write goes to the end.
         public static let append = Options(rawValue: O_APPEND)
         /// `O_NONBLOCK`: never block (a FIFO or a device put where a file was expected).

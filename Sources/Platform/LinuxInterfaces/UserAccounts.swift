@@ -62,3 +62,44 @@ public enum UserAccounts {
         return nil
     }
 }
+
+extension UserAccounts {
+    /// The name of the user this process runs as (`geteuid`, `getpwuid_r`), or its number.
+    public static var currentUserName: String {
+        let uid = geteuid()
+        var entry = passwd()
+        let name: String? = withRecordBuffer { buffer, size, result in
+            var pointer: UnsafeMutablePointer<passwd>?
+            let error = getpwuid_r(uid, &entry, buffer, size, &pointer)
+            result = pointer == nil ? nil : String(cString: entry.pw_name)
+            return error
+        }
+        return name ?? "uid \(uid)"
+    }
+
+    /// Why this process cannot reach `path` for want of permission, naming the first folder on
+    /// the way that it may not enter (or `path` itself, when it may not read it) and the user:
+    /// "'/root' cannot be entered by user babyalbum". `nil` when nothing on the way refuses it.
+    public static func permissionObstacle(to path: String) -> String? {
+        let absolute = path.hasPrefix("/") ? path : (currentDirectory ?? "") + "/" + path
+        var prefix = ""
+        let components = absolute.split(separator: "/")
+        for (index, component) in components.enumerated() {
+            prefix += "/" + component
+            let last = index == components.count - 1
+            let mode = last ? R_OK | X_OK : X_OK
+            if access(prefix, F_OK) != 0 { return nil }
+            if access(prefix, mode) != 0 {
+                let verb = last ? "read" : "entered"
+                return "'\(prefix)' cannot be \(verb) by user \(currentUserName)"
+            }
+        }
+        return nil
+    }
+
+    private static var currentDirectory: String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
