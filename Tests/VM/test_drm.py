@@ -175,8 +175,9 @@ class ModeAndPermissionTests(unittest.TestCase):
         self.assertIn("1024x768", out)
 
     def test_a_user_outside_the_video_group_is_told_so(self):
+        binary, photos = self.vm.reachable_by_any_user(BABYALBUM_BIN, PHOTOS)
         status, out = self.vm.sh(
-            f"setpriv --reuid=65534 --regid=65534 --clear-groups {BABYALBUM_BIN} --photos {PHOTOS}", timeout=120)
+            f"setpriv --reuid=65534 --regid=65534 --clear-groups {binary} --photos {photos}", timeout=120)
         self.assertNotEqual(status, 0, out)
         self.assertIn("permission denied opening /dev/dri/card0", out)
         self.assertIn("'video' group", out)

@@ -493,7 +493,8 @@ class InputTests(unittest.TestCase):
 
         # No permission on the input devices (the display is allowed): the log names the input group.
         guest.sh("chmod 666 /dev/dri/card0")
-        app = vm.spawn(f"setpriv --reuid=65534 --regid=65534 --clear-groups {BABYALBUM_BIN} --photos {PHOTOS} "
+        binary, photos = vm.reachable_by_any_user(BABYALBUM_BIN, PHOTOS)
+        app = vm.spawn(f"setpriv --reuid=65534 --regid=65534 --clear-groups {binary} --photos {photos} "
                        "--interval 3600")
         app.wait_for_log(r"grabbed 0 of \d+ input devices", timeout=120)
         self.assertRegex(app.log(), rf"{keyboard}: open: Permission denied: add the user to the 'input' group")

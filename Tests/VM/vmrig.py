@@ -445,6 +445,20 @@ class VM:
         os.unlink(output)
         return int(m.group(1)), text
 
+    def reachable_by_any_user(self, binary, photos):
+        """Copies of `binary` and the folder `photos` in the guest's /tmp, readable by every user:
+        the paths a test that runs the frame as another user (``setpriv --reuid=65534``) gives it.
+        A checkout under /root (a root user's clone, the README's way) cannot be entered by
+        another user, so the repository's own paths would fail before what the test is about.
+        Returns (binary, photos) in the guest."""
+        folder = "/tmp/babyalbum-any-user"
+        rc, out = self.sh(f"rm -rf {folder} && mkdir -p {folder} && cp {_quote(binary)} {folder}/babyalbum && "
+                          f"cp -r {_quote(photos)} {folder}/Photos && chmod -R a+rX {folder} && "
+                          f"setpriv --reuid=65534 --regid=65534 --clear-groups test -x {folder}/babyalbum", timeout=120)
+        if rc != 0:
+            raise VMError(f"cannot make the frame reachable by user nobody: {out}")
+        return f"{folder}/babyalbum", f"{folder}/Photos"
+
     def spawn(self, cmd):
         """Starts the command line `cmd` (``exec``ed by /bin/sh, so ``pid`` is the program's) in the
         background in the guest, with default signal dispositions; output goes to its log."""

@@ -107,9 +107,7 @@ public struct SettingsFile: Sendable, Equatable {
         var problems: [SettingsProblem] = []
         var text = Substring(contents)
         if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
-        // "\r\n" is one Character in Swift, so CRLF, LF and CR each end one line; nothing else does.
-        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        for (index, rawLine) in lines.enumerated() {
+        for (index, rawLine) in Self.lines(of: text).enumerated() {
             switch Self.check(line: rawLine) ?? Self.parse(line: rawLine) {
             case .blank: continue
             case .entry(let key, let value): entries.append(SettingsEntry(key: key, value: value, line: index + 1))
@@ -217,24 +215,51 @@ public struct SettingsFile: Sendable, Equatable {
         case malformed(String, key: String?)
     }
 
-    /// Spaces and tabs, a Windows line end's carriage return and a byte-order mark.
-    private static func isSpace(_ character: Character) -> Bool {
-        character == " " || character == "\t" || character == "\r" || character == "\u{FEFF}"
-            || (character.isWhitespace && !character.isNewline)
+    /// The lines of `text`: CRLF, LF and CR each end one line; nothing else does. Split on
+    /// Unicode scalars, not characters, so that a 64 KB file costs well under a millisecond.
+    static func lines(of text: Substring) -> [Substring] {
+        var lines: [Substring] = []
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var index = start
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            guard scalar == "\n" || scalar == "\r" else {
+                scalars.formIndex(after: &index)
+                continue
+            }
+            lines.append(text[start..<index])
+            scalars.formIndex(after: &index)
+            if scalar == "\r", index < scalars.endIndex, scalars[index] == "\n" { scalars.formIndex(after: &index) }
+            start = index
+        }
+        lines.append(text[start..<scalars.endIndex])
+        return lines
+    }
+
+    /// Spaces and tabs, a Windows line end's carriage return, a byte-order mark and other
+    /// horizontal white space (not the vertical tab, form feed or line separators).
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar == " " || scalar == "\t" || scalar == "\r" }
+        if scalar == "\u{FEFF}" { return true }
+        return scalar.properties.isWhitespace && scalar != "\u{85}" && scalar != "\u{2028}" && scalar != "\u{2029}"
     }
 
     private static func trimmed(_ text: some StringProtocol) -> String {
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+            let last = scalars.lastIndex(where: { !isSpace($0) })
         else { return "" }
-        return String(text[first...last])
+        return String(String.UnicodeScalarView(scalars[first...last]))
     }
 
     /// Where a comment after a value starts: a '#' after a space or tab.
     private static func commentStart(in value: some StringProtocol) -> String.Index? {
-        var previous: Character?
-        for index in value.indices {
-            if value[index] == "#", let previous, isSpace(previous) { return index }
-            previous = value[index]
+        var previous: Unicode.Scalar?
+        let scalars = value.unicodeScalars
+        for index in scalars.indices {
+            if scalars[index] == "#", let previous, isSpace(previous) { return index }
+            previous = scalars[index]
         }
         return nil
     }
@@ -246,7 +271,7 @@ public struct SettingsFile: Sendable, Equatable {
         if let quote = text.first, quote == "\"" || quote == "'" {
             let inside = text.dropFirst()
             guard let end = inside.firstIndex(of: quote) else { return .failure(.unclosedQuote(quote)) }
-            let rest = trimmed(inside[inside.index(after: end)...])
+            let rest = trimmed(inside[inside.index(after: end)...])  // `end` is an ASCII quote
             guard rest.isEmpty || rest.hasPrefix("#") else { return .failure(.textAfterQuote(quote)) }
             return .success(String(inside[..<end]))
         }
@@ -270,7 +295,8 @@ public struct SettingsFile: Sendable, Equatable {
     /// The setting a line seems to name: its text before `=` or `:` (or its first word),
     /// lowercased, spaces and underscores as dashes; `nil` when that is not a name.
     static func apparentKey(of line: String) -> String? {
-        let end = line.firstIndex { $0 == "=" || $0 == ":" } ?? line.endIndex
+        let end = line.unicodeScalars.firstIndex { $0 == "=" || $0 == ":" } ?? line.endIndex
+        guard line.utf8.distance(from: line.startIndex, to: end) <= 80 else { return nil }
         var key = trimmed(line[..<end]).lowercased()
         while key.hasPrefix("-") { key.removeFirst() }
         let words = key.split { $0 == " " || $0 == "\t" || $0 == "_" }
@@ -284,10 +310,23 @@ public struct SettingsFile: Sendable, Equatable {
     /// Whether a setting's name (as ``apparentKey(of:)`` gives it) is about the Wi-Fi or a
     /// password: `wifi-pasword`, `wlan-key`, `passwort`, `psk`, `ssid`.
     public static func looksLikeWiFi(_ key: String) -> Bool {
-        let letters = key.filter(\.isLetter)
-        return ["wifi", "wlan", "wpa", "ssid", "pass", "psk", "kennwort", "secret", "wireless"].contains {
-            letters.contains($0)
+        let letters = Array(key.utf8.lazy.filter { (0x61...0x7A).contains($0 | 0x20) }.map { $0 | 0x20 })
+        return wifiWords.contains { word in
+            word.count <= letters.count
+                && (0...(letters.count - word.count)).contains { letters[$0..<$0 + word.count].elementsEqual(word) }
         }
+    }
+
+    private static let wifiWords = ["wifi", "wlan", "wpa", "ssid", "pass", "psk", "kennwort", "secret", "wireless"]
+        .map { Array($0.utf8) }
+
+    /// Whether `key` is a setting's name: letters, digits and dashes.
+    private static func isKeyName(_ key: String) -> Bool {
+        if key.utf8.allSatisfy({ $0 < 0x80 }) {
+            return !key.isEmpty
+                && key.utf8.allSatisfy { (0x61...0x7A).contains($0 | 0x20) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        }
+        return !key.isEmpty && key.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
     }
 
     /// A line too long, or holding NUL, is left out before it is parsed or quoted.
@@ -304,18 +343,17 @@ public struct SettingsFile: Sendable, Equatable {
     private static func parse(line rawLine: Substring) -> Line {
         let line = trimmed(rawLine)
         if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { return .blank }
-        let apparent = apparentKey(of: line)
-        guard let equals = line.firstIndex(of: "=") else {
-            let colon = line.contains(":") ? " (write '=' where it has ':')" : ""
-            return .malformed("the line is not 'key = value'\(colon)", key: apparent)
+        guard let equals = line.unicodeScalars.firstIndex(of: "=") else {
+            let colon = line.unicodeScalars.contains(":") ? " (write '=' where it has ':')" : ""
+            return .malformed("the line is not 'key = value'\(colon)", key: apparentKey(of: line))
         }
         var key = trimmed(line[..<equals]).lowercased()
         while key.hasPrefix("-") { key.removeFirst() }
-        key = String(key.map { $0 == "_" ? "-" : $0 })
-        guard !key.isEmpty, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+        key = String(String.UnicodeScalarView(key.unicodeScalars.map { $0 == "_" ? "-" : $0 }))
+        guard isKeyName(key) else {
             return .malformed(
                 "the line has no setting name before '=' (a name is letters, digits and dashes, no spaces)",
-                key: apparent)
+                key: apparentKey(of: line))
         }
         switch value(after: String(line[line.index(after: equals)...])) {
         case .success(let value): return .entry(key: key, value: value)

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import LinuxInterfaces
 
 /// `time-servers`: the NTP servers that set a card's clock (systemd-timesyncd's `NTP=`), host
 /// names or IP addresses separated by spaces.
@@ -43,7 +39,7 @@ public struct TimeServers: Sendable, Equatable, CustomStringConvertible {
     /// port (`pool.ntp.org:123`) is not: timesyncd's `NTP=` takes none.
     static func isHostOrAddress(_ word: String) -> Bool {
         guard word.utf8.count <= 253, word.unicodeScalars.allSatisfy(\.isASCII) else { return false }
-        if word.contains(":") { return isIPv6(word) }
+        if word.contains(":") { return isIPv6Address(word) }
         let labels = word.split(separator: ".", omittingEmptySubsequences: false)
         if labels.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
             return labels.count == 4 && labels.allSatisfy { $0.count <= 3 && Int($0)! <= 255 }
@@ -53,11 +49,6 @@ public struct TimeServers: Sendable, Equatable, CustomStringConvertible {
                 && label.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" }
         }
         return labels.allSatisfy(isLabel) && !(labels.last!.allSatisfy(\.isNumber))
-    }
-
-    private static func isIPv6(_ word: String) -> Bool {
-        var address = in6_addr()
-        return inet_pton(AF_INET6, word, &address) == 1
     }
 }
 

@@ -225,6 +225,9 @@ extension SettingsWiring {
                 Remove the # in front of a line to change that setting. Repeat a line for settings
                 that take several values (photos, exit-key, ...). A line with a mistake is left out,
                 and "babyalbum doctor" names it; the frame keeps running with the other lines.
+                After a value, " #" starts a comment: put a value that holds " #" in quotes, as in
+                the line: wifi-password = "correct horse #battery". A Wi-Fi line with a mistake
+                means no Wi-Fi until it is fixed; an open network needs: wifi-password = none.
                 """)
     }
 }

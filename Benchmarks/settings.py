@@ -1,0 +1,77 @@
+"""The settings file's cost (issue 61): `babyalbum settings` on hostile 64 KB files against the same
+command on a one-line file, whole processes, interleaved, in this run. The difference of the medians
+is the parse's own cost; the goal is under 50 ms for any file up to the 64 KB limit.
+
+usage: settings.py BABYALBUM [--runs N]
+"""
+import argparse
+import os
+import sys
+import tempfile
+
+from measure import compare
+
+LIMIT = 64 * 1024 - 64
+
+
+def fill(line_for):
+    """A file of lines from line_for(n), up to just under the 64 KB limit."""
+    lines, size, n = [], 0, 0
+    while True:
+        n += 1
+        line = line_for(n) + "\n"
+        if size + len(line.encode()) > LIMIT:
+            return "".join(lines)
+        lines.append(line)
+        size += len(line.encode())
+
+
+# The shapes that cost most before: refused lines after accepted ones, and each kind of refusal.
+SHAPES = {
+    "accepted lines, then one refused (the round-4 worst case)":
+        lambda: fill(lambda n: f"exit-key = KEY_{'ABCDEFGH'[n % 8]}") + "interval = oops\n",
+    "every line a refused value of a repeatable key":
+        lambda: fill(lambda n: f"exit-key = KEY_NOPE{n}"),
+    "every line a key that is no setting":
+        lambda: fill(lambda n: f"nosuch-{n} = 1"),
+    "every line not key = value (a password on its own line)":
+        lambda: fill(lambda n: f"hunter{n:06d}"),
+    "one-value keys set again and again, the last refused":
+        lambda: fill(lambda n: f"interval = {n % 100 + 1}") + "interval = abc\n",
+}
+
+
+def benchmark(babyalbum, work, runs):
+    photos = os.path.join(work, "settings-photos")
+    os.makedirs(photos, exist_ok=True)
+    baseline = os.path.join(work, "one-line.txt")
+    with open(baseline, "w") as f:
+        f.write("interval = 20\n")
+    commands = {"one line (baseline)": [babyalbum, "settings", "--settings", baseline, "--", "--photos", photos]}
+    for index, (name, make) in enumerate(SHAPES.items()):
+        path = os.path.join(work, f"hostile-{index}.txt")
+        with open(path, "w") as f:
+            f.write(make())
+        size = os.path.getsize(path)
+        lines = sum(1 for _ in open(path))
+        commands[f"{name} ({size // 1024} KB, {lines} lines)"] = [
+            babyalbum, "settings", "--settings", path, "--", "--photos", photos]
+    results = compare(commands, runs)
+    base = results["one line (baseline)"][0]
+    rows = ["| settings file | median ms | ratio to one line | parse cost ms |", "|---|---:|---:|---:|"]
+    for name, (ms, _) in results.items():
+        rows.append(f"| {name} | {ms:.1f} | {ms / base:.2f}x | {ms - base:+.1f} |")
+    return "\n".join(rows)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("babyalbum")
+    parser.add_argument("--runs", type=int, default=9)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="babyalbum-settings-bench-") as work:
+        print(benchmark(os.path.abspath(args.babyalbum), work, args.runs))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
