@@ -26,6 +26,12 @@ def fill(line_for):
         size += len(line.encode())
 
 
+ONE_VALUE_KEYS = ["interval", "count", "output", "size", "mode", "scale", "transition", "fade", "seed",
+                  "max-photo-megapixels", "exit-device", "exit-hold", "state-dir", "quiet-mode",
+                  "quiet-hours-without-clock", "clock-notice", "time-zone", "time-servers", "wifi-name", "wifi-hidden",
+                  "wifi-password", "wifi-country", "clock-module", "family-library-network", "name", "birthday",
+                  "caption", "rotate", "sticks", "stick-photos", "statistics"]
+
 # The shapes that cost most before: refused lines after accepted ones, and each kind of refusal.
 SHAPES = {
     "accepted lines, then one refused (the round-4 worst case)":
@@ -36,6 +42,8 @@ SHAPES = {
         lambda: fill(lambda n: f"nosuch-{n} = 1"),
     "every line not key = value (a password on its own line)":
         lambda: fill(lambda n: f"hunter{n:06d}"),
+    "every one-value key once, each with a refused value, then padding comments":
+        lambda: "".join(f"{key} = x!x\n" for key in ONE_VALUE_KEYS) + fill(lambda n: "# padding"),
     "one-value keys set again and again, the last refused":
         lambda: fill(lambda n: f"interval = {n % 100 + 1}") + "interval = abc\n",
 }

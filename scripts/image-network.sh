@@ -50,6 +50,9 @@ Before=sysinit.target systemd-networkd.service systemd-timesyncd.service systemd
 Type=oneshot
 RemainAfterExit=yes
 ExecStart=/usr/local/bin/babyalbum network-setup --out /run
+# The boot never waits on it for long: its parse is bounded (milliseconds on a 64 KB file), and a
+# hang of any other kind ends here, the boot going on without the network settings.
+TimeoutStartSec=30s
 
 [Install]
 WantedBy=sysinit.target
@@ -85,6 +88,8 @@ Before=babyalbum.service systemd-timesyncd.service
 Type=oneshot
 RemainAfterExit=yes
 ExecStart=/usr/local/bin/babyalbum clock-module-setup
+# A chip that hangs the bus, or a hostile settings file, never holds the frame's start.
+TimeoutStartSec=30s
 
 [Install]
 WantedBy=multi-user.target

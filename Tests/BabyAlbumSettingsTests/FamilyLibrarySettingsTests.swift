@@ -54,4 +54,20 @@ import Testing
         #expect(local.command.familyLibraryOptions.familyLibraryNetwork == .local)
         #expect(try resolve("family-library-network = lan\n").problems.map(\.line) == [1])
     }
+
+    @Test func syncthingsOwnWordDynamicIsNoAddress() throws {
+        let resolution = try resolve("family-library = \(Self.real) dynamic\n")
+        #expect(resolution.problems == [])
+        let devices = try resolution.command.familyLibraryOptions.devices()
+        #expect(devices.map(\.address) == ["dynamic"])
+        #expect(devices.map(\.id.description) == [Self.real])
+    }
+
+    /// Issue 61: each frame its own name in the family's Syncthing, and nothing config.xml or sed
+    /// would read as markup.
+    @Test func theFrameIsNamedForTheChildInSafeCharacters() {
+        #expect(FamilyLibraryCommand.frameName(child: "Mia") == "BabyAlbum Mia")
+        #expect(FamilyLibraryCommand.frameName(child: nil) == "BabyAlbum")
+        #expect(FamilyLibraryCommand.frameName(child: "Zoë & <Max>|\"x\"\u{1B}[2J") == "BabyAlbum Zoë Maxx2J")
+    }
 }

@@ -50,7 +50,10 @@ public enum SettingsResolver {
     static let trueWords: Set<String> = ["true", "yes", "on", "1"]
     static let falseWords: Set<String> = ["false", "no", "off", "0"]
     /// The most lines a repeatable key takes (photo folders, exit keys, family devices).
-    public static let maxLinesPerKey = 32
+    public static let maxLinesPerKey = 16
+    /// The most refused lines given the parser's own reason (each costs a help text's making);
+    /// the rest name their key alone.
+    public static let maxExplainedLines = 8
 
     /// Resolves `file` (may be `nil`: no file) and `commandLine` for `Command`. Keys in
     /// `ignoredKeys` are problems ("cannot be set in the file"); keys in `otherKeys` belong to
@@ -76,7 +79,11 @@ public enum SettingsResolver {
                 problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
         }
         let byLine = lineByLine(type, screening.candidates, words: words, commandLine: commandLine)
-        for (entry, reason) in byLine.refused {
+        for (index, (entry, error)) in byLine.refused.sorted(by: { $0.0.line < $1.0.line }).enumerated() {
+            let reason =
+                index < maxExplainedLines
+                ? explanation(type, of: error, for: entry)
+                : "the value of '\(entry.key)' is not accepted (fix the lines before it first; babyalbum --help)"
             problems.append(SettingsProblem(file: file!.path, line: entry.line, reason: reason, key: entry.key))
         }
         let accepted = byLine.accepted.sorted { $0.line < $1.line }
@@ -132,13 +139,13 @@ public enum SettingsResolver {
     /// before them. At most a few parses a line, each of at most all the lines' words.
     private static func lineByLine<Command: ParsableCommand>(
         _ type: Command.Type, _ entries: [SettingsEntry], words: (SettingsEntry) -> [String], commandLine: [String]
-    ) -> (accepted: [SettingsEntry], refused: [(SettingsEntry, String)]) {
+    ) -> (accepted: [SettingsEntry], refused: [(SettingsEntry, any Error)]) {
         var alone: [SettingsEntry] = []
-        var refused: [(SettingsEntry, String)] = []
+        var refused: [(SettingsEntry, any Error)] = []
         for entry in entries {
             switch check(type, entry, words: words(entry), before: [], commandLine: commandLine) {
             case nil: alone.append(entry)
-            case let reason?: refused.append((entry, reason))
+            case let error?: refused.append((entry, error))
             }
         }
         var accepted: [SettingsEntry] = []
@@ -149,17 +156,17 @@ public enum SettingsResolver {
                 let before = accepted.flatMap(words)
                 switch check(type, entry, words: words(entry), before: before, commandLine: commandLine) {
                 case nil: accepted.append(entry)
-                case let reason?: refused.append((entry, reason))
+                case let error?: refused.append((entry, error))
                 }
             }
         }
         for _ in 0..<3 where !refused.isEmpty {
-            var stillRefused: [(SettingsEntry, String)] = []
+            var stillRefused: [(SettingsEntry, any Error)] = []
             for (entry, _) in refused {
                 let before = accepted.flatMap(words)
                 switch check(type, entry, words: words(entry), before: before, commandLine: commandLine) {
                 case nil: accepted.append(entry)
-                case let reason?: stillRefused.append((entry, reason))
+                case let error?: stillRefused.append((entry, error))
                 }
             }
             if stillRefused.count == refused.count { break }
@@ -190,24 +197,31 @@ public enum SettingsResolver {
     }
 
     /// `nil` when the command takes `entry`'s words after `before` and before the command line;
-    /// else the reason, without the value when the key is a secret.
+    /// else the parser's error.
     private static func check<Command: ParsableCommand>(
         _ type: Command.Type, _ entry: SettingsEntry, words: [String], before: [String], commandLine: [String]
-    ) -> String? {
+    ) -> (any Error)? {
         guard !words.isEmpty else { return nil }
         do {
             _ = try type.parse(before + words + commandLine)
             return nil
         } catch {
-            let reason = reason(type.message(for: error), key: entry.key)
-            guard
-                SettingInEffect.isSecret(entry.key)
-                    || SettingsFile.looksLikeWiFi(entry.key) && entry.key != "wifi-name",
-                !entry.value.isEmpty
-            else { return reason }
-            return reason.replacingAll(entry.value, with: "(hidden)")
-                .replacingAll(entry.value.escapingControlCharacters, with: "(hidden)")
+            return error
         }
+    }
+
+    /// Why the parser refused `entry`, without the value when the key is a secret.
+    private static func explanation<Command: ParsableCommand>(
+        _ type: Command.Type, of error: any Error, for entry: SettingsEntry
+    ) -> String {
+        let reason = reason(type.message(for: error), key: entry.key)
+        guard
+            SettingInEffect.isSecret(entry.key)
+                || SettingsFile.looksLikeWiFi(entry.key) && entry.key != "wifi-name",
+            !entry.value.isEmpty
+        else { return reason }
+        return reason.replacingAll(entry.value, with: "(hidden)")
+            .replacingAll(entry.value.escapingControlCharacters, with: "(hidden)")
     }
 
     /// The parser's message, shorter, and in the file's terms.

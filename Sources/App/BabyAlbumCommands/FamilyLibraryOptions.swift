@@ -27,7 +27,8 @@ struct FamilyLibraryOptions: ParsableArguments {
         try familyLibrary.map { text in
             let words = text.split(separator: " ", omittingEmptySubsequences: true)
             let address = words.count == 9 || words.count == 2 ? String(words.last!) : "dynamic"
-            let id = address == "dynamic" ? text : String(text.dropLast(address.count))
+            // `dynamic` (Syncthing's own word: found by discovery) is the same as no address.
+            let id = words.count == 9 || words.count == 2 ? words.dropLast().joined(separator: " ") : text
             guard address == "dynamic" || Self.isAddress(address) else {
                 throw ValidationError(
                     "'\(address.quotedForMessage())' is not a Syncthing address: use tcp://HOST:PORT or quic://HOST:PORT (letters, digits and . - _ : / [ ] % only)"
@@ -78,11 +79,11 @@ struct FamilyLibraryCommand: ParsableCommand {
     func run() throws {
         let commandLine = options.first == "--" ? Array(options.dropFirst()) : options
         let (path, _, resolution) = try SettingsWiring.resolve(commandLine: commandLine, path: settings)
-        let ours = resolution.problems.filter {
-            $0.reason.contains("Syncthing device ID") || $0.reason.contains("family-library")
-        }
+        // The file's own problems (not UTF-8, too large) and every family-library line left out,
+        // whatever its reason (a refused address too).
+        let ours = resolution.problems.filter { $0.line == 0 || $0.key?.hasPrefix("family") == true }
         for problem in ours {
-            print("problem \(path) line \(problem.line): \(problem.reason)")
+            print("problem \(path) line \(problem.line): \(problem.reason)".escapingControlCharacters)
         }
         let options = resolution.command.familyLibraryOptions
         var printed: [SyncthingDeviceID] = []
@@ -91,5 +92,17 @@ struct FamilyLibraryCommand: ParsableCommand {
             printed.append(device.id)
         }
         print("network \(options.familyLibraryNetwork.rawValue)")
+        print("frame-name \(Self.frameName(child: resolution.command.name))")
+    }
+
+    /// The name the card's Syncthing shows the family: "BabyAlbum" and the child's name (from
+    /// `name`), letters, digits, spaces, dots and dashes only (it goes into config.xml as it is);
+    /// the card's script adds a short part of its device ID, so three frames are told apart.
+    static func frameName(child: String?) -> String {
+        let kept = (child ?? "").unicodeScalars.filter {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == " " || $0 == "." || $0 == "-"
+        }
+        let name = String(String.UnicodeScalarView(kept.prefix(40))).split(separator: " ").joined(separator: " ")
+        return name.isEmpty ? "BabyAlbum" : "BabyAlbum \(name)"
     }
 }
