@@ -80,4 +80,19 @@ import Testing
         state.end = .signal(15)
         #expect(FrameViewModel(state: state).notice == nil)
     }
+
+    /// Issue 61: a black screen with nothing to show carries the no-photos hint, but not in quiet
+    /// hours, and a photo never does.
+    @Test func aScreenWithNothingToShowHintsWhereThePhotosGo() {
+        for content in [
+            AlbumState.Content.noPhotos(.emptyAlbum), .noPhotos(.noneReadable(skipped: 3)),
+            .failed(reason: "the photo folder /x does not exist"),
+        ] {
+            var state = AlbumState(content: content)
+            #expect(FrameViewModel(state: state).hint == .noPhotos, "\(content)")
+            state.quiet = .black
+            #expect(FrameViewModel(state: state).hint == nil, "\(content) in quiet hours")
+        }
+        #expect(FrameViewModel(state: AlbumState(content: .nothingLoaded)).hint == nil)
+    }
 }

@@ -126,7 +126,6 @@ import Testing
     }
 
     @Test(arguments: [
-        (["--photos", "/no/such/folder"], "/no/such/folder"),
         (["--interval", "-1"], "--interval"),
         (["--interval", "soon"], "interval"),
         (["--size", "0x0"], "size"),
@@ -140,5 +139,37 @@ import Testing
         #expect(result.status == 64, "usage errors exit with EX_USAGE: \(result.log)")
         #expect(result.log.contains(mentioned), "\(result.log)")
         #expect(!result.log.contains("Fatal error"))
+    }
+
+    /// Issue 61: a photo folder that is missing (a parent renamed `photos` on the card) is no
+    /// usage error: the frame runs, says so once, and shows the photos when the folder comes.
+    @Test func aMissingPhotoFolderIsAnEmptyAlbumUntilItComes() throws {
+        let parent = try TemporaryFolder()
+        let output = try TemporaryFolder()
+        defer {
+            parent.remove()
+            output.remove()
+        }
+        let album = parent.path + "/photos"
+        let running = try BabyAlbumProcess([
+            "--photos", album, "--output", "png:" + output.path, "--size", "64x36", "--interval", "0.2",
+            "--state-dir", "none",
+        ])
+        defer { running.process.terminate() }
+        #expect(waitUntil(timeout: 20) { running.log.contains("does not exist") }, "\(running.log)")
+        #expect(running.process.isRunning, "not a usage error: \(running.log)")
+        try FileManager.default.createDirectory(atPath: album, withIntermediateDirectories: false)
+        try FileManager.default.copyItem(
+            atPath: BabyAlbumProcess.repository + "/Photos/" + (try firstPhotoName()), toPath: album + "/a.png")
+        #expect(
+            waitUntil(timeout: 20) { running.log.contains("showing") }, "the photo, once it is there: \(running.log)")
+        running.process.terminate()
+        #expect(running.finish().status == 0)
+    }
+
+    private func firstPhotoName() throws -> String {
+        try FileManager.default.contentsOfDirectory(atPath: BabyAlbumProcess.repository + "/Photos").filter {
+            $0.hasSuffix(".png")
+        }.sorted()[0]
     }
 }

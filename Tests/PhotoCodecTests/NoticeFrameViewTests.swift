@@ -66,4 +66,25 @@ import Testing
         let plain = photo(notice: nil)
         #expect(view.withNotice(plain) == plain, "without a notice, untouched")
     }
+
+    /// Issue 61: with no photo anywhere, the screen says in one short line where to put photos.
+    @Test func aScreenWithNoPhotosSaysWhereToPutThem() async throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let line = "No photos yet: copy photos into the photos folder of the card's BABYALBUM drive"
+        let view = NoticeFrameView(
+            over: PNGFileView(directory: scratch.folder, size: Self.size), font: try CaptionFont(), size: Self.size,
+            rotation: .none, hints: [.noPhotos: line])
+        var empty = FrameViewModel(content: .black(reason: "the album has no photos"), displayPower: .on)
+        empty.hint = .noPhotos
+        try await view.render(empty)
+        let drawn = changed(try PNGDecoder.decode(scratch.path("frame-0001.png")), from: 0)
+        #expect(drawn.count > 500, "the line on black")
+        #expect(drawn.allSatisfy { $0.y < Self.size.height / 6 }, "one short line at the top")
+        // Without words for the hint (a file view), the screen stays black.
+        let plain = NoticeFrameView(
+            over: PNGFileView(directory: "/nonexistent", size: Self.size), font: try CaptionFont(), size: Self.size,
+            rotation: .none)
+        #expect(plain.withNotice(empty) == empty)
+    }
 }

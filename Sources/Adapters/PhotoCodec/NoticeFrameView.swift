@@ -2,7 +2,7 @@ import AlbumDomain
 import Synchronization
 
 /// A view over another that draws the view model's notice (``FrameViewModel/notice``, "Clock
-/// not set: …") over the picture, small, in the top-left corner of the mounted screen, with the
+/// not set: …"), or else its hint's words ("No photos yet: …"), over the picture, small, in the top-left corner of the mounted screen, with the
 /// captions' font and band; a black or empty screen becomes a black picture with the line. The
 /// view beneath (the screen, the PNG files) draws the result like any picture. Without a notice
 /// the view model passes through untouched.
@@ -12,6 +12,8 @@ public final class NoticeFrameView: FrameView {
     private let size: FrameSize
     private let rotation: ScreenRotation
     private let failure: @Sendable (String) -> Void
+    /// The words of each hint (``FrameViewModel/hint``), drawn when there is no notice.
+    private let hints: [FrameHint: String]
     /// The last picture drawn on, its notice and the result: the same state drawn again gives
     /// the same frame (a screen then has nothing new to show).
     private let last = Mutex<Painted?>(nil)
@@ -23,8 +25,9 @@ public final class NoticeFrameView: FrameView {
     /// with `rotation`; `failure` hears why a line could not be drawn.
     public init(
         over inner: any FrameView, font: CaptionFont, size: FrameSize, rotation: ScreenRotation,
-        failure: @escaping @Sendable (String) -> Void = { _ in }
+        hints: [FrameHint: String] = [:], failure: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.hints = hints
         self.inner = inner
         self.font = font
         self.size = size
@@ -38,7 +41,8 @@ public final class NoticeFrameView: FrameView {
 
     /// `viewModel` with its notice drawn into its picture.
     func withNotice(_ viewModel: FrameViewModel) -> FrameViewModel {
-        guard let text = viewModel.notice, viewModel.displayPower == .on else {
+        guard let text = viewModel.notice ?? viewModel.hint.flatMap({ hints[$0] }), viewModel.displayPower == .on
+        else {
             last.withLock { $0 = nil }  // the notice is gone: its frames are freed
             return viewModel
         }

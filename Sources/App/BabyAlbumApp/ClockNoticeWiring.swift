@@ -17,6 +17,8 @@ import Synchronization
 /// domain decides when the line shows; ``NoticeFrameView`` draws it.
 final class ClockNoticeWiring: Sendable {
     private let isShown: Bool
+    private let isScreen: Bool
+    private let photoFolder: String
     private let logger: Logger
     private let clockSource: @Sendable () -> WallClockSource?
     private let watch = Mutex<Task<Void, Never>?>(nil)
@@ -31,21 +33,36 @@ final class ClockNoticeWiring: Sendable {
         clockSource: @escaping @Sendable () -> WallClockSource? = { WallClockSource.read() }
     ) {
         isShown = configuration.clockNotice.isShown(onScreen: isScreen)
+        self.isScreen = isScreen
+        photoFolder = configuration.photos
         self.logger = logger
         self.clockSource = clockSource
     }
 
-    /// `view` with the line drawn over its pictures, when the line may show and the font opens.
+    /// `view` with the line drawn over its pictures, when the line may show and the font opens;
+    /// on a screen also the line that says where photos go when there are none.
     func view(over view: any FrameView, size: FrameSize, rotation: ScreenRotation, font path: String) -> any FrameView {
-        guard isShown else { return view }
+        guard isShown || isScreen else { return view }
         do {
             let font = try CaptionFont(path: path)
             let logger = logger
-            return NoticeFrameView(over: view, font: font, size: size, rotation: rotation) { logger.warning("\($0)") }
+            let hints = isScreen ? [FrameHint.noPhotos: Self.noPhotosLine(photoFolder: photoFolder)] : [:]
+            return NoticeFrameView(over: view, font: font, size: size, rotation: rotation, hints: hints) {
+                logger.warning("\($0)")
+            }
         } catch {
             logger.warning("the \"Clock not set\" line cannot be drawn: \(error)")
             return view
         }
+    }
+
+    /// Where to put photos, in one short line: the card's drive by name, else the folder.
+    static func noPhotosLine(photoFolder: String) -> String {
+        if photoFolder.hasPrefix("/boot/firmware/") {
+            let folder = photoFolder.dropFirst("/boot/firmware/".count)
+            return "No photos yet: copy photos into the \(folder) folder of the card's BABYALBUM drive"
+        }
+        return "No photos yet: copy photos into \(photoFolder)"
     }
 
     /// Sends whether the clock is unset now and, if it is, watches for it to be set.

@@ -13,6 +13,10 @@ public struct FrameViewModel: Equatable, Sendable {
     /// A small line of the frame's own to draw over the picture (the clock is not set), if any.
     /// Never during quiet hours, nor once the album has ended.
     public var notice: String?
+    /// What a parent can do about a black screen with nothing to show (no photos, or none that
+    /// can be read): the edge draws it as one short line, like the notice. Never during quiet
+    /// hours.
+    public var hint: FrameHint?
 
     /// The picture to draw.
     public enum Content: Equatable, Sendable {
@@ -61,12 +65,22 @@ public struct FrameViewModel: Equatable, Sendable {
             transition = state.fade.map { FrameTransition.fade(from: $0.from, duration: $0.duration) }
         case .noPhotos(.emptyAlbum):
             content = .black(reason: "the album has no photos")
+            hint = state.quiet == nil ? .noPhotos : nil
         case .noPhotos(.noneReadable(let skipped)):
             content = .black(reason: "none of the \(skipped) photos could be read")
+            hint = state.quiet == nil ? .noPhotos : nil
         case .failed(let reason):
             content = .black(reason: reason)
+            hint = state.quiet == nil ? .noPhotos : nil
         }
     }
+}
+
+/// A line for a parent on a screen that has nothing to show; its words are the edge's, which
+/// knows where the photos go.
+public enum FrameHint: Equatable, Sendable {
+    /// No photo can be shown: where to put photos.
+    case noPhotos
 }
 
 /// How a new photo replaces the picture before it on screen.
