@@ -104,7 +104,8 @@ while Date() < deadline || passed + failed < minimum {
     let path = scratch + "/settings-\(passed + failed).txt"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     let file = SettingsFile.read(path)
-    let text = String(decoding: bytes, as: UTF8.self)
+    // As the reader takes it: UTF-16 (a byte-order mark, or zeros in every other place) or UTF-8.
+    let text = SettingsFile.decodedUTF16(bytes) ?? String(decoding: bytes, as: UTF8.self)
     var found: [String] = []
     if let file {
         if bytes.count > SettingsFile.maxFileBytes {
