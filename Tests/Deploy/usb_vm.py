@@ -107,14 +107,19 @@ def plug(vm, name, image):
 
 
 def pull(vm, name):
+    """Pulls the stick `name` out: the device, then its block node. Fails when the node is still
+    there after 30 s (the checks after it would test a stick that was never pulled)."""
     vm.device_del(name)
     deadline = time.monotonic() + 30
+    last = None
     while time.monotonic() < deadline:
         try:
             vm.qmp("blockdev-del", **{"node-name": name})
             return
-        except Exception:  # noqa: BLE001 - the device is still being removed
+        except Exception as error:  # noqa: BLE001 - the device is still being removed
+            last = error
             time.sleep(0.5)
+    raise Failure(f"the stick {name} was not pulled out in 30 s (blockdev-del: {last})")
 
 
 def journal(vm, what="-u babyalbum.service"):

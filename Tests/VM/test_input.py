@@ -227,6 +227,26 @@ class GuestInput:
     def active_vt(self):
         return self.sh(f"cat {ACTIVE_VT}").strip()
 
+    def wait_for_vt(self, name, message, timeout=15):
+        """Waits until the active terminal is `name` (a switch is asynchronous in the kernel)."""
+        deadline = time.monotonic() + timeout
+        while self.active_vt() != name:
+            self.test.assertLess(time.monotonic(), deadline, f"{message} (active: {self.active_vt()})")
+            time.sleep(0.1)
+
+    def steady_screen(self, app, path, timeout=60):
+        """Waits until the screen shows a picture that two captures half a second apart agree on
+        (the first photo drawn, its fade over) and returns the capture; not a fixed sleep."""
+        deadline = time.monotonic() + timeout
+        previous = self.vm.still_screendump(path + ".a.png")
+        while True:
+            time.sleep(0.5)
+            current = self.vm.still_screendump(path)
+            if not is_black(current) and same_pixels(previous, current):
+                return current
+            self.test.assertLess(time.monotonic(), deadline, f"the screen never settled on a photo:\n{app.log()}")
+            previous = self.vm.still_screendump(path + ".a.png")
+
     def uptime(self):
         return float(self.sh("cat /proc/uptime").split()[0])
 
@@ -342,20 +362,16 @@ class InputTests(unittest.TestCase):
         # Control: without babyalbum, Ctrl+Alt+F2 from the virtio keyboard does switch the terminal.
         self.assertEqual(guest.active_vt(), "tty1")
         vm.send_key("ctrl", "alt", "f2")
-        time.sleep(1)
-        self.assertEqual(guest.active_vt(), "tty2", "the rig's keyboard cannot switch terminals: control failed")
+        guest.wait_for_vt("tty2", "the rig's keyboard cannot switch terminals: control failed")
         vm.send_key("ctrl", "alt", "f1")
-        time.sleep(1)
-        self.assertEqual(guest.active_vt(), "tty1")
+        guest.wait_for_vt("tty1", "the rig's keyboard did not switch back")
 
         app = guest.start_babyalbum()
         states = guest.grab_states()
         self.assertTrue(states, "no input devices in the guest")
         for path, (state, name) in states.items():
             self.assertEqual(state, "grabbed", f"{path} ({name}) not grabbed:\n{app.log()}")
-        time.sleep(2)  # the first photo is drawn
-        before = vm.screendump(os.path.join(vm.out, "before.png"))
-        self.assertFalse(is_black(before), "nothing on the screen before the storm")
+        before = guest.steady_screen(app, os.path.join(vm.out, "before.png"))
         uptime = guest.uptime()
 
         for batch in storm_events():
@@ -531,8 +547,7 @@ class InputTests(unittest.TestCase):
 
         # Control: once babyalbum is gone, the same keyboard switches terminals again.
         vm.send_key("ctrl", "alt", "f2")
-        time.sleep(1)
-        self.assertEqual(guest.active_vt(), "tty2", "the new keyboard's keys did not reach the guest at all")
+        guest.wait_for_vt("tty2", "the new keyboard's keys did not reach the guest at all")
 
 
 if __name__ == "__main__":
