@@ -17,6 +17,11 @@ final class AlbumTestStore {
     private var unasserted: [AlbumEffect] = []
     /// Where the test made the store, for the issue its `deinit` records.
     private let createdAt: SourceLocation
+    /// The photos the test listed last (`photoListChanged(.loaded)`), by the test's own record:
+    /// what a saved round must hold, known without asking the reducer.
+    private var listed: Set<PhotoID> = []
+    /// The photos the test made fail: out of the rotation for a while, so a round may lack them.
+    private var failed: Set<PhotoID> = []
 
     init(
         reducer: PublishPhoto = PublishPhoto(interval: .seconds(15)), seed: UInt64 = 1,
@@ -35,6 +40,8 @@ final class AlbumTestStore {
     }
 
     var state: AlbumState { album.state }
+    /// The last step's effects, still to be checked (for a value the check needs first).
+    var unassertedEffects: [AlbumEffect] { unasserted }
     var shownID: String? { album.shown?.photo.description }
 
     /// Sends `action`, checks that the state changed exactly as `change` changes the state before
@@ -49,6 +56,8 @@ final class AlbumTestStore {
             unasserted.isEmpty, "effects not asserted before \(action): \(unasserted)", sourceLocation: sourceLocation)
         var expected = album.state
         change(&expected)
+        if case .photoListChanged(.loaded(let list)) = action { listed = Set(list.map(\.id)) }
+        if case .framePreparationFailed(let photo, _, _) = action { failed.insert(photo.id) }
         unasserted = reducer.reduce(&album, action)
         #expect(album.state == expected, "the state after \(action)", sourceLocation: sourceLocation)
         return unasserted
@@ -58,6 +67,29 @@ final class AlbumTestStore {
     func receive(_ effects: [AlbumEffect], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(unasserted == effects, sourceLocation: sourceLocation)
         unasserted = []
+    }
+
+    /// Checks that the last step's effects are exactly `effects` with one `saveRound` after the
+    /// photo's report, the round it saves checked against the test's own record
+    /// (``checkSavedRound(_:showing:before:sourceLocation:)``), not rebuilt from the reducer's.
+    func receive(
+        _ effects: [AlbumEffect], savingTheRoundShowing shown: Photo, before next: Photo,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let actual = takeEffects()
+        guard let index = actual.firstIndex(where: { if case .saveRound = $0 { true } else { false } }),
+            case .saveRound(let saved) = actual[index]
+        else {
+            Issue.record("no saveRound among \(actual)", sourceLocation: sourceLocation)
+            return
+        }
+        var rest = actual
+        rest.remove(at: index)
+        #expect(rest == effects, sourceLocation: sourceLocation)
+        #expect(
+            index > 0 && actual[index - 1] == .report(.photoShown(shown)), "saved right after the photo's report",
+            sourceLocation: sourceLocation)
+        checkSavedRound(saved, showing: shown, before: next, sourceLocation: sourceLocation)
     }
 
     /// Takes the last step's effects for the test's own checks (all of them count as asserted).
@@ -92,20 +124,27 @@ final class AlbumTestStore {
 
     /// `photo`'s frame arrives at `now` and shows at once, with no fade: the photo is reported
     /// shown, the round saved, the next tick scheduled at `nextTick` and the next photo's frame
-    /// asked for, all checked. Returns the photo asked for next.
+    /// asked for, all checked (the saved round against the test's own record, ``checkSavedRound``).
+    /// Returns the photo asked for next.
     @discardableResult
     func framePreparedAndShown(
         _ photo: Photo, now: AlbumTime, nextTick: AlbumTime, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Photo {
         let prepared = frame()
-        let next = send(.framePrepared(photo, prepared, now: now), sourceLocation: sourceLocation) {
+        let effects = send(.framePrepared(photo, prepared, now: now), sourceLocation: sourceLocation) {
             $0.content = showing(photo, prepared)
-        }.preparedPhoto!
-        receive(
-            [
-                .report(.photoShown(photo)), .saveRound(roundSaved(showing: photo, before: next)),
-                .scheduleTick(at: nextTick), .prepareFrame(next, size: screen),
+        }
+        let next = takeEffects().preparedPhoto!
+        guard effects.count == 4, case .saveRound(let saved) = effects[1] else {
+            Issue.record(
+                "expected four effects with the saved round second: \(effects)", sourceLocation: sourceLocation)
+            return next
+        }
+        #expect(
+            [effects[0], effects[2], effects[3]] == [
+                .report(.photoShown(photo)), .scheduleTick(at: nextTick), .prepareFrame(next, size: screen),
             ], sourceLocation: sourceLocation)
+        checkSavedRound(saved, showing: photo, before: next, sourceLocation: sourceLocation)
         return next
     }
 
@@ -115,7 +154,7 @@ final class AlbumTestStore {
         let prepared = frame()
         guard album.shown != nil else {
             let effects = send(.framePrepared(photo, prepared, now: now)) { $0.content = showing(photo, prepared) }
-            skipEffects()
+            #expect(takeEffects().contains(.report(.photoShown(photo))), "\(photo) reported shown: \(effects)")
             return effects.preparedPhoto
         }
         return showAtTick(photo, preparedAt: now, tick: album.nextTick!)
@@ -128,20 +167,27 @@ final class AlbumTestStore {
         send(.framePrepared(photo, prepared, now: preparedAt))
         receive([])
         let effects = send(.intervalElapsed(now: tick)) { $0.content = showing(photo, prepared) }
-        skipEffects()
+        #expect(takeEffects().contains(.report(.photoShown(photo))), "\(photo) reported shown: \(effects)")
         return effects.preparedPhoto
     }
 
-    /// The round a `saveRound` effect carries when `shown` went on screen and `next` was then
-    /// drawn from the shuffle (within a round): the round as it was before that draw.
-    func roundSaved(showing shown: Photo, before next: Photo) -> ShuffleSnapshot {
-        let now = album.roundSnapshot
-        return ShuffleSnapshot(remaining: [next.id] + now.remaining, shown: Array(now.shown.dropLast()), last: shown.id)
-    }
-
-    /// Fails when the last step's effects were not checked.
-    func finish(sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(unasserted.isEmpty, "effects not asserted: \(unasserted)", sourceLocation: sourceLocation)
+    /// Checks the round a `saveRound` effect carries when `shown` went on screen and `next` was
+    /// then drawn from the shuffle, against the test's own record rather than the reducer's: the
+    /// photo shown is the last one handed out, the next one is first of what remains, and what
+    /// remains and what was shown are the listed photos (but for those made to fail), each once.
+    func checkSavedRound(
+        _ saved: ShuffleSnapshot, showing shown: Photo, before next: Photo,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(saved.last == shown.id, "the last photo handed out", sourceLocation: sourceLocation)
+        #expect(
+            saved.remaining.first == next.id, "the next photo first of what remains", sourceLocation: sourceLocation)
+        let all = saved.remaining + saved.shown
+        #expect(Set(all).count == all.count, "each photo once: \(saved)", sourceLocation: sourceLocation)
+        #expect(
+            Set(all).isSubset(of: listed) && listed.subtracting(failed).isSubset(of: Set(all)),
+            "the listed photos (but for those that failed): \(saved)", sourceLocation: sourceLocation)
+        #expect(saved.shown.last == shown.id || saved.shown.isEmpty, "\(saved)", sourceLocation: sourceLocation)
     }
 }
 

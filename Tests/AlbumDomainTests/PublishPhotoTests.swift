@@ -28,10 +28,9 @@ import Testing
             $0.content = showing(first!, shownFrame)
         }.preparedPhoto
         #expect(next != nil && next != first)
-        store.receive([
-            .report(.photoShown(first!)), .saveRound(store.roundSaved(showing: first!, before: next!)),
-            .scheduleTick(at: at(15)), .prepareFrame(next!, size: screen),
-        ])
+        store.receive(
+            [.report(.photoShown(first!)), .scheduleTick(at: at(15)), .prepareFrame(next!, size: screen)],
+            savingTheRoundShowing: first!, before: next!)
     }
 
     @Test func aTickSwapsInTheFramePreparedBeforeItAndSchedulesTheNextOneIntervalLater() {
@@ -44,11 +43,11 @@ import Testing
         store.send(.intervalElapsed(now: at(14)))
         store.receive([])
         let third = store.send(.intervalElapsed(now: at(15))) { $0.content = showing(next, nextFrame) }.preparedPhoto!
-        store.receive([
-            .report(.intervalElapsed), .report(.photoShown(next)),
-            .saveRound(store.roundSaved(showing: next, before: third)), .scheduleTick(at: at(30)),
-            .prepareFrame(third, size: screen),
-        ])
+        store.receive(
+            [
+                .report(.intervalElapsed), .report(.photoShown(next)), .scheduleTick(at: at(30)),
+                .prepareFrame(third, size: screen),
+            ], savingTheRoundShowing: next, before: third)
         #expect(Set([first, next, third]) == Set(photos("a", "b", "c")), "one round shows every photo once")
     }
 

@@ -41,14 +41,12 @@ import Testing
             $0.quiet = nil
             $0.displayPower = .on
         }
-        let effects = store.takeEffects()
-        let third = effects.preparedPhoto!
-        #expect(
-            effects == [
-                .report(.quietHoursEnded), .report(.photoShown(next)),
-                .saveRound(store.roundSaved(showing: next, before: third)),
-                .scheduleTick(at: at(36_015)), .prepareFrame(third, size: screen),
-            ])
+        let third = store.unassertedEffects.preparedPhoto!
+        store.receive(
+            [
+                .report(.quietHoursEnded), .report(.photoShown(next)), .scheduleTick(at: at(36_015)),
+                .prepareFrame(third, size: screen),
+            ], savingTheRoundShowing: next, before: third)
     }
 
     @Test func startingInsideQuietHoursDecodesNothingUntilTheyEnd() {
@@ -87,10 +85,9 @@ import Testing
             $0.content = showing(third, thirdFrame)
             $0.fade = Fade(from: before, duration: .seconds(1))
         }.preparedPhoto!
-        store.receive([
-            .report(.photoShown(third)), .saveRound(store.roundSaved(showing: third, before: fourth)),
-            .scheduleTick(at: at(116)), .prepareFrame(fourth, size: screen),
-        ])
+        store.receive(
+            [.report(.photoShown(third)), .scheduleTick(at: at(116)), .prepareFrame(fourth, size: screen)],
+            savingTheRoundShowing: third, before: fourth)
     }
 
     @Test(arguments: [
