@@ -190,4 +190,21 @@ struct SettingsFailClosedTests {
             keys: SettingsCatalog.keys(of: Show.self, excluding: SettingsWiring.excludedKeys), commandLine: [])
         #expect(report.problems.count == SettingsReport.maxProblems + 1, "the log names 40 lines and counts the rest")
     }
+
+    @Test("The card's Syncthing sees only the family library's lines and the name, on their own line numbers")
+    func familyLibraryCopy() {
+        let file = SettingsFile(
+            path: "f",
+            contents: "wifi-name = Home\r\nwifi-password = \(Self.secret)\r\n\(Self.secret)\r\nname = Mia\r\n"
+                + "family-library = 6HAVORI-6XHTXGG-4K7HFZQ-ULIIJWH-WMVJ2I3-WUSVFXK-IX6MMIO-AD4KSA6 dynamic\r\n")
+        let copy = file.keeping(only: ["family-library", "family-library-network", "name"])
+        #expect(!copy.contains(Self.secret))
+        #expect(!copy.contains("Home"))
+        let reread = SettingsFile(path: "copy", contents: copy)
+        #expect(reread.entries.map(\.line) == [4, 5])
+        #expect(reread.entries.map(\.value) == ["Mia", file.entries.last!.value])
+        #expect(reread.problems == [])
+    }
+
+    static let secret = "Hunter2Secret"
 }

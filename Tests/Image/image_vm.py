@@ -305,9 +305,57 @@ def wait_showing(guest, timeout=600):
     raise Failure(f"no photo shown in {timeout} s; babyalbum.service:\n" + out)
 
 
+def impostor_stick(work):
+    """A USB stick as a careless or hostile one could be (issue 61): partition 1 a FAT labelled
+    BABYALBUM with a babyalbum.txt of its own, 2 and 3 ext4 labelled BA-ROOT and BA-STATE, as a
+    second card in a USB reader would be. Returns QEMU's arguments that plug it in (xHCI)."""
+    path = os.path.join(work, "impostor-stick.img")
+    parts = {}
+    for name, label, size in (("fat", "BABYALBUM", 40), ("root", "BA-ROOT", 16), ("state", "BA-STATE", 16)):
+        parts[name] = os.path.join(work, f"impostor-{name}.img")
+        with open(parts[name], "wb") as f:
+            f.truncate(size << 20)
+        if name == "fat":
+            run("mkfs.vfat", "-F", "32", "-n", label, parts[name])
+            settings = os.path.join(work, "impostor-babyalbum.txt")
+            with open(settings, "w") as f:
+                f.write("interval = 1\nwifi-name = Impostor\nwifi-password = none\nwifi-country = DE\n")
+            run("mcopy", "-i", parts[name], settings, "::/babyalbum.txt", env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+        else:
+            run("mkfs.ext4", "-q", "-L", label, parts[name])
+    with open(path, "wb") as f:
+        f.truncate(80 << 20)
+    table = ("label: dos\nunit: sectors\nstart=2048, size=81920, type=c\nstart=83968, size=32768, type=83\n"
+             "start=116736, size=32768, type=83\n")
+    subprocess.run(["sfdisk", "-q", path], input=table, text=True, check=True)
+    for name, start in (("fat", 2048), ("root", 83968), ("state", 116736)):
+        run("dd", f"if={parts[name]}", f"of={path}", "bs=512", f"seek={start}", "conv=notrunc,sparse", "status=none")
+        os.unlink(parts[name])
+    return ["-drive", f"file={path},if=none,id=stick,format=raw,snapshot=on", "-device", "qemu-xhci,id=xhci",
+            "-device", "usb-storage,bus=xhci.0,drive=stick"]
+
+
+def check_own_partitions(guest):
+    """The card's own partitions are mounted, by its disk identifier, though the stick beside it
+    carries their labels; the stick is there (the positive control)."""
+    _, out = guest.sh("for m in / /boot/firmware /var/lib/babyalbum; do findmnt -no SOURCE --mountpoint $m; done; "
+                      "udevadm settle --timeout=30; lsblk -rno NAME,LABEL /dev/sda 2>&1 | tr '\\n' ' '; echo; "
+                      "grep -o 'root=[^ ]*' /proc/cmdline")
+    lines = out.strip().splitlines()
+    print("mounts with a stick labelled BABYALBUM, BA-ROOT and BA-STATE plugged in: "
+          + ", ".join(lines[:3]) + f"; the stick: {lines[3] if len(lines) > 3 else '?'}; {lines[-1]}")
+    if lines[:3] != ["/dev/vda2", "/dev/vda1", "/dev/vda3"]:
+        raise Failure("a partition was not the card's own with the impostor stick plugged in: " + out)
+    if len(lines) < 5 or "BABYALBUM" not in lines[3] or "BA-ROOT" not in lines[3]:
+        raise Failure("the impostor stick was not seen by the card (no positive control): " + out)
+    if not re.fullmatch(r"root=PARTUUID=[0-9a-f]{8}-02", lines[-1]):
+        raise Failure("the root is not named by the card's disk identifier: " + lines[-1])
+
+
 def step_boot(card, work, boot_files, photo):
-    guest = boot(card, work, boot_files)
+    guest = boot(card, work, boot_files, extra=impostor_stick(work))
     shown_after = wait_showing(guest)
+    check_own_partitions(guest)
     status, mounts = guest.sh("findmnt -no OPTIONS /; findmnt -no OPTIONS /boot/firmware; findmnt -no OPTIONS /var/lib/babyalbum")
     print("mounts (/, /boot/firmware, /var/lib/babyalbum):", " | ".join(mounts.split()))
     root_options = mounts.split()[0].split(",")

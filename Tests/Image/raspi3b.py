@@ -36,7 +36,7 @@ TREE = "bcm2837-rpi-3-b.dtb"
 NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
 #: Added to cmdline.txt: the mini UART as the console (the PL011 is the Bluetooth UART in this
 #: tree), and systemd's wait for a device raised from 90 s: under TCG with a loaded host, udev's
-#: coldplug took more than a minute to make /dev/disk/by-label/BA-STATE in one run, and a run on
+#: coldplug took more than a minute to make the state partition's /dev/disk link in one run, and a run on
 #: a busier host went to emergency mode, most likely from that wait (a real Pi takes seconds).
 EXTRA = "console=ttyS1,115200 systemd.default_device_timeout_sec=600"
 #: The gpio-keys device's line in /proc/bus/input/devices, and KEY_POWER (116) in its key bitmap.
@@ -150,14 +150,17 @@ def checks(guest, shell):
         if len(seen) < 2 or seen[0] != source or not set(options) <= set(seen[1].split(",")):
             raise Failure(f"{point} is not {source} with {','.join(options)} as fstab says: {' '.join(seen)}")
 
-    _, root = guest.sh("cat /proc/cmdline; readlink -f /dev/disk/by-label/BA-ROOT /dev/disk/by-label/BABYALBUM "
-                       "/dev/disk/by-label/BA-STATE; h=$(readlink -f /sys/block/mmcblk0/device/../../..); "
+    _, root = guest.sh("cat /proc/cmdline; id=$(sed -n 's/.*root=PARTUUID=\\([0-9a-f]*\\)-02.*/\\1/p' /proc/cmdline); "
+                       "for n in 02 01 03; do readlink -f /dev/disk/by-partuuid/$id-$n; done; "
+                       "h=$(readlink -f /sys/block/mmcblk0/device/../../..); "
                        "echo ${h##*/} $(basename $(readlink -f $h/driver))")
     lines = root.strip().splitlines()
     print(f"raspi3b: root= on the command line: {' '.join(w for w in lines[0].split() if w.startswith('root'))}; "
-          f"by label: {', '.join(lines[1:4])}; the SD card's host driver: {lines[4] if len(lines) > 4 else '?'}")
-    if "root=LABEL=BA-ROOT" not in lines[0].split() or lines[1] != "/dev/mmcblk0p2":
-        raise Failure("the root was not found by its label on mmcblk0p2: " + root)
+          f"by the card's disk identifier: {', '.join(lines[1:4])}; "
+          f"the SD card's host driver: {lines[4] if len(lines) > 4 else '?'}")
+    if not re.search(r"(^| )root=PARTUUID=[0-9a-f]{8}-02( |$)", lines[0]) or lines[1:4] != [
+            "/dev/mmcblk0p2", "/dev/mmcblk0p1", "/dev/mmcblk0p3"]:
+        raise Failure("the root was not found by the card's disk identifier on mmcblk0p2: " + root)
 
     deadline, match = time.monotonic() + 120, None
     while not match and time.monotonic() < deadline:  # udev loads gpio_keys from the tree's node

@@ -81,6 +81,8 @@ public struct SettingsFile: Sendable, Equatable {
     public var entries: [SettingsEntry]
     /// Lines that are not `key = value`.
     public var problems: [SettingsProblem]
+    /// How many lines the file has.
+    public var lineCount = 0
 
     /// On a Raspberry Pi: on the FAT boot partition, which any PC can edit.
     public static let raspberryPiPath = "/boot/firmware/babyalbum.txt"
@@ -107,7 +109,9 @@ public struct SettingsFile: Sendable, Equatable {
         var problems: [SettingsProblem] = []
         var text = Substring(contents)
         if text.unicodeScalars.first == "\u{FEFF}" { text = Substring(text.unicodeScalars.dropFirst()) }
-        for (index, rawLine) in Self.lines(of: text).enumerated() {
+        let lines = Self.lines(of: text)
+        lineCount = lines.count
+        for (index, rawLine) in lines.enumerated() {
             switch Self.check(line: rawLine) ?? Self.parse(line: rawLine) {
             case .blank: continue
             case .entry(let key, let value): entries.append(SettingsEntry(key: key, value: value, line: index + 1))
@@ -213,6 +217,18 @@ public struct SettingsFile: Sendable, Equatable {
         case blank
         case entry(key: String, value: String)
         case malformed(String, key: String?)
+    }
+
+    /// The file as a program that must not see its secrets reads it (the card's Syncthing): the
+    /// lines of `keys` as they were parsed, every other line a bare `#`, so that line numbers stay
+    /// the file's. A Wi-Fi password, a malformed line and any other setting are never in it.
+    public func keeping(only keys: Set<String>) -> String {
+        var lines = [String](repeating: "#", count: lineCount)
+        for entry in entries where keys.contains(entry.key) && entry.line <= lineCount {
+            let quote = entry.value.contains("\"") ? "'" : "\""
+            lines[entry.line - 1] = "\(entry.key) = \(quote)\(entry.value)\(quote)"
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The lines of `text`: CRLF, LF and CR each end one line; nothing else does. Split on

@@ -29,6 +29,7 @@ struct NetworkSetup: ParsableCommand {
         // Every problem: the file's own (not UTF-8, too large), the network keys' and the keys
         // that are no setting at all (a misspelt wifi-password is one).
         for problem in resolution.problems { print("network-setup: \(problem)".escapingControlCharacters) }
+        try writeFamilyLibraryCopy(of: path)
         let servers = resolution.command.network.servers
         try write(servers.timesyncdDropIn, to: "\(out)/systemd/timesyncd.conf.d/50-babyalbum.conf")
         print("network-setup: time servers \(servers) (from \(path.escapingControlCharacters))")
@@ -56,6 +57,15 @@ struct NetworkSetup: ParsableCommand {
         let hidden = wifi.isHidden ? ", hidden" : ""
         let name = wifi.name.escapingControlCharacters
         print("network-setup: Wi-Fi '\(name)' (\(security)\(hidden), country \(wifi.country)) on wlan0")
+    }
+
+    /// The settings file as the card's Syncthing unit sees it (bound over babyalbum.txt there):
+    /// only the family library's lines and the child's name, line numbers kept, so the
+    /// network-facing process never reads the Wi-Fi password (issue 61).
+    private func writeFamilyLibraryCopy(of path: String) throws {
+        let file = SettingsFile.read(path) ?? SettingsFile(path: path, contents: "")
+        let keys: Set<String> = ["family-library", "family-library-network", "name"]
+        try write(file.keeping(only: keys), to: "\(out)/babyalbum-family/babyalbum.txt")
     }
 
     /// Writes `text` to `file` through a new file and a rename. A secret's folder is made 0700
