@@ -160,7 +160,8 @@ public enum SettingsResolver {
                 }
             }
         }
-        for _ in 0..<3 where !refused.isEmpty {
+        // A retry needs lines to lean on: with none accepted, a refused line would fail again.
+        for _ in 0..<3 where !refused.isEmpty && !accepted.isEmpty {
             var stillRefused: [(SettingsEntry, any Error)] = []
             for (entry, _) in refused {
                 let before = accepted.flatMap(words)
