@@ -113,10 +113,30 @@ def make_photos(folder):
 SLIDESHOW_LINES = "interval = 3\r\ntransition = none\r\n"
 
 
+#: A Wi-Fi password in babyalbum.txt (without a wifi-name: no network is made of it), which the
+#: card's network-facing Syncthing must never be able to read (issue 61).
+SECRET = "SyncSecret-4711"
+
+
 def settings_lines(family):
-    """The family's line for babyalbum.txt, with the step's slideshow lines."""
+    """The family's line for babyalbum.txt, the child's name (the frame's name in Syncthing), a
+    password the sync unit must not read, and the step's slideshow lines."""
     return (f"\r\nfamily-library = {family.id} tcp://10.0.2.2:{family.listen}\r\n"
-            "family-library-network = local\r\n" + SLIDESHOW_LINES)
+            f"family-library-network = local\r\nname = Mia\r\nwifi-password = {SECRET}\r\n" + SLIDESHOW_LINES)
+
+
+def check_secret_hidden_from_sync(vm, guest):
+    """The sync unit's babyalbum.txt holds no password, while the system's does (the control)."""
+    _, out = guest.sh("pid=$(systemctl show -p MainPID --value babyalbum-sync.service); "
+                      f"grep -c '{SECRET}' /boot/firmware/babyalbum.txt; "
+                      f"nsenter -t $pid -m grep -c '{SECRET}' /boot/firmware/babyalbum.txt; "
+                      "nsenter -t $pid -m grep -c '^family-library = ' /boot/firmware/babyalbum.txt", timeout=60)
+    counts = out.split()
+    print(f"  the Wi-Fi password in babyalbum.txt: {counts[0] if counts else '?'} line(s) for the system, "
+          f"{counts[1] if len(counts) > 1 else '?'} for the sync unit (which sees "
+          f"{counts[2] if len(counts) > 2 else '?'} family-library line)")
+    if counts[:3] != ["1", "0", "1"]:
+        raise vm.Failure(f"the sync unit can read the Wi-Fi password, or the control failed: {out}")
 
 
 def step_sync(vm, card, work, boot_files):
@@ -161,8 +181,12 @@ def check_sync(vm, guest, family, stranger, sums, card_port, work):
     pending = family.wait("the card as a pending device on the family's Syncthing",
                           lambda: family.api("GET", "/rest/cluster/pending/devices"), 600, vm)
     card_id = next(iter(pending))
-    print(f"  the family sees the card {card_id} pending after {time.monotonic() - started:.0f} s; accepts it, "
-          "shares its folder")
+    announced = pending[card_id].get("name", "")
+    print(f"  the family sees the card {card_id} pending after {time.monotonic() - started:.0f} s, named "
+          f"'{announced}'; accepts it, shares its folder")
+    if announced != f"BabyAlbum Mia {card_id[:7]}":
+        raise vm.Failure(f"the card does not offer itself by the child's name and its ID: '{announced}'")
+    check_secret_hidden_from_sync(vm, guest)
     family.api("PUT", f"/rest/config/devices/{card_id}", {"deviceID": card_id, "name": "card",
                                                            "addresses": [f"tcp://127.0.0.1:{card_port}"]})
     family.api("PATCH", "/rest/config/folders/babyalbum-family",
@@ -323,7 +347,9 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     print(f"  power cut while family-big.png was in transfer ({size.strip() or '?'} bytes of its temporary file)")
     guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
-    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-by\\x2dlabel-BA\\x2dLIBRARY.service' "
+    # The library's fsck unit is named for partition 4 by the card's disk identifier; e2fsck names
+    # the file system by its label.
+    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-by\\x2dpartuuid-*\\x2d04.service' "
                        "| grep BA-LIBRARY", timeout=60)
     print("  the next boot's fsck of the library:", fsck.strip() or "(no line)")
     if "BA-LIBRARY" not in fsck or not re.search(r"clean|recovering journal|\d+/\d+ files", fsck):
