@@ -14,9 +14,9 @@ from measure import compare
 LIMIT = 64 * 1024 - 64
 
 
-def fill(line_for):
-    """A file of lines from line_for(n), up to just under the 64 KB limit."""
-    lines, size, n = [], 0, 0
+def fill(line_for, prefix=""):
+    """`prefix`, then lines from line_for(n), up to just under the 64 KB limit."""
+    lines, size, n = [prefix], len(prefix.encode()), 0
     while True:
         n += 1
         line = line_for(n) + "\n"
@@ -35,7 +35,7 @@ ONE_VALUE_KEYS = ["interval", "count", "output", "size", "mode", "scale", "trans
 # The shapes that cost most before: refused lines after accepted ones, and each kind of refusal.
 SHAPES = {
     "accepted lines, then one refused (the round-4 worst case)":
-        lambda: fill(lambda n: f"exit-key = KEY_{'ABCDEFGH'[n % 8]}") + "interval = oops\n",
+        lambda: fill(lambda n: f"exit-key = KEY_{'ABCDEFGH'[n % 8]}")[:-200] + "\ninterval = oops\n",
     "every line a refused value of a repeatable key":
         lambda: fill(lambda n: f"exit-key = KEY_NOPE{n}"),
     "every line a key that is no setting":
@@ -43,9 +43,9 @@ SHAPES = {
     "every line not key = value (a password on its own line)":
         lambda: fill(lambda n: f"hunter{n:06d}"),
     "every one-value key once, each with a refused value, then padding comments":
-        lambda: "".join(f"{key} = x!x\n" for key in ONE_VALUE_KEYS) + fill(lambda n: "# padding"),
+        lambda: fill(lambda n: "# padding", prefix="".join(f"{key} = x!x\n" for key in ONE_VALUE_KEYS)),
     "one-value keys set again and again, the last refused":
-        lambda: fill(lambda n: f"interval = {n % 100 + 1}") + "interval = abc\n",
+        lambda: fill(lambda n: f"interval = {n % 100 + 1}")[:-200] + "\ninterval = abc\n",
 }
 
 
@@ -61,6 +61,8 @@ def benchmark(babyalbum, work, runs):
         with open(path, "w") as f:
             f.write(make())
         size = os.path.getsize(path)
+        if size > 64 * 1024:
+            sys.exit(f"{name}: {size} bytes, over the 64 KB a settings file may have (it would not be parsed)")
         lines = sum(1 for _ in open(path))
         commands[f"{name} ({size // 1024} KB, {lines} lines)"] = [
             babyalbum, "settings", "--settings", path, "--", "--photos", photos]
