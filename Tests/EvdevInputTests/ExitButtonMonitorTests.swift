@@ -41,15 +41,21 @@ import Testing
         }
     }
 
-    /// The positive control: nothing ended the monitor so far, and a real hold on the same device does.
+    /// A second button, for the positive control: its request tells the control's exit from a
+    /// wrongful one that the events before it caused, however late that one came.
+    let controlButton = "Control Button (/dev/input/event10)"
+
+    /// The positive control: nothing ended the monitor so far, and a real hold on another device
+    /// does; the request must be that device's, so a wrongful exit that came late (after the
+    /// look at `finished`) fails the test instead of passing as the control's.
     func expectHoldStillExits(
         _ monitor: ExitButtonMonitor<TestClock<Duration>>, _ clock: TestClock<Duration>, _ finished: Finished,
         _ result: Task<ExitRequest?, Never>
     ) async {
         #expect(!finished.isSet, "ended before the control hold")
-        monitor.send(event(true))
+        monitor.send(ButtonEvent(device: controlButton, key: 116, isPressed: true))
         await clock.advance(by: .milliseconds(1001))
-        #expect(await result.value == ExitRequest(device: button, key: "KEY_POWER"))
+        #expect(await result.value == ExitRequest(device: controlButton, key: "KEY_POWER"))
     }
 
     @Test func shortPressDoesNothing() async {

@@ -881,6 +881,13 @@ def main():
     parser.add_argument("--leave-out", default="", help="every step but these (as --steps); left out of the "
                         "run and its records: another run makes them")
     options = parser.parse_args()
+    # A misspelt step name would leave its step out of every lane in silence.
+    named = (options.steps.split(",") if options.steps is not None else []) + [
+        name for name in options.leave_out.split(",") if name]
+    named += [name for name in os.environ.get("BABYALBUM_IMAGE_STEPS", "").split(",") if name]
+    unknown = sorted(set(named) - set(STEP_NAMES))
+    if unknown:
+        parser.error(f"no such step: {', '.join(unknown)} (the steps: {', '.join(STEP_NAMES)})")
     work = tempfile.mkdtemp(prefix="babyalbum-image-test.")
     records = xunit.Records("Image")
     try:
@@ -911,6 +918,7 @@ def main():
                                                                   options.deadline, wear_reserve(options))),
                            ("card wear", lambda: step_wear(card, work, boot_files, options.wear_seconds))):
             step = name.split(":")[0]
+            assert step in STEP_NAMES, f"the step {step!r} is missing from STEP_NAMES"
             if not chosen(options, step):
                 continue
             if not listed_in_environment(step):
@@ -929,6 +937,11 @@ def wear_reserve(options):
     return WEAR_OVERHEAD + 2 * options.wear_seconds if chosen(options, "card wear") else 0
 
 
+#: Every step's name (the words before the colon of its record), for --steps, --leave-out and
+#: BABYALBUM_IMAGE_STEPS; scripts/test's lanes together run them all.
+STEP_NAMES = ["device trees", "boot", "library", "sync", "clock", "power cuts", "card wear"]
+
+
 def chosen(options, step):
     """Whether this run makes `step` (the name before the colon), by --steps and --leave-out."""
     if options.steps is not None:
@@ -940,7 +953,7 @@ def listed_in_environment(step):
     """Whether BABYALBUM_IMAGE_STEPS, when set, names `step`: the steps it leaves out are recorded
     as skipped (unlike --steps and --leave-out, whose steps another run makes)."""
     wanted = os.environ.get("BABYALBUM_IMAGE_STEPS")
-    return not wanted or step in wanted
+    return not wanted or step in wanted.split(",")
 
 
 def run_step(records, name, body, card):

@@ -106,9 +106,12 @@ private func eventually(_ condition: () -> Bool) async throws -> Bool {
         loop.stop()
         #expect(client.seen.withLock { $0.ended })
         loop.stop()  // a second stop is fine
-        // Once stopped, a readable descriptor is no longer handled.
+        // Once stopped (its thread joined), a readable descriptor is no longer handled: the byte
+        // sent stays in the pipe for the next reader, and the client never saw it.
         client.pipe.send(1)
-        usleep(50_000)
+        _ = fcntl(client.pipe.readEnd, F_SETFL, fcntl(client.pipe.readEnd, F_GETFL) | O_NONBLOCK)
+        var byte: UInt8 = 0
+        #expect(read(client.pipe.readEnd, &byte, 1) == 1 && byte == 1, "the byte is still in the pipe")
         #expect(client.seen.withLock { $0.bytes.isEmpty })
     }
 
