@@ -221,8 +221,8 @@ public enum SettingsResolver {
                 || SettingsFile.looksLikeWiFi(entry.key) && entry.key != "wifi-name",
             !entry.value.isEmpty
         else { return reason }
-        return reason.replacingAll(entry.value, with: "(hidden)")
-            .replacingAll(entry.value.escapingControlCharacters, with: "(hidden)")
+        return reason.replacing(entry.value, with: "(hidden)")
+            .replacing(entry.value.escapingControlCharacters, with: "(hidden)")
     }
 
     /// The parser's message, shorter, and in the file's terms.
@@ -233,19 +233,5 @@ public enum SettingsResolver {
             return "'\(key)' is not a setting"
         }
         return text.escapingControlCharacters
-    }
-}
-
-extension String {
-    /// This text with every occurrence of `target` replaced.
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        var result = ""
-        var rest = self[...]
-        while let range = rest.firstRange(of: target) {
-            result += rest[..<range.lowerBound] + replacement
-            rest = rest[range.upperBound...]
-        }
-        return result + rest
     }
 }

@@ -25,7 +25,7 @@ struct ClockModuleSetupCommand: ParsableCommand {
     var status = ClockModuleReport.file
 
     func run() throws {
-        let resolution = try NetworkSettings.resolve(path: settings ?? SettingsFile.defaultPath())
+        let resolution = try NetworkSettings.resolve(SettingsFile.read(settings ?? SettingsFile.defaultPath()))
         for problem in resolution.problems where problem.line == 0 || problem.key == "clock-module" {
             print("clock-module-setup: \(problem)".escapingControlCharacters)
         }

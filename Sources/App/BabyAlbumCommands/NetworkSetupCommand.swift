@@ -25,11 +25,12 @@ struct NetworkSetup: ParsableCommand {
 
     func run() throws {
         let path = settings ?? SettingsFile.defaultPath()
-        let resolution = try NetworkSettings.resolve(path: path)
+        let file = SettingsFile.read(path)
+        let resolution = try NetworkSettings.resolve(file)
         // Every problem: the file's own (not UTF-8, too large), the network keys' and the keys
         // that are no setting at all (a misspelt wifi-password is one).
         for problem in resolution.problems { print("network-setup: \(problem)".escapingControlCharacters) }
-        try writeFamilyLibraryCopy(of: path)
+        try writeFamilyLibraryCopy(of: file ?? SettingsFile(path: path, contents: ""))
         let servers = resolution.command.network.servers
         try write(servers.timesyncdDropIn, to: "\(out)/systemd/timesyncd.conf.d/50-babyalbum.conf")
         print("network-setup: time servers \(servers) (from \(path.escapingControlCharacters))")
@@ -62,8 +63,7 @@ struct NetworkSetup: ParsableCommand {
     /// The settings file as the card's Syncthing unit sees it (bound over babyalbum.txt there):
     /// only the family library's lines and the child's name, line numbers kept, so the
     /// network-facing process never reads the Wi-Fi password (issue 61).
-    private func writeFamilyLibraryCopy(of path: String) throws {
-        let file = SettingsFile.read(path) ?? SettingsFile(path: path, contents: "")
+    private func writeFamilyLibraryCopy(of file: SettingsFile) throws {
         let keys: Set<String> = ["family-library", "family-library-network", "name"]
         try write(file.keeping(only: keys), to: "\(out)/babyalbum-family/babyalbum.txt")
     }
@@ -94,12 +94,12 @@ struct NetworkSetup: ParsableCommand {
 struct NetworkSettings: ParsableCommand {
     @OptionGroup var network: NetworkOptions
 
-    /// The settings file at `path` resolved for its network keys: the slideshow's other keys are
+    /// The settings file (`nil`: there is none) resolved for its network keys: the slideshow's other keys are
     /// passed over in silence, a key that is no setting at all is a problem.
-    static func resolve(path: String) throws -> SettingsResolution<NetworkSettings> {
+    static func resolve(_ file: SettingsFile?) throws -> SettingsResolution<NetworkSettings> {
         let ours = Set(SettingsCatalog.keys(of: NetworkSettings.self).map(\.name))
         let others = Set(SettingsCatalog.keys(of: Show.self).map(\.name)).subtracting(ours)
         return try SettingsResolver.resolve(
-            NetworkSettings.self, file: SettingsFile.read(path), commandLine: [], otherKeys: others)
+            NetworkSettings.self, file: file, commandLine: [], otherKeys: others)
     }
 }
