@@ -47,6 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sync_step  # noqa: E402  (Tests/Image/sync_step.py: the family library, issue 37)
 import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
 import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
+import boot_health_step  # noqa: E402  (Tests/Image/boot_health_step.py: no dead end at boot, the watchdog, issue 63)
 import test_dtb_clock_bus  # noqa: E402  (the clock module's bus in a decompiled tree)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -301,7 +302,9 @@ def wait_showing(guest, timeout=600):
     """Seconds from QEMU's start to the frame's first 'showing' line in the journal."""
     if journal_line(guest, "babyalbum.service", "showing ", timeout) is not None:
         return time.monotonic() - guest.started
-    _, out = guest.sh("systemctl status babyalbum.service --no-pager -l | tail -n 30")
+    _, out = guest.sh("systemctl status babyalbum.service --no-pager -l | tail -n 30; echo '-- failed units:'; "
+                      "systemctl list-units --failed --no-legend --plain; echo '-- the boot's warnings:'; "
+                      "journalctl -b -p warning -o short-monotonic --no-pager | tail -n 40")
     raise Failure(f"no photo shown in {timeout} s; babyalbum.service:\n" + out)
 
 
@@ -908,6 +911,9 @@ def main():
             debian_tree_tests(records)
         for name, body in (("device trees: the exit button in every Pi tree", lambda: step_device_trees(card, work)),
                            ("boot: a photo of the FAT partition on screen, read-only root", lambda: step_boot(card, work, boot_files, photo)),
+                           ("boot health: the watchdog resets a hung PID 1; a lost state partition, a hung unit "
+                            "and emergency mode never stop at a prompt",
+                            lambda: boot_health_step.step_boot_health(sys.modules[__name__], card, work, boot_files)),
                            ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
                            ("sync: the family library paired from babyalbum.txt, 30 photos arrive",
                             lambda: sync_step.step_sync(sys.modules[__name__], card, work, boot_files)),
@@ -939,7 +945,7 @@ def wear_reserve(options):
 
 #: Every step's name (the words before the colon of its record), for --steps, --leave-out and
 #: BABYALBUM_IMAGE_STEPS; scripts/test's lanes together run them all.
-STEP_NAMES = ["device trees", "boot", "library", "sync", "clock", "power cuts", "card wear"]
+STEP_NAMES = ["device trees", "boot", "boot health", "library", "sync", "clock", "power cuts", "card wear"]
 
 
 def chosen(options, step):

@@ -134,7 +134,18 @@ public enum DoctorProbes {
         let (exists, missing) = serviceUser("babyalbum", groups: ["video", "input", "tty"])
         return DoctorServiceSection(
             unit: unit, systemdRunning: systemdRunning, unitFile: unitFile, enabled: enabled, active: active,
-            userExists: exists, userMissingGroups: missing)
+            userExists: exists, userMissingGroups: missing, failedUnits: systemdRunning ? failedUnits() : [])
+    }
+
+    /// The units that failed in this boot, by name (`systemctl --failed`).
+    static func failedUnits() -> [String] {
+        guard
+            let executable = ["/usr/bin/systemctl", "/bin/systemctl"].first(where: PathAccess.mayExecute),
+            let data = programOutput(executable, arguments: ["list-units", "--failed", "--no-legend", "--plain"])
+        else { return [] }
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap {
+            $0.split(separator: " ").first.map(String.init)
+        }
     }
 
     /// The first line `systemctl` prints, or `nil` when it cannot run.

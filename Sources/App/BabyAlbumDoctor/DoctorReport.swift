@@ -278,6 +278,9 @@ public struct DoctorServiceSection: Codable, Sendable, Equatable {
     public var userExists: Bool
     /// The groups among video, input and tty the service user lacks.
     public var userMissingGroups: [String]
+    /// The units that failed in this boot (`systemctl --failed`): on the card, a partition that did
+    /// not mount, which the frame runs without.
+    public var failedUnits: [String] = []
     /// What stops the frame, if anything.
     public var problem: String?
     /// Notes that do not stop the frame.
@@ -286,7 +289,7 @@ public struct DoctorServiceSection: Codable, Sendable, Equatable {
     /// Derives ``problem`` and ``warnings``.
     public init(
         unit: String, systemdRunning: Bool, unitFile: String?, enabled: String?, active: String?,
-        userExists: Bool, userMissingGroups: [String]
+        userExists: Bool, userMissingGroups: [String], failedUnits: [String] = []
     ) {
         self.unit = unit
         self.systemdRunning = systemdRunning
@@ -295,6 +298,7 @@ public struct DoctorServiceSection: Codable, Sendable, Equatable {
         self.active = active
         self.userExists = userExists
         self.userMissingGroups = userMissingGroups
+        self.failedUnits = failedUnits
         var problem: String? = nil
         var warnings: [String] = []
         if unitFile != nil {
@@ -317,8 +321,26 @@ public struct DoctorServiceSection: Codable, Sendable, Equatable {
                 warnings.append("systemd is not the init system here: the service cannot run")
             }
         }
+        warnings += failedUnits.map(Self.failedUnitWarning)
         self.problem = problem
         self.warnings = warnings
+    }
+
+    /// What a unit that failed in this boot means for the frame, in a parent's words where the
+    /// unit is one of the card's partitions.
+    static func failedUnitWarning(_ unit: String) -> String {
+        let meaning: String
+        switch unit {
+        case "boot-firmware.mount":
+            meaning = "the BABYALBUM partition did not mount: its photos and babyalbum.txt are not read"
+        case "var-lib-babyalbum.mount":
+            meaning = "the state partition did not mount: photos may come round again after a restart"
+        case "var-lib-babyalbum\\x2dsync.mount", "var-lib-babyalbum\\x2dlibrary.mount":
+            meaning = "the family library did not mount: its photos are not shown"
+        default:
+            meaning = "see `journalctl -b -u \(unit)`"
+        }
+        return "\(unit) failed in this boot: \(meaning); the frame shows what it has"
     }
 
     /// Whether the service is running (so it holds the display and the input grabs).

@@ -1,0 +1,218 @@
+"""A card that never stops at a prompt, and its hardware watchdog (issue 63), for image_vm.py.
+
+(w) The watchdog: the `virt` board with an i6300esb (a PCI watchdog Debian's kernel drives),
+    QEMU's -watchdog-action reset (with -no-reboot, QEMU exits on the reset). systemd arms it
+    (RuntimeWatchdogSec=, deploy/card/watchdog.conf); the guest keeps running while PID 1 pings it
+    (the control: 45 s, three of its 15 s timeouts); then PID 1 is stopped (ptrace, from perl: a
+    signal cannot stop PID 1) and the board must reset within the timeout and a margin.
+(s) A state partition that will not mount (its first MiB wiped, as a dying card or a PC's
+    "repair" can leave it) and a unit that hangs before sysinit.target for ever, in one boot: the
+    frame shows a photo, systemd is not in emergency or rescue mode, and the failed mount is named.
+(e) Emergency mode itself (a mount the boot requires, of a device that never comes): no root
+    prompt; deploy/card/boot-failed names the failed units in the journal, shows its line on tty1
+    (read back from /dev/vcs1, the console's text) and restarts the board; the count of failed
+    boots in a row is on the state partition. At its limit (3), the line stays and the board does
+    not restart. Then, the fault mended, the frame starts and the count is cleared.
+The card's partitions, root and state are put back as they were before the next step.
+"""
+
+import os
+import re
+import subprocess
+import time
+
+#: The watchdog's timeout on the card (deploy/card/watchdog.conf's RuntimeWatchdogSec).
+RUNTIME_WATCHDOG_SECONDS = 15
+#: boot-failed's wait before it restarts the board, in the test copy (the card's is 300 s).
+RESTART_AFTER = 20
+HANG_UNIT = """[Unit]
+Description=image test: a unit that hangs before sysinit.target for ever (test copies only)
+DefaultDependencies=no
+Before=sysinit.target
+[Service]
+Type=oneshot
+ExecStart=/bin/sleep infinity
+TimeoutStartSec=infinity
+[Install]
+WantedBy=sysinit.target
+"""
+RESTART_SOON = f"[Service]\nEnvironment=BABYALBUM_BOOT_FAILED_RESTART_AFTER={RESTART_AFTER}\n"
+#: A mount the boot requires (not nofail) of a partition this card does not have.
+MISSING_MOUNT = "PARTUUID=0badcafe-09 /mnt ext4 ro,x-systemd.device-timeout=10s 0 0\n"
+STOP_PID1 = ("perl -e 'syscall(117, 0x4206, 1, 0, 0) == 0 or die \"PTRACE_SEIZE: $!\"; "
+             "syscall(117, 0x4207, 1, 0, 0) == 0 or die \"PTRACE_INTERRUPT: $!\"; print \"PID 1 stopped\\n\"; sleep 600'")
+
+
+def debugfs(vm, device, *commands):
+    for command in commands:
+        vm.run("debugfs", "-w", "-R", command, device)
+
+
+def root_file(vm, card, path):
+    return vm.run("debugfs", "-R", f"cat {path}", card.part(2)).stdout
+
+
+def put_root_file(vm, card, work, path, text):
+    """`path` on the card's root (debugfs: the root is read-only in the guest) holds `text`."""
+    local = os.path.join(work, "root-file")
+    with open(local, "w") as f:
+        f.write(text)
+    debugfs(vm, card.part(2), f"rm {path}", f"write {local} {path}")
+
+
+def remove_root_file(vm, card, path):
+    vm.run("debugfs", "-w", "-R", f"rm {path}", card.part(2), check=False)
+
+
+def screen_text(guest):
+    """What tty1 shows, as text (the console's memory, /dev/vcs1), and the active console."""
+    _, out = guest.sh("cat /sys/class/tty/tty0/active; tr -s ' ' </dev/vcs1; echo")
+    return out
+
+
+def wait_exit(guest, timeout):
+    """Seconds until QEMU exits (the board reset, with -no-reboot), or None after `timeout`."""
+    started = time.monotonic()
+    try:
+        guest.proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    return time.monotonic() - started
+
+
+def check_watchdog(vm, card, work, boot_files):
+    guest = vm.boot(card, work, boot_files, extra=["-device", "i6300esb", "-watchdog-action", "reset"])
+    vm.wait_showing(guest)
+    _, armed = guest.sh("cat /sys/class/watchdog/watchdog0/identity /sys/class/watchdog/watchdog0/state "
+                        "/sys/class/watchdog/watchdog0/timeout 2>&1 | tr '\\n' ' '; echo; "
+                        "journalctl -b -o cat _PID=1 | grep -i -m2 'watchdog' || true")
+    words = armed.split()
+    print("the watchdog: " + " ".join(armed.split("\n", 1)[0].split()) + " | PID 1: "
+          + " / ".join(line.strip() for line in armed.strip().splitlines()[1:]))
+    if "i6300ESB" not in armed or "active" not in words:
+        raise vm.Failure("systemd did not arm the i6300esb watchdog: " + armed)
+    if wait_exit(guest, 3 * RUNTIME_WATCHDOG_SECONDS) is not None:
+        raise vm.Failure("the board reset while PID 1 was pinging its watchdog")
+    guest.serial.sendall((STOP_PID1 + " &\n").encode())
+    guest.read_until("PID 1 stopped", 60)
+    seconds = wait_exit(guest, 4 * RUNTIME_WATCHDOG_SECONDS)
+    if seconds is None:
+        raise vm.Failure(f"PID 1 stopped, yet the board had not reset {4 * RUNTIME_WATCHDOG_SECONDS} s later")
+    print(f"the watchdog: the board kept running {3 * RUNTIME_WATCHDOG_SECONDS} s while PID 1 pinged it, and "
+          f"reset {seconds:.1f} s after PID 1 stopped (timeout {RUNTIME_WATCHDOG_SECONDS} s)")
+
+
+def check_state_lost_and_unit_hangs(vm, card, work, boot_files):
+    card.attach()
+    state = card.part(3)
+    with open(state, "rb") as f:
+        kept = f.read(1 << 20)
+    with open(state, "r+b") as f:
+        f.write(bytes(1 << 20))
+    hang = os.path.join(work, "image-test-hang.service")
+    with open(hang, "w") as f:
+        f.write(HANG_UNIT)
+    debugfs(vm, card.part(2), f"write {hang} /etc/systemd/system/image-test-hang.service",
+            "symlink /etc/systemd/system/sysinit.target.wants/image-test-hang.service "
+            "/etc/systemd/system/image-test-hang.service")
+    try:
+        guest = vm.boot(card, work, boot_files)
+        shown = vm.wait_showing(guest, timeout=900)
+        _, out = guest.sh("systemctl is-system-running; systemctl is-active emergency.target rescue.target; "
+                          "systemctl list-units --failed --no-legend --plain | awk '{print $1}' | tr '\\n' ' '; echo; "
+                          "systemctl is-active image-test-hang.service; "
+                          "journalctl -b -u babyalbum.service -o cat | grep -m1 -i 'shuffle state' || true")
+        lines = out.strip().splitlines()
+        print(f"state partition wiped and a unit hung before sysinit.target: a photo {shown:.0f} s after QEMU's "
+              f"start; systemd: {' | '.join(lines)}")
+        if any(line.strip() == "active" for line in lines[1:3]):
+            raise vm.Failure("emergency or rescue mode with the state partition lost: " + out)
+        if "var-lib-babyalbum.mount" not in out:
+            raise vm.Failure("the state partition's failed mount is not named among the failed units: " + out)
+        _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'failed in this boot' || true", timeout=300)
+        print("babyalbum doctor: " + " / ".join(line.strip() for line in doctor.strip().splitlines()))
+        if "var-lib-babyalbum.mount failed in this boot: the state partition did not mount" not in doctor:
+            raise vm.Failure("babyalbum doctor does not name the state partition that did not mount: " + doctor)
+        guest.kill()
+    finally:
+        card.attach()
+        with open(card.part(3), "r+b") as f:
+            f.write(kept)
+        remove_root_file(vm, card, "/etc/systemd/system/sysinit.target.wants/image-test-hang.service")
+        remove_root_file(vm, card, "/etc/systemd/system/image-test-hang.service")
+
+
+def failures_counted(vm, card):
+    card.attach()
+    return vm.run("debugfs", "-R", "cat /boot-failures", card.part(3), check=False).stdout.strip()
+
+
+def check_emergency(vm, card, work, boot_files):
+    card.attach()
+    fstab = root_file(vm, card, "/etc/fstab")
+    put_root_file(vm, card, work, "/etc/fstab", fstab + MISSING_MOUNT)
+    debugfs(vm, card.part(2), "mkdir /etc/systemd/system/emergency.service.d")
+    restart_soon = os.path.join(work, "restart-soon.conf")
+    with open(restart_soon, "w") as f:
+        f.write(RESTART_SOON)
+    debugfs(vm, card.part(2), f"write {restart_soon} /etc/systemd/system/emergency.service.d/image-test.conf")
+    try:
+        # 1. The first failed boot: the line, the journal, a restart after RESTART_AFTER seconds.
+        guest = vm.boot(card, work, boot_files)
+        line = vm.journal_line(guest, "emergency.service", "babyalbum boot-failed:", 600)
+        if line is None:
+            _, out = guest.sh("systemctl is-active emergency.target; systemctl --failed --no-legend --plain")
+            raise vm.Failure("no boot-failed line in emergency mode: " + out)
+        screen = screen_text(guest)
+        print(f"emergency mode: '{line.strip()}'; tty1 shows: {' '.join(screen.split())[:300]}")
+        if "The frame could not start" not in screen or "mnt.mount" not in screen:
+            raise vm.Failure("tty1 does not show the line naming what failed: " + screen)
+        if not screen.startswith("tty1"):
+            raise vm.Failure("tty1 is not the console on screen: " + screen)
+        _, prompt = guest.sh("pgrep -a sulogin || echo 'no sulogin'")
+        if "no sulogin" not in prompt:
+            raise vm.Failure("a root prompt (sulogin) waits on the console: " + prompt)
+        seconds = wait_exit(guest, RESTART_AFTER + 120)
+        if seconds is None:
+            raise vm.Failure(f"boot-failed did not restart the board within {RESTART_AFTER + 120} s")
+        count = failures_counted(vm, card)
+        print(f"emergency mode: the board restarted {seconds:.0f} s after the line; failed boots in a row: {count}")
+        if count != "1":
+            raise vm.Failure(f"the failed boot was not counted on the state partition: {count!r}")
+        # 2. At the limit: the line stays, no restart.
+        three = os.path.join(work, "three")
+        with open(three, "w") as f:
+            f.write("3\n")
+        debugfs(vm, card.part(3), "rm /boot-failures", f"write {three} /boot-failures")
+        guest = vm.boot(card, work, boot_files)
+        if vm.journal_line(guest, "emergency.service", "not restarting", 600) is None:
+            raise vm.Failure("no 'not restarting' line at the limit of failed boots")
+        screen = screen_text(guest)
+        if "does not restart by itself" not in screen:
+            raise vm.Failure("tty1 does not say the frame will not restart: " + screen)
+        if wait_exit(guest, RESTART_AFTER + 30) is not None:
+            raise vm.Failure("the board restarted past the limit of failed boots")
+        print(f"emergency mode at the limit (3 failed boots): the line stays, no restart in {RESTART_AFTER + 30} s: "
+              f"{' '.join(screen.split())[:200]}")
+        guest.kill()
+    finally:
+        card.attach()
+        put_root_file(vm, card, work, "/etc/fstab", fstab)
+        remove_root_file(vm, card, "/etc/systemd/system/emergency.service.d/image-test.conf")
+        vm.run("debugfs", "-w", "-R", "rmdir /etc/systemd/system/emergency.service.d", card.part(2), check=False)
+    # 3. Mended: the frame starts and clears the count.
+    guest = vm.boot(card, work, boot_files)
+    vm.wait_showing(guest)
+    time.sleep(5)
+    guest.kill()
+    count = failures_counted(vm, card)
+    print(f"mended: the frame started; failed boots in a row: {count or 'none (cleared)'}")
+    if count:
+        raise vm.Failure(f"the frame's start did not clear the count of failed boots: {count!r}")
+
+
+def step_boot_health(vm, card, work, boot_files):
+    """(w), (s) and (e), as the module says."""
+    check_watchdog(vm, card, work, boot_files)
+    check_state_lost_and_unit_hangs(vm, card, work, boot_files)
+    check_emergency(vm, card, work, boot_files)
