@@ -224,7 +224,7 @@ let package = Package(
             ]),
         .testTarget(
             name: "QuietHoursTests",
-            dependencies: ["QuietHours", "AlbumDomain", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["QuietHours", "AlbumDomain", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "FolderRepositoryTests",
             dependencies: [

@@ -15,6 +15,10 @@ SNTP server on the host's 127.0.0.1:123 (sntp_server.py), which QEMU maps 10.0.2
     matches the amd64 frame, and it never comes back after the sync.
 (b) Then the server answers: timesyncd synchronises, the frame logs that the clock is now set by
     network time, the screen goes dark (DPMS Off), the clock file is on the state partition.
+    Both within PROMPTNESS of each other in the journal's monotonic time: the frame's line after
+    timesyncd's (which touches /run/systemd/timesync/synchronized just before it; the frame
+    watches that file, issue 63: it used to wait for its 30 s recheck), the frame's "display ...
+    powered off" after its line.
 (d) The time to the first photo with the network, beside the boot step's figure without one.
 Wired DHCP: eth0 gets QEMU's 10.0.2.15 from systemd-networkd, and babyalbum.service does not
 wait for the network. (c) Wi-Fi with two simulated radios: wifi_step.py.
@@ -29,6 +33,8 @@ import wifi_step
 
 DPMS = "cat /sys/class/drm/card0-Virtual-1/dpms"
 SET_LINE = "the system clock is now set by network time"
+POWERED_OFF = " powered off"  # PowerControl.switchOff's line, logged right after the DPMS call
+PROMPTNESS = 5  # s: timesyncd's synchronisation to the frame's line, and that line to DPMS Off
 NOTICE = "Clock not set: add Wi-Fi in babyalbum.txt"
 
 
@@ -196,6 +202,7 @@ def check_synchronised(vm, guest, server):
     logged = wait_for(guest, f"journalctl -b -u babyalbum.service -o cat | grep -m1 '{SET_LINE}'", SET_LINE, 120,
                       "the frame's log", vm)
     dark = wait_for(guest, DPMS, r"^Off", 120, "the screen going dark in the quiet window", vm)
+    to_line, to_dark = check_prompt(vm, guest)
     _, clock = guest.sh("findmnt -no SOURCE /var/lib/systemd/timesync; stat -c %Y /var/lib/systemd/timesync/clock")
     words = clock.split()
     if len(words) < 2 or "vda3" not in words[0] or abs(time.time() - int(words[-1])) > 600:
@@ -203,4 +210,36 @@ def check_synchronised(vm, guest, server):
     _, sync_line = guest.sh("journalctl -b -u systemd-timesyncd.service -o cat | grep -m1 -i 'synchroniz'")
     print(f"(b) synchronised {took:.0f} s after the SNTP server started ({server.answers} answers; "
           f"{sync_line.strip()}); the guest's clock {off:+.1f} s off the host's; the frame logged '{SET_LINE}' "
-          f"{logged:.0f} s later and DPMS read Off {dark:.0f} s after that; clock file on {words[0]}")
+          f"{logged:.0f} s later and DPMS read Off {dark:.0f} s after that (in the guest's journal: the frame's line "
+          f"{to_line:+.1f} s after timesyncd's, 'powered off' {to_dark:+.1f} s after the frame's line); clock file on "
+          f"{words[0]}")
+
+
+def journal_moments(guest, unit, text):
+    """The moments (the guest's monotonic seconds) of the lines of `unit` in this boot that
+    contain `text` (no quote in it), without regard to case; picked in the guest, so that only
+    those lines cross the serial console."""
+    _, out = guest.sh(f"journalctl -b -o short-monotonic --no-pager -u {unit} | grep -i -F '{text}'", timeout=60)
+    found = (re.match(r"\[\s*([0-9.]+)\]\s+(.*)", line) for line in out.splitlines())
+    return [float(m.group(1)) for m in found if m and text.lower() in m.group(2).lower()]
+
+
+def check_prompt(vm, guest):
+    """(b)'s two gaps, from the journal's monotonic stamps (the wall clock jumped between them):
+    timesyncd's first synchronisation line to the frame's SET_LINE, and SET_LINE to the frame's
+    first "powered off" after it (the DPMS call). Each must be at most PROMPTNESS."""
+    synced = journal_moments(guest, "systemd-timesyncd.service", "synchroniz")
+    logged = journal_moments(guest, "babyalbum.service", SET_LINE)
+    if not synced or not logged:
+        raise vm.Failure(f"no moment in the journal for timesyncd's synchronisation ({synced}) or the frame's "
+                         f"'{SET_LINE}' ({logged})")
+    dark = [moment for moment in journal_moments(guest, "babyalbum.service", POWERED_OFF) if moment >= logged[0]]
+    if not dark:
+        raise vm.Failure(f"DPMS reads Off, but the frame logged no '{POWERED_OFF.strip()}' after '{SET_LINE}'")
+    to_line, to_dark = logged[0] - synced[0], dark[0] - logged[0]
+    if to_line > PROMPTNESS:
+        raise vm.Failure(f"the frame logged '{SET_LINE}' {to_line:.1f} s after timesyncd synchronised (at most "
+                         f"{PROMPTNESS} s): it did not wake when /run/systemd/timesync/synchronized appeared")
+    if to_dark > PROMPTNESS:
+        raise vm.Failure(f"DPMS Off came {to_dark:.1f} s after the frame logged '{SET_LINE}' (at most {PROMPTNESS} s)")
+    return to_line, to_dark

@@ -10,18 +10,27 @@ import Logging
 
 /// Decides from "now", never from events: tells whether the wall clock is inside the quiet
 /// hours at start, at every edge of a window, and whenever the wall clock is set. Between
-/// those, its ``PollLoop`` sleeps on a ``WallClockTimer``: nothing wakes the process.
+/// those, its ``PollLoop`` sleeps on a ``WallClockTimer``: nothing wakes the process. While the
+/// timetable awaits the clock (``QuietTimetable/awaitsClock``), it also wakes when one of the
+/// ``clockFiles`` arrives (inotify): timesyncd steps the clock first and says it is synchronised
+/// only after, so the timer's wake-up alone comes too early.
 public final class QuietHoursWatcher: Sendable {
+    /// The files whose arrival may mean that the clock was set: systemd-timesyncd's flag and the
+    /// clock module's report.
+    public static let clockFiles = [ClockSynchronisation.timesyncFlag, ClockModuleReport.file]
+
     private let loop: PollLoop
 
-    /// Starts watching `timetable` (a ``QuietSchedule`` on the system's calendar);
-    /// `quietChanged` is called on the watcher's thread, first with the state now, then with
-    /// each change.
+    /// Starts watching `timetable` (a ``QuietSchedule`` on the system's calendar) and, while it
+    /// awaits the clock, `clockFiles`; `quietChanged` is called on the watcher's thread, first
+    /// with the state now, then with each change.
     public init(
-        timetable: some QuietTimetable, logger: Logger, quietChanged: @escaping @Sendable (_ isQuiet: Bool) -> Void
+        timetable: some QuietTimetable, clockFiles: [String] = QuietHoursWatcher.clockFiles, logger: Logger,
+        quietChanged: @escaping @Sendable (_ isQuiet: Bool) -> Void
     ) throws {
         let client = WatchLoop(
             timer: try WallClockTimer(), timetable: timetable, logger: logger, quietChanged: quietChanged)
+        if timetable.awaitsClock { client.watch(clockFiles) }
         loop = try PollLoop(name: "quiet hours", logger: logger, client: client)
     }
 
@@ -37,6 +46,13 @@ public protocol QuietTimetable: Sendable {
     func isQuiet(at date: Date) -> Bool
     /// The next moment after `date` when that changes, if any.
     func nextEdge(after date: Date) -> Date?
+    /// Whether it waits for the wall clock to be set, which may change it at any moment.
+    var awaitsClock: Bool { get }
+}
+
+extension QuietTimetable {
+    /// A timetable that trusts the wall clock as it is awaits nothing.
+    public var awaitsClock: Bool { false }
 }
 
 /// A ``QuietSchedule`` read on a calendar's wall clock (the system's: ``LocalTimeCalendar``).
@@ -62,6 +78,8 @@ private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
     let timetable: Timetable
     let logger: Logger
     let quietChanged: @Sendable (Bool) -> Void
+    /// The clock's files, watched while the timetable awaits the clock.
+    private var clockFiles: FlagFileWatch?
     private var told: Bool?
     /// Whether the timer must be armed again before the next wait (not after a spurious wake-up).
     private var mustArm = true
@@ -75,6 +93,15 @@ private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
         self.timetable = timetable
         self.logger = logger
         self.quietChanged = quietChanged
+    }
+
+    /// Watches `files` (before the first look at the clock, so that no arrival is missed).
+    func watch(_ files: [String]) {
+        do {
+            clockFiles = try FlagFileWatch(files: files)
+        } catch {
+            logger.warning("quiet hours: cannot watch \(files) (\(error)); the clock is looked at on a timer only")
+        }
     }
 
     func nextWait() -> PollWait {
@@ -106,12 +133,18 @@ private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
             logger.debug("quiet hours: next edge \(edge)")
             mustArm = false
         }
-        return PollWait([(timer.fileDescriptor, .readable)])
+        if clockFiles != nil, !timetable.awaitsClock { clockFiles = nil }
+        return PollWait([(timer.fileDescriptor, .readable), (clockFiles?.fileDescriptor ?? -1, .readable)])
     }
 
     func handle(_ ready: [PollEvents]) -> PollNext {
-        guard let events = ready.first else { return .wait }  // the retry after a failed arming
-        guard !events.isEmpty else { return .wait }
+        guard ready.count == 2 else { return .wait }  // the retry after a failed arming
+        if !ready[0].isEmpty { timerWoke() }
+        if !ready[1].isEmpty { clockFilesWoke() }
+        return .wait
+    }
+
+    private func timerWoke() {
         switch timer.consume() {
         case .expired: mustArm = true
         case .clockChanged:
@@ -119,6 +152,12 @@ private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
             mustArm = true
         case .nothing: break
         }
-        return .wait
+    }
+
+    private func clockFilesWoke() {
+        let changed = clockFiles?.consume() ?? []
+        guard !changed.isEmpty else { return }
+        logger.info("quiet hours: \(changed.joined(separator: ", ")) arrived or changed; checking the clock again")
+        mustArm = true
     }
 }

@@ -58,14 +58,17 @@ public enum WallClockSource: Equatable, Sendable, CustomStringConvertible {
 
 /// Quiet hours that say nothing they do not know: while the wall clock has not been set
 /// (`clockSource` is `nil`), the display is lit (``UnsetClockPolicy/keepShowing``) or quiet
-/// (``UnsetClockPolicy/dark``) whatever the hour, and the clock is looked at again every
-/// ``recheck`` until it is set; from then on `schedule` decides.
+/// (``UnsetClockPolicy/dark``) whatever the hour; from then on `schedule` decides. Until it is
+/// set the timetable ``awaitsClock``: a ``QuietHoursWatcher`` looks at the clock again when
+/// timesyncd's flag or the clock module's report arrives, and every ``recheck`` besides (the
+/// kernel's own flag, with no timesyncd, sends no event).
 public final class ClockAwareTimetable<Schedule: QuietTimetable>: QuietTimetable {
     /// The windows on the wall clock.
     public let schedule: Schedule
     /// What happens before the clock is set.
     public let policy: UnsetClockPolicy
-    /// How often an unset clock is looked at again (network time may set it at any moment).
+    /// How often an unset clock is looked at again without an event (network time may set it at
+    /// any moment).
     public let recheck: Double
     private let clockSource: @Sendable () -> WallClockSource?
     private let logger: Logger
@@ -91,6 +94,9 @@ public final class ClockAwareTimetable<Schedule: QuietTimetable>: QuietTimetable
         logger.notice("the system clock is now set by \(source): quiet hours follow it")
         return true
     }
+
+    /// Whether the clock has yet to be set.
+    public var awaitsClock: Bool { !clockIsKnown }
 
     public func isQuiet(at date: Date) -> Bool {
         guard clockIsKnown else { return policy == .dark }
