@@ -24,6 +24,14 @@ struct DoctorFailedUnitsTests {
             ])
     }
 
+    @Test func aRootThatFailedItsCheckAsksForARefreshIfItStays() {
+        #expect(
+            section(failedUnits: ["systemd-fsck-root.service"]).warnings == [
+                "systemd-fsck-root.service failed in this boot: the system partition failed its check: if this "
+                    + "stays, re-flash the card; the frame shows what it has"
+            ])
+    }
+
     @Test func anyOtherUnitPointsAtItsJournal() {
         let service = section(failedUnits: ["image-test-hang.service"])
         #expect(

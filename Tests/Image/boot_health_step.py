@@ -5,9 +5,14 @@
     (RuntimeWatchdogSec=, deploy/card/watchdog.conf); the guest keeps running while PID 1 pings it
     (the control: 45 s, three of its 15 s timeouts); then PID 1 is stopped (ptrace, from perl: a
     signal cannot stop PID 1) and the board must reset within the timeout and a margin.
-(s) A state partition that will not mount (its first MiB wiped, as a dying card or a PC's
-    "repair" can leave it) and a unit that hangs before sysinit.target for ever, in one boot: the
-    frame shows a photo, systemd is not in emergency or rescue mode, and the failed mount is named.
+(s) In one boot: a state partition that will not mount (wiped whole: with only its first MiB
+    wiped, fsck repairs it from a backup superblock), a root whose check fails (a feature flag
+    e2fsck does not know, which the kernel still mounts read-only, and `fsck.repair=no` on the
+    kernel's command line, as an edit of cmdline.txt can leave it: e2fsck -n then exits 12,
+    errors left uncorrected, which fails systemd-fsck-root; with the card's fsck.repair=yes it
+    exits 8, which systemd-fsck ignores), and a unit that
+    hangs before sysinit.target for ever. The frame shows a photo, systemd is not in emergency or
+    rescue mode, and `babyalbum doctor` names the failed mount and the failed check.
 (e) Emergency mode itself (a mount the boot requires, of a device that never comes): no root
     prompt; deploy/card/boot-failed names the failed units in the journal, shows its line on tty1
     (read back from /dev/vcs1, the console's text) and restarts the board; the count of failed
@@ -17,7 +22,7 @@ The card's partitions, root and state are put back as they were before the next 
 """
 
 import os
-import re
+import struct
 import subprocess
 import time
 
@@ -102,13 +107,28 @@ def check_watchdog(vm, card, work, boot_files):
           f"reset {seconds:.1f} s after PID 1 stopped (timeout {RUNTIME_WATCHDOG_SECONDS} s)")
 
 
-def check_state_lost_and_unit_hangs(vm, card, work, boot_files):
+#: A read-only-compatible feature bit no e2fsck knows (the kernel mounts such a file system read-only).
+UNKNOWN_RO_COMPAT = 0x40000000
+
+
+def ro_compat(device):
+    """The ext4 superblock's s_feature_ro_compat (offset 0x64 of the superblock at byte 1024)."""
+    with open(device, "rb") as f:
+        f.seek(1024 + 0x64)
+        return struct.unpack("<I", f.read(4))[0]
+
+
+def check_faults_at_boot(vm, card, work, boot_files):
     card.attach()
     state = card.part(3)
     with open(state, "rb") as f:
-        kept = f.read(1 << 20)
+        kept = f.read()
     with open(state, "r+b") as f:
-        f.write(bytes(1 << 20))
+        f.write(bytes(len(kept)))
+    features = ro_compat(card.part(2))
+    debugfs(vm, card.part(2), f"ssv feature_ro_compat {features | UNKNOWN_RO_COMPAT:#x}")
+    if not vm.run("e2fsck", "-n", card.part(2), check=False).returncode & 8:
+        raise vm.Failure("the root with an unknown feature does not fail e2fsck (status 8, operational error)")
     hang = os.path.join(work, "image-test-hang.service")
     with open(hang, "w") as f:
         f.write(HANG_UNIT)
@@ -116,30 +136,36 @@ def check_state_lost_and_unit_hangs(vm, card, work, boot_files):
             "symlink /etc/systemd/system/sysinit.target.wants/image-test-hang.service "
             "/etc/systemd/system/image-test-hang.service")
     try:
-        guest = vm.boot(card, work, boot_files)
+        kernel, initrd, cmdline = boot_files
+        guest = vm.boot(card, work, (kernel, initrd, cmdline.replace("fsck.repair=yes", "fsck.repair=no")))
         shown = vm.wait_showing(guest, timeout=900)
         _, out = guest.sh("systemctl is-system-running; systemctl is-active emergency.target rescue.target; "
                           "systemctl list-units --failed --no-legend --plain | awk '{print $1}' | tr '\\n' ' '; echo; "
-                          "systemctl is-active image-test-hang.service; "
-                          "journalctl -b -u babyalbum.service -o cat | grep -m1 -i 'shuffle state' || true")
+                          "systemctl is-active image-test-hang.service")
         lines = out.strip().splitlines()
-        print(f"state partition wiped and a unit hung before sysinit.target: a photo {shown:.0f} s after QEMU's "
-              f"start; systemd: {' | '.join(lines)}")
+        print(f"the state partition wiped, the root's check failing and a unit hung before sysinit.target: a "
+              f"photo {shown:.0f} s after QEMU's start; systemd: {' | '.join(lines)}")
         if any(line.strip() == "active" for line in lines[1:3]):
-            raise vm.Failure("emergency or rescue mode with the state partition lost: " + out)
-        if "var-lib-babyalbum.mount" not in out:
-            raise vm.Failure("the state partition's failed mount is not named among the failed units: " + out)
+            raise vm.Failure("emergency or rescue mode: " + out)
+        for unit in ("var-lib-babyalbum.mount", "systemd-fsck-root.service"):
+            if unit not in out:
+                raise vm.Failure(f"{unit} is not among the failed units: " + out)
         _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'failed in this boot' || true", timeout=300)
         print("babyalbum doctor: " + " / ".join(line.strip() for line in doctor.strip().splitlines()))
-        if "var-lib-babyalbum.mount failed in this boot: the state partition did not mount" not in doctor:
-            raise vm.Failure("babyalbum doctor does not name the state partition that did not mount: " + doctor)
+        for words in ("var-lib-babyalbum.mount failed in this boot: the state partition did not mount",
+                      "systemd-fsck-root.service failed in this boot: the system partition failed its check"):
+            if words not in doctor:
+                raise vm.Failure(f"babyalbum doctor does not say '{words}': " + doctor)
         guest.kill()
     finally:
         card.attach()
         with open(card.part(3), "r+b") as f:
             f.write(kept)
+        debugfs(vm, card.part(2), f"ssv feature_ro_compat {features:#x}")
         remove_root_file(vm, card, "/etc/systemd/system/sysinit.target.wants/image-test-hang.service")
         remove_root_file(vm, card, "/etc/systemd/system/image-test-hang.service")
+    if vm.run("e2fsck", "-n", card.part(2), check=False).returncode != 0:
+        raise vm.Failure("the root was not put back as it was")
 
 
 def failures_counted(vm, card):
@@ -214,5 +240,5 @@ def check_emergency(vm, card, work, boot_files):
 def step_boot_health(vm, card, work, boot_files):
     """(w), (s) and (e), as the module says."""
     check_watchdog(vm, card, work, boot_files)
-    check_state_lost_and_unit_hangs(vm, card, work, boot_files)
+    check_faults_at_boot(vm, card, work, boot_files)
     check_emergency(vm, card, work, boot_files)

@@ -298,6 +298,19 @@ def journal_line(guest, unit, text, timeout, attempt_seconds=60):
             return found.group(3) if found else None
 
 
+def report_failed_units(guest, boot):
+    """Prints the units that failed in this boot, with their journal's last lines: on the card
+    only the root is required, so a unit that would once have sent the boot to emergency mode is
+    a failed unit the frame runs beside (issue 63)."""
+    _, failed = guest.sh("systemctl list-units --failed --no-legend --plain | awk '{print $1}'")
+    units = failed.split()
+    if units:
+        _, journal = guest.sh("journalctl -b -o short-monotonic --no-pager " + " ".join(f"-u '{u}'" for u in units)
+                              + " | tail -n 20")
+        print(f"  {boot}: failed units {' '.join(units)}:\n    " + journal.strip().replace("\n", "\n    "))
+    return units
+
+
 def wait_showing(guest, timeout=600):
     """Seconds from QEMU's start to the frame's first 'showing' line in the journal."""
     if journal_line(guest, "babyalbum.service", "showing ", timeout) is not None:
@@ -612,6 +625,7 @@ def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
         card.detach()
         guest = boot(card, work, boot_files)
         wait_showing(guest)
+        report_failed_units(guest, f"the boot before cut {n}")
         start_activity(guest, n)
         delay = rng.uniform(0.5, 12)
         time.sleep(max(0, delay - 0.5))

@@ -333,6 +333,8 @@ public struct DoctorServiceSection: Codable, Sendable, Equatable {
         switch unit {
         case "boot-firmware.mount":
             meaning = "the BABYALBUM partition did not mount: its photos and babyalbum.txt are not read"
+        case "systemd-fsck-root.service":
+            meaning = "the system partition failed its check: if this stays, re-flash the card"
         case "var-lib-babyalbum.mount":
             meaning = "the state partition did not mount: photos may come round again after a restart"
         case "var-lib-babyalbum\\x2dsync.mount", "var-lib-babyalbum\\x2dlibrary.mount":
