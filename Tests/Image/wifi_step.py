@@ -1,7 +1,7 @@
 """Wi-Fi on the card, in the clock step's boot (issue 36, test (c)).
 
 The card's kernel has `mac80211_hwsim`: the test's copy of the card (never the image) loads it
-with two simulated radios at boot (wlan0, wlan1), and gets bookworm's arm64 `hostapd` (fetched
+with two simulated radios at boot (wlan0, wlan1), and gets its release's arm64 `hostapd` (fetched
 with `apt-get download`, written into the copy's root with debugfs) and a systemd-networkd DHCP
 server on wlan1. hostapd runs a WPA2 network there; the card's own settings (`wifi-name`,
 `wifi-password`, `wifi-country`) make its wpa_supplicant@wlan0 join it, and networkd gets an
@@ -15,6 +15,7 @@ again connects, and the line says so.
 
 import glob
 import os
+import re
 import subprocess
 import tempfile
 import time
@@ -36,9 +37,17 @@ def settings_lines():
     return f"wifi-name = {NAME}\r\nwifi-password = {PASSWORD}\r\nwifi-country = DE\r\n"
 
 
-def fetch_hostapd(work):
-    """bookworm's arm64 hostapd program, with the image's own apt configuration (scripts/image)."""
-    apt = os.path.join(CACHE, "apt")
+def card_suite(card):
+    """The Debian release the card was made from (its root's /etc/os-release)."""
+    release = subprocess.run(["debugfs", "-R", "cat /etc/os-release", card.part(2)], capture_output=True,
+                             text=True, check=True).stdout
+    return re.search(r"^VERSION_CODENAME=(\w+)", release, re.M).group(1)
+
+
+def fetch_hostapd(work, suite):
+    """The card's release's arm64 hostapd program, with the image's own apt configuration for
+    that release (scripts/image: $CACHE/apt for bookworm, $CACHE/apt-SUITE for the others)."""
+    apt = os.path.join(CACHE, "apt" if suite == "bookworm" else f"apt-{suite}")
     options = ["-o", f"Dir::Etc::SourceList={apt}/sources.list", "-o", "Dir::Etc::SourceParts=/dev/null",
                "-o", f"Dir::State::Lists={apt}/lists", "-o", f"Dir::State::status={apt}/status",
                "-o", f"Dir::Cache={apt}", "-o", "APT::Architecture=arm64", "-o", "Debug::NoLocking=1"]
@@ -60,7 +69,7 @@ def prepare(card, work):
         with open(local, "w") as f:
             f.write(text)
         commands.append(f"write {local} {target}")
-    commands += [f"write {fetch_hostapd(work)} /usr/sbin/test-hostapd", "sif /usr/sbin/test-hostapd mode 0100755"]
+    commands += [f"write {fetch_hostapd(work, card_suite(card))} /usr/sbin/test-hostapd", "sif /usr/sbin/test-hostapd mode 0100755"]
     for command in commands:
         subprocess.run(["debugfs", "-w", "-R", command, card.part(2)], check=True, capture_output=True)
 

@@ -21,6 +21,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "babyalbum",
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
+        version: BabyAlbumVersion.current,
         subcommands: [
             Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self, WiFiWatch.self,
             ClockModuleSetupCommand.self, FamilyLibraryCommand.self,
