@@ -1,4 +1,5 @@
 import ArgumentParser
+import LinuxInterfaces
 
 /// One setting as the frame runs with it, and where it came from.
 public struct SettingInEffect: Sendable, Equatable, Codable {

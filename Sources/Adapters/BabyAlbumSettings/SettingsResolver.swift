@@ -1,4 +1,5 @@
 import ArgumentParser
+import LinuxInterfaces
 
 /// Where a setting in effect came from.
 public enum SettingOrigin: Sendable, Equatable, CustomStringConvertible {

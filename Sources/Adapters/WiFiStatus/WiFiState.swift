@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 /// Where the card's Wi-Fi stands, as one clear line for the frame's log and `babyalbum doctor`
 /// (never the password: wpa_supplicant's events do not carry it, and nothing here reads it).
 public enum WiFiState: Equatable, Sendable {
@@ -39,7 +41,7 @@ public enum WiFiState: Equatable, Sendable {
 
     /// The state file's text: the kind, then the network's name (or the reason), one a line.
     public var fileText: String {
-        if case .notSetUp(let reason) = self { return "\(kind)\n\(reason.escapingLineBreaks)\n" }
+        if case .notSetUp(let reason) = self { return "\(kind)\n\(reason.escapingControlCharacters)\n" }
         return "\(kind)\n\(network)\n"
     }
 
@@ -87,12 +89,12 @@ public enum WiFiState: Equatable, Sendable {
     public static func networkName(fromReply reply: String) -> String {
         let text = reply.trimmingSuffix("\n")
         if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") {
-            return String(text.dropFirst().dropLast()).escapingLineBreaks
+            return String(text.dropFirst().dropLast()).escapingControlCharacters
         }
         if let bytes = hexBytes(text), let name = String(validating: bytes, as: UTF8.self) {
-            return name.escapingLineBreaks
+            return name.escapingControlCharacters
         }
-        return text.escapingLineBreaks
+        return text.escapingControlCharacters
     }
 
     /// The bytes of an even number of hex digits; `nil` for anything else.
@@ -118,23 +120,6 @@ public enum WiFiState: Equatable, Sendable {
 }
 
 extension String {
-    /// Control characters (C0, DEL, C1) as `\xNN`: a name or reason can never split or colour a line.
-    fileprivate var escapingLineBreaks: String {
-        guard unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) }) else {
-            return self
-        }
-        var text = ""
-        for scalar in unicodeScalars {
-            if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                text += "\\x" + (hex.count < 2 ? "0" + hex : hex)
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return text
-    }
-
     fileprivate func trimmingSuffix(_ suffix: Character) -> String {
         var text = self
         while text.last == suffix { text.removeLast() }

@@ -1,6 +1,7 @@
 import AlbumDomain
 import ArgumentParser
 import BabyAlbumSettings
+import LinuxInterfaces
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BabyAlbumSettings
+import LinuxInterfaces
 import QuietHours
 
 #if canImport(FoundationEssentials)

@@ -1,4 +1,5 @@
 import BabyAlbumSettings
+import LinuxInterfaces
 import Logging
 
 /// The frame's log handler: swift-log's standard-error stream, with control characters escaped

@@ -1,5 +1,6 @@
 import ArgumentParser
 import BabyAlbumSettings
+import LinuxInterfaces
 
 /// The family library on the card (issue 37): the Syncthing devices it takes photos from. The
 /// slideshow only checks them (a typo is a settings line left out, with its reason, in the log and
