@@ -116,11 +116,35 @@ def check_watchdog(vm, card, work, boot_files):
 UNKNOWN_RO_COMPAT = 0x40000000
 
 
-def ro_compat(device):
-    """The ext4 superblock's s_feature_ro_compat (offset 0x64 of the superblock at byte 1024)."""
-    with open(device, "rb") as f:
-        f.seek(1024 + 0x64)
-        return struct.unpack("<I", f.read(4))[0]
+def crc32c(data, crc=0xFFFFFFFF):
+    """CRC-32C (Castagnoli, reflected), as ext4's metadata_csum uses it, without the final xor."""
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
+    return crc
+
+
+def with_unknown_feature(superblock):
+    """The primary superblock (1024 bytes) with UNKNOWN_RO_COMPAT added to s_feature_ro_compat
+    (offset 0x64) and its checksum (s_checksum, offset 0x3FC: CRC-32C of the bytes before it)
+    made again. Only the primary is changed (debugfs cannot open the file system afterwards to
+    change it back, and this leaves the backups as they were)."""
+    block = bytearray(superblock)
+    features = struct.unpack_from("<I", block, 0x64)[0]
+    struct.pack_into("<I", block, 0x64, features | UNKNOWN_RO_COMPAT)
+    struct.pack_into("<I", block, 0x3FC, crc32c(bytes(block[:0x3FC])))
+    return bytes(block)
+
+
+def superblock(device, block=None):
+    """The primary superblock of `device` (bytes 1024 to 2047); written first when `block` is given."""
+    with open(device, "r+b") as f:
+        f.seek(1024)
+        if block is not None:
+            f.write(block)
+            f.seek(1024)
+        return f.read(1024)
 
 
 def check_faults_at_boot(vm, card, work, boot_files):
@@ -137,8 +161,8 @@ def check_faults_at_boot(vm, card, work, boot_files):
             "symlink /etc/systemd/system/sysinit.target.wants/image-test-hang.service "
             "/etc/systemd/system/image-test-hang.service")
     # Last: debugfs cannot write to a file system with a feature it does not know.
-    features = ro_compat(card.part(2))
-    debugfs(vm, card.part(2), f"ssv feature_ro_compat {features | UNKNOWN_RO_COMPAT:#x}")
+    original = superblock(card.part(2))
+    superblock(card.part(2), with_unknown_feature(original))
     if not vm.run("e2fsck", "-n", card.part(2), check=False).returncode & 8:
         raise vm.Failure("the root with an unknown feature does not fail e2fsck (status 8, operational error)")
     try:
@@ -176,7 +200,7 @@ def check_faults_at_boot(vm, card, work, boot_files):
         card.attach()
         with open(card.part(3), "r+b") as f:
             f.write(kept)
-        debugfs(vm, card.part(2), f"ssv feature_ro_compat {features:#x}")
+        superblock(card.part(2), original)
         remove_root_file(vm, card, "/etc/systemd/system/sysinit.target.wants/image-test-hang.service")
         remove_root_file(vm, card, "/etc/systemd/system/image-test-hang.service")
     if vm.run("e2fsck", "-n", card.part(2), check=False).returncode != 0:
