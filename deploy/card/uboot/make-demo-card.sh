@@ -101,8 +101,11 @@ for part in "$p2:A" "$b_start:B"; do
     sed -i -e "s/^PARTUUID=\([0-9a-f]*\)-03 /PARTUUID=\1-05 /" -e "s/^PARTUUID=\([0-9a-f]*\)-04 /PARTUUID=\1-06 /" "$mnt/etc/fstab"
     mkdir -p "$mnt/boot/dtbs"
     cp -r "$WORK/dtbs/broadcom" "$mnt/boot/dtbs/"
-    # The slot's command line; the mini UART console and a long device wait only for QEMU.
-    printf 'ba_cmdline=%s console=ttyS1,115200 systemd.default_device_timeout_sec=600\n' "$cmdline" >"$mnt/boot/cmdline.env"
+    # The slot's command line; for QEMU only: the mini UART console, a long device wait, and no
+    # BCM2835 watchdog (QEMU's raspi3b resets the board the moment a watchdog is started: its
+    # bcm2835_powermgt resets on any RSTC write with the full-reset bit, it has no timer).
+    printf 'ba_cmdline=%s console=ttyS1,115200 systemd.default_device_timeout_sec=600 modprobe.blacklist=bcm2835_wdt\n' \
+        "$cmdline" >"$mnt/boot/cmdline.env"
     cp -a "$WORK/x/usr/bin/fw_printenv" "$WORK/x/usr/bin/fw_setenv" "$mnt/usr/bin/"
     cp -a "$WORK"/x/usr/lib/aarch64-linux-gnu/lib* "$mnt/usr/lib/aarch64-linux-gnu/"
     cp "$HERE/fw_env.config" "$mnt/etc/fw_env.config"
