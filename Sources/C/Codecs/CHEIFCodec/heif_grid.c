@@ -174,8 +174,11 @@ static tile *grid_tiles(span iref, uint32_t grid, uint32_t *count) {
 }
 
 /* The size of each of `ipco`'s properties that gives one, by its 1-based index: an `ispe`'s
- * (sizes[SIZE_AT(i)], sizes[SIZE_AT(i) + 1]), an `hvcC`'s coded size (sizes[SIZE_AT(i) + 2], + 3). */
-#define SIZE_AT(index) (4 * (size_t)(index))
+ * (sizes[SIZE_AT(i)], sizes[SIZE_AT(i) + 1]), an `hvcC`'s coded size (sizes[SIZE_AT(i) + 2], + 3);
+ * and what else a property says of the image (sizes[SIZE_AT(i) + 4] the kind, + 5 its value). */
+#define SIZE_AT(index) (6 * (size_t)(index))
+/* The kinds of sizes[SIZE_AT(i) + 4]. */
+enum { KIND_NONE, KIND_MONOCHROME, KIND_OPERATING_POINT, KIND_LAYER, KIND_TRANSFORM };
 
 static uint32_t *property_sizes(span ipco, uint32_t *count) {
     uint32_t *sizes = calloc(SIZE_AT(MAX_PROPERTIES), sizeof *sizes);
@@ -188,7 +191,22 @@ static uint32_t *property_sizes(span ipco, uint32_t *count) {
         uint32_t *size = sizes + SIZE_AT(n);
         if (type == FOURCC('h', 'v', 'c', 'C')) {
             if (baheif_hvcc_size(body.data, body.size, &size[2], &size[3]) != 0) size[2] = size[3] = 0;
+            /* chroma_format_idc 0 (ISO/IEC 14496-15 8.3.3.1.2: the low bits of byte 16) */
+            if (body.size > 16 && (body.data[16] & 3) == 0) size[4] = KIND_MONOCHROME;
             continue;
+        }
+        /* av1C's mono_chrome (AV1-ISOBMFF 2.3.3: bit 4 of byte 2) */
+        if (type == FOURCC('a', 'v', '1', 'C') && body.size > 2 && (body.data[2] & 0x10)) size[4] = KIND_MONOCHROME;
+        /* a1op: the operating point to decode (AVIF 2.2.2.4); lsel: the layer to show (HEIF 6.5.11) */
+        if (type == FOURCC('a', '1', 'o', 'p') && body.size >= 1) {
+            size[4] = KIND_OPERATING_POINT;
+            size[5] = body.data[0];
+        }
+        if (type == FOURCC('i', 'r', 'o', 't') || type == FOURCC('i', 'm', 'i', 'r') || type == FOURCC('c', 'l', 'a', 'p'))
+            size[4] = KIND_TRANSFORM;
+        if (type == FOURCC('l', 's', 'e', 'l') && body.size >= 2) {
+            size[4] = KIND_LAYER;
+            size[5] = ((uint32_t)body.data[0] << 8) | body.data[1];
         }
         if (type != FOURCC('i', 's', 'p', 'e')) continue;
         reader p = reader_of(body);
@@ -281,6 +299,10 @@ static void read_item_sizes(span ipma, span ipco, tile *tiles, uint32_t count, u
                 s->coded_width = size[2];
                 s->coded_height = size[3];
             }
+            if (size[4] == KIND_MONOCHROME) s->monochrome = 1;
+            if (size[4] == KIND_TRANSFORM) s->transformed = 1;
+            if (size[4] == KIND_OPERATING_POINT) s->operating_point = (int)size[5];
+            if (size[4] == KIND_LAYER && size[5] != 0xffff) s->layer = (int)size[5];
         }
     }
     free(sizes);
@@ -297,6 +319,7 @@ typedef struct {
     reader r;
     unsigned version, offset_size, length_size, base_size, index_size;
     uint32_t items, done;
+    unsigned extents; /* the last item's */
 } iloc_reader;
 
 static iloc_reader iloc_open(span iloc) {
@@ -322,6 +345,7 @@ static int iloc_next(iloc_reader *it, location *out) {
     skip(r, 2);
     uint64_t base = get(r, it->base_size);
     unsigned extents = (unsigned)get(r, 2);
+    it->extents = extents;
     out->offset = out->length = 0;
     for (unsigned x = 0; x < extents && !r->bad; x++) {
         skip(r, it->index_size);
@@ -408,6 +432,10 @@ static void primary_av1_size(span file, span iloc, uint32_t primary, baheif_stru
     while (iloc_next(&it, &l)) {
         if (l.id != primary) continue;
         uint32_t width = 0, height = 0;
+        s->primary_method = l.method;
+        s->primary_offset = l.offset;
+        s->primary_length = l.length;
+        s->primary_extents = it.extents;
         if (av1_coded_size(file, &l, &width, &height) != 0) return;
         s->coded_width = width;
         s->coded_height = height;
@@ -473,11 +501,17 @@ static void sum_tiles(const tile *tiles, uint32_t count, baheif_structure *s) {
 int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *structure) {
     meta_boxes m;
     memset(structure, 0, sizeof *structure);
+    structure->operating_point = -1;
+    structure->layer = -1;
     if (!file || read_meta(file, size, &m) != 0) return -1;
+    structure->has_meta = 1;
     uint32_t primary = primary_item(m.pitm), type = item_type(m.iinf, primary);
     if (type != FOURCC('g', 'r', 'i', 'd') && type != FOURCC('i', 'o', 'v', 'l')) {
         if (m.has_ipma) read_item_sizes(m.ipma, m.ipco, NULL, 0, primary, structure);
-        if (type == FOURCC('a', 'v', '0', '1')) primary_av1_size((span){file, size}, m.iloc, primary, structure);
+        if (type == FOURCC('a', 'v', '0', '1')) {
+            structure->is_av1 = 1;
+            primary_av1_size((span){file, size}, m.iloc, primary, structure);
+        }
         return 0;
     }
     structure->is_grid = 1;

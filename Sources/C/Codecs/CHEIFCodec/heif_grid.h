@@ -35,6 +35,20 @@ typedef struct {
     int tile_without_size;
     /** The primary item's (not a grid's) `ispe` size, and its coded size from its `hvcC` (0 when unknown). */
     uint32_t ispe_width, ispe_height, coded_width, coded_height;
+    /** 1 when the file has a `meta` box with a primary item (else it may be a sequence only). */
+    int has_meta;
+    /** 1 when the primary item (not a grid) is AV1 (`av01`). */
+    int is_av1;
+    /** 1 when the primary item's `av1C` or `hvcC` says it has no chroma (4:0:0). */
+    int monochrome;
+    /** 1 when the primary item (not a grid) has an `irot`, `imir` or `clap`. */
+    int transformed;
+    /** The primary item's `a1op` operating point and `lsel` layer (-1 when it has none). */
+    int operating_point, layer;
+    /** Where the primary item's data is (its first extent, `iloc` construction method, extents). */
+    int primary_method;
+    uint64_t primary_offset, primary_length;
+    unsigned primary_extents;
 } baheif_structure;
 
 /**
@@ -48,6 +62,16 @@ int baheif_hvcc_size(const uint8_t *hvcc, size_t size, uint32_t *width, uint32_t
  * (`size` bytes), from its sequence header (heif_av1.c). Returns 0, or -1 when it cannot be read.
  */
 int baheif_av1_size(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height);
+
+/**
+ * Keeps in the AV1 data `data` (`size` bytes, OBUs with their sizes) only the layers that the
+ * operating point `operating_point` (`a1op`; -1 for none: 0) holds, up to the spatial layer
+ * `layer` (`lsel`; -1 for none: the operating point's highest), as a decoder that selects that
+ * operating point does (AV1 7.5, drop_obu): every other OBU with an extension header becomes a
+ * padding OBU (its type rewritten in place, its size kept), which decoders ignore. Returns how
+ * many OBUs were padded, or -1 when the data cannot be read.
+ */
+int baheif_av1_select_layer(uint8_t *data, size_t size, int operating_point, int layer);
 
 /**
  * Reads the structure of the primary item of the HEIF in `file` (`size` bytes). Returns 0, or
