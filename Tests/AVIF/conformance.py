@@ -10,6 +10,10 @@
       transforms, `--scale fit`): prints one line a file with the mean absolute difference per
       channel (0 to 255) and exits 1 when a file differs by more than N (default 3), when the
       frame does not show a file that avifdec decodes, or shows one that avifdec refuses
+  conformance.py tagged DIR
+      writes into DIR one AVIF of Photos/meadow.png (avifenc) for each colour class that the set
+      lacks or has only once: Display P3 (12/13/1), BT.2020 SDR (9/1/9, 10 bits), HDR PQ (9/16/9) and
+      HDR HLG (9/18/9); `compare --files DIR` then compares them with their sRGB reference
   conformance.py reference FILE OUT.png
       avifdec's decode of FILE as the frame would show it: transforms applied, alpha over black
 
@@ -362,6 +366,27 @@ def compare(arguments):
     return 1 if failures else 0
 
 
+#: The colour classes of `tagged`: name, CICP (primaries/transfer/matrix), bit depth.
+TAGGED = [("display-p3", "12/13/1", 8), ("bt2020-sdr", "9/1/9", 10), ("pq", "9/16/9", 10), ("hlg", "9/18/9", 10)]
+
+
+def tagged(arguments):
+    folder = arguments[0]
+    os.makedirs(folder, exist_ok=True)
+    source = os.path.join(folder, "meadow-640.png")
+    with Image.open(os.path.join(REPO, "Photos", "meadow.png")) as meadow:
+        meadow.convert("RGB").resize((640, 426), Image.LANCZOS).save(source)
+    for name, cicp, depth in TAGGED:
+        out = os.path.join(folder, f"{name}.avif")
+        # The samples are taken as coded in the named space (avifenc converts nothing): what the
+        # frame makes of the tag is what is compared.
+        subprocess.run(["/usr/bin/avifenc", "-s", "8", "--min", "4", "--max", "4", "-d", str(depth), "--yuv", "444",
+                        "--cicp", cicp, "-r", "full", source, out], check=True, capture_output=True)
+    os.unlink(source)
+    print(f"tagged: {len(TAGGED)} files in {folder}")
+    return 0
+
+
 def check_sums(arguments):
     folder = arguments[0] if arguments else VENDORED
     bad = 0
@@ -393,6 +418,8 @@ def main():
         return compare(arguments)
     if command == "check-sums":
         return check_sums(arguments)
+    if command == "tagged" and len(arguments) == 1:
+        return tagged(arguments)
     if command == "reference" and len(arguments) == 2:
         decoded, how, words = reference(arguments[0], arguments[1])
         print(how if decoded else f"refused: {words}")

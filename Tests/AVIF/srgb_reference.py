@@ -9,11 +9,14 @@ which builds lcms2 profiles): the reference of conformance.py for wide-gamut fil
 - Transfer: the BT.709 family (1, 6, 14, 15) and sRGB (13) are decoded with the sRGB curve, as
   phones and browsers show them (docs/formats-and-colour.md); 4 is gamma 2.2, 5 gamma 2.8, 8
   linear.
+- HDR: PQ (16) by SMPTE ST 2084's EOTF to nits; HLG (18) by BT.2100's inverse OETF to scene
+  light, then its OOTF for a 1,000-nit display (nits = 1000 E^1.2, each channel); then divided by
+  SDR's reference white, 203 nits (BT.2408), and values above 0.75 rolled off towards 1 with
+  0.75 + 0.25 (1 - exp(-(x - 0.75) / 0.25)) (docs/formats-and-colour.md).
 - Out-of-gamut values are clipped, then encoded with the sRGB curve to 8 bits.
-
-HDR transfers (PQ 16, HLG 18) are not converted by the frame (it shows the coded values, with a
-warning): `convert` returns None for them, and the comparison takes avifdec's values as they are.
 """
+import math
+
 from PIL import Image
 
 #: H.273 colour primaries: (red x, y), (green x, y), (blue x, y), (white x, y).
@@ -24,7 +27,31 @@ PRIMARIES = {
     9: ((0.708, 0.292), (0.170, 0.797), (0.131, 0.046), (0.3127, 0.3290)),
     12: ((0.680, 0.320), (0.265, 0.690), (0.150, 0.060), (0.3127, 0.3290)),
 }
-SDR_TRANSFERS = {1, 2, 4, 5, 6, 8, 13, 14, 15}
+TRANSFERS = {1, 2, 4, 5, 6, 8, 13, 14, 15, 16, 18}
+WHITE_NITS = 203.0
+
+
+def pq_to_nits(v):
+    """SMPTE ST 2084 (BT.2100 table 4): the PQ signal v (0 to 1) as display light in nits."""
+    m1, m2 = 0.1593017578125, 78.84375
+    c1, c2, c3 = 0.8359375, 18.8515625, 18.6875
+    p = v ** (1 / m2)
+    return 10000 * (max(p - c1, 0) / (c2 - c3 * p)) ** (1 / m1)
+
+
+def hlg_to_nits(v):
+    """BT.2100 table 5: the HLG signal v as scene light, then display light on a 1,000-nit display
+    (system gamma 1.2), channel by channel."""
+    a = 0.17883277
+    b = 1 - 4 * a
+    c = 0.5 - a * math.log(4 * a)
+    scene = v * v / 3 if v <= 0.5 else (math.exp((v - c) / a) + b) / 12
+    return 1000 * scene ** 1.2
+
+
+def roll_off(x):
+    """Relative to SDR white: unchanged up to 0.75, then approaching 1."""
+    return x if x <= 0.75 else 0.75 + 0.25 * (1 - math.exp(-(x - 0.75) / 0.25))
 
 
 def to_xyz(primaries):
@@ -77,13 +104,19 @@ def decoder(transfer):
         return lambda v: v ** 2.8
     if transfer == 8:
         return lambda v: v
+    if transfer == 16:
+        return lambda v: roll_off(pq_to_nits(v) / WHITE_NITS)
+    if transfer == 18:
+        return lambda v: roll_off(hlg_to_nits(v) / WHITE_NITS)
     return srgb_decode
 
 
 def convert(image, primaries, transfer):
     """`image` (RGB, 8 bits, coded in `primaries` and `transfer`) in sRGB, or None when the frame
-    leaves it as coded (HDR transfers, unknown primaries)."""
-    if primaries not in PRIMARIES or transfer not in SDR_TRANSFERS:
+    leaves it as coded (unknown primaries or transfer)."""
+    if primaries == 2:
+        primaries = 1
+    if primaries not in PRIMARIES or transfer not in TRANSFERS:
         return None
     matrix = multiply(inverse(to_xyz(PRIMARIES[1])), to_xyz(PRIMARIES[primaries]))
     linear = [decoder(transfer)(v / 255) for v in range(256)]

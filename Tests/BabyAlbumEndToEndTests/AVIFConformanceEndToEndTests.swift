@@ -29,6 +29,20 @@ import Testing
         #expect(status == 0, "\(output)")
     }
 
+    /// Display P3, BT.2020 SDR, HDR PQ and HDR HLG AVIFs (avifenc, from Photos/meadow.png): each
+    /// converted to sRGB within 3 of Tests/AVIF/srgb_reference.py's conversion of avifdec's decode.
+    @Test func wideGamutAndHDRAreConvertedAsTheReferenceSays() throws {
+        let folder = NSTemporaryDirectory() + "/babyalbum-avif-tagged-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let (made, log) = try Self.python(["tagged", folder])
+        #expect(made == 0, "\(log)")
+        let (status, output) = try Self.python([
+            "compare", "--program", BabyAlbumProcess.executable, "--files", folder,
+        ])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("4 passed, 0 failed"), "\(output)")
+    }
+
     /// Runs the script with Debian's Python (Pillow: `python3-pil`); its status and output.
     static func python(_ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
