@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "CHEIFCodec.h"
 #include "heif_grid.h"
+#include "heif_yuv.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "scaler.h"
@@ -33,6 +34,7 @@ typedef struct {
     struct heif_image_handle *alpha_handle; /* the alpha plane, decoded apart */
     struct heif_image *alpha_image;
     uint8_t *gray_table, *alpha_table;
+    baheif_yuv yuv;
     baheif_structure structure; /* what the file's boxes say, read before libheif */
     char *message;
 } heif_job;
@@ -47,6 +49,7 @@ static void job_free(heif_job *job) {
     if (job->alpha_handle) heif_image_handle_release(job->alpha_handle);
     free(job->gray_table);
     free(job->alpha_table);
+    baheif_yuv_free(&job->yuv);
     if (job->image) heif_image_release(job->image);
     if (job->handle) heif_image_handle_release(job->handle);
     if (job->context) heif_context_free(job->context);
@@ -209,11 +212,40 @@ static void use_coded_size(const baheif_structure *s, baphoto_header *header) {
  */
 static void select_layer(heif_job *job) {
     const baheif_structure *s = &job->structure;
-    if (!s->is_av1 || (s->operating_point <= 0 && s->layer < 0)) return;
+    if (!s->is_av1 || s->is_grid || (s->operating_point <= 0 && s->layer < 0)) return;
     if (s->primary_method != 0 || s->primary_extents != 1 || s->primary_offset >= job->file_size) return;
     size_t length = job->file_size - (size_t)s->primary_offset;
     if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
-    (void)baheif_av1_select_layer(job->file + s->primary_offset, length, s->operating_point, s->layer);
+    if (baheif_av1_select_layer(job->file + s->primary_offset, length, s->operating_point, s->layer) <= 0) return;
+    /* The layer shown is the item's `ispe` size: the sequence headers say no more (libheif 1.23 holds dav1d to it). */
+    if (!s->ispe_width || !s->ispe_height) return;
+    (void)baheif_av1_limit_size(job->file + s->primary_offset, length, s->ispe_width, s->ispe_height);
+    if (s->av1c_offset && s->av1c_size > 4 && s->av1c_offset + s->av1c_size <= job->file_size)
+        (void)baheif_av1_limit_size(job->file + s->av1c_offset + 4, s->av1c_size - 4, s->ispe_width, s->ispe_height);
+    job->structure.coded_width = s->ispe_width;
+    job->structure.coded_height = s->ispe_height;
+}
+
+/*
+ * The colour description an AV1 image is converted with: its `colr` nclx, else its sequence
+ * header's (the item's data, else its `av1C`'s config OBUs), as libavif reads them; 0, or -1
+ * when neither can be read (libheif's description then).
+ */
+static int av1_colour(const heif_job *job, baheif_av1_colour *colour) {
+    const baheif_structure *s = &job->structure;
+    if (s->has_nclx) {
+        *colour = (baheif_av1_colour){s->nclx_primaries, s->nclx_transfer, s->nclx_matrix, s->nclx_full};
+        return 0;
+    }
+    if (s->is_grid) return -1;
+    if (s->primary_method == 0 && s->primary_offset < job->file_size) {
+        size_t length = job->file_size - (size_t)s->primary_offset;
+        if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
+        if (baheif_av1_read_colour(job->file + s->primary_offset, length, colour) == 0) return 0;
+    }
+    if (s->av1c_offset && s->av1c_size > 4 && s->av1c_offset + s->av1c_size <= job->file_size)
+        return baheif_av1_read_colour(job->file + s->av1c_offset + 4, s->av1c_size - 4, colour);
+    return -1;
 }
 
 /*
@@ -329,6 +361,7 @@ typedef struct {
     const uint8_t *alpha;
     int alpha_stride, alpha_wide, alpha_width, alpha_height;
     const uint8_t *alpha_table;
+    const baheif_yuv *yuv; /* an AV1 image's planes, converted here (heif_yuv.c) */
 } baheif_rows;
 
 /*
@@ -364,13 +397,18 @@ static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canva
                           p.dst_h) != 0) {
         return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
-    int own_row = rows->gray || rows->alpha || rows->rgb_channels == 4;
+    int own_row = rows->gray || rows->alpha || rows->rgb_channels == 4 || rows->yuv;
     uint8_t *rgb = own_row ? malloc((size_t)width * 3) : NULL;
     if (own_row && !rgb) {
         bapng_scaler_free(&scaler);
         return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     for (uint32_t y = p.src_y; y < p.src_y + p.src_h; y++) {
+        if (rows->yuv) {
+            baheif_yuv_row(rows->yuv, (int)y, rgb);
+            bapng_scaler_push(&scaler, rgb);
+            continue;
+        }
         const uint8_t *row = rows->rgb ? rows->rgb + (size_t)y * (size_t)rows->rgb_stride : NULL;
         if (!own_row) {
             bapng_scaler_push(&scaler, row);
@@ -547,6 +585,101 @@ static int decode_alpha(heif_job *job, baheif_rows *rows) {
     return 0;
 }
 
+/* The alpha auxiliary image of the primary one, decoded as coded (no transforms, monochrome); 0 or -1. */
+static int decode_alpha_as_coded(heif_job *job, const struct heif_decoding_options *options) {
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_auxiliary_image_IDs(job->handle, 0, ids, 16);
+    for (int i = 0; i < count && !job->alpha_handle; i++) {
+        struct heif_image_handle *aux = NULL;
+        if (heif_image_handle_get_auxiliary_image_handle(job->handle, ids[i], &aux).code != heif_error_Ok) continue;
+        const char *type = NULL;
+        int alpha = 0;
+        if (heif_image_handle_get_auxiliary_type(aux, &type).code == heif_error_Ok && type) {
+            alpha = strcmp(type, "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha") == 0 ||
+                    strcmp(type, "urn:mpeg:hevc:2015:auxid:1") == 0;
+            heif_image_handle_free_auxiliary_types(aux, &type);
+        }
+        if (alpha) job->alpha_handle = aux;
+        else heif_image_handle_release(aux);
+    }
+    if (!job->alpha_handle) return -1;
+    struct heif_error error =
+        heif_decode_image(job->alpha_handle, &job->alpha_image, heif_colorspace_monochrome, heif_chroma_monochrome, options);
+    return error.code == heif_error_Ok ? 0 : -1;
+}
+
+/*
+ * An AV1 image (or a grid of them) decoded by libheif without its transforms, then transformed
+ * here as libavif's callers do (clap, irot, imir), its alpha decoded apart and expanded from its
+ * range: a monochrome one as its gray plane, converted here (heif_yuv.c: libheif 1.15 converts
+ * 10- and 12-bit limited range as if full), a colour one as libheif's 8-bit RGB (libheif converts
+ * YCbCr itself whatever is asked for, and 1.23 expands the planes' range first).
+ */
+static int decode_av1_rows(heif_job *job, int alpha, baheif_rows *rows, int *width, int *height) {
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    options->ignore_transformations = 1;
+    int gray = job->structure.monochrome;
+    options->convert_hdr_to_8bit = gray ? 0 : 1;
+    errno = 0;
+    struct heif_error decoded =
+        heif_decode_image(job->handle, &job->image, gray ? heif_colorspace_monochrome : heif_colorspace_RGB,
+                          gray ? heif_chroma_monochrome : heif_chroma_interleaved_RGB, options);
+    if (decoded.code != heif_error_Ok) {
+        heif_decoding_options_free(options);
+        return decode_failure(job, decoded);
+    }
+    baheif_yuv *c = &job->yuv;
+    memset(c, 0, sizeof *c);
+    enum heif_channel channel = gray ? heif_channel_Y : heif_channel_interleaved;
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(job->image, channel, &stride);
+    c->width = heif_image_get_width(job->image, channel);
+    c->height = heif_image_get_height(job->image, channel);
+    if (!plane || c->width <= 0 || c->height <= 0) {
+        heif_decoding_options_free(options);
+        return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: no decoded image");
+    }
+    if (gray) {
+        /* The range as the file gives it (its colr, else its sequence header), else libheif's. */
+        int full = full_range(job->image);
+        baheif_av1_colour colour;
+        if (av1_colour(job, &colour) == 0) full = colour.full;
+        c->planes = 1;
+        c->plane[0] = plane;
+        c->stride[0] = stride;
+        c->bits = heif_image_get_bits_per_pixel_range(job->image, heif_channel_Y);
+        if (baheif_yuv_prepare(c, 2, 2, full) != 0) {
+            heif_decoding_options_free(options);
+            return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+        }
+    } else {
+        c->rgb = plane;
+        c->rgb_stride = stride;
+    }
+    if (alpha && decode_alpha_as_coded(job, options) == 0) {
+        int alpha_stride = 0;
+        const uint8_t *alpha_plane = heif_image_get_plane_readonly(job->alpha_image, heif_channel_Y, &alpha_stride);
+        int bits = heif_image_get_bits_per_pixel_range(job->alpha_image, heif_channel_Y);
+        int alpha_width = heif_image_get_width(job->alpha_image, heif_channel_Y);
+        int alpha_height = heif_image_get_height(job->alpha_image, heif_channel_Y);
+        if (alpha_plane &&
+            baheif_yuv_set_alpha(c, alpha_plane, alpha_stride, bits, alpha_width, alpha_height,
+                                 full_range(job->alpha_image)) != 0) {
+            heif_decoding_options_free(options);
+            return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+        }
+    }
+    heif_decoding_options_free(options);
+    const baheif_structure *s = &job->structure;
+    (void)baheif_yuv_set_transforms(c, s->has_clap ? s->clap : NULL, s->rotation, s->mirror);
+    memset(rows, 0, sizeof *rows);
+    rows->yuv = c;
+    *width = c->out_width;
+    *height = c->out_height;
+    return BAPHOTO_OK;
+}
+
 /*
  * Decodes the primary image into `rows` (width and height into `*width`, `*height`): a deep
  * monochrome image as its gray plane, else libheif's 8-bit RGB, and an alpha plane apart where the
@@ -554,6 +687,7 @@ static int decode_alpha(heif_job *job, baheif_rows *rows) {
  * decoded apart); else libheif's RGBA.
  */
 static int decode_rows(heif_job *job, int alpha, baheif_rows *rows, int *width, int *height) {
+    if (job->structure.is_av1) return decode_av1_rows(job, alpha, rows, width, height);
     int deep = heif_image_handle_get_luma_bits_per_pixel(job->handle) > 8;
     int gray = job->structure.monochrome && deep;
     int alpha_apart = alpha && !job->structure.transformed && !job->structure.is_grid;

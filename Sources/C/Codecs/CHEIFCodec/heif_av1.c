@@ -160,3 +160,88 @@ int baheif_av1_select_layer(uint8_t *data, size_t size, int operating_point, int
     }
     return padded;
 }
+
+/* Writes `count` bits of `value` at bit `at` of `data` (most significant first). */
+static void write_bits(uint8_t *data, size_t at, unsigned count, uint32_t value) {
+    for (unsigned i = 0; i < count; i++, at++) {
+        uint8_t bit = (uint8_t)(1u << (7 - at % 8));
+        if ((value >> (count - 1 - i)) & 1) data[at / 8] |= bit;
+        else data[at / 8] &= (uint8_t)~bit;
+    }
+}
+
+/* The sequence header (5.5) read up to its color_config: the colour description and range. */
+static int sequence_header_colour(const uint8_t *data, size_t size, baheif_av1_colour *colour) {
+    baheif_bits b = {.data = data, .size = size};
+    unsigned profile = baheif_read_bits(&b, 3);
+    baheif_read_bits(&b, 1);
+    int reduced = (int)baheif_read_bits(&b, 1);
+    if (reduced) baheif_read_bits(&b, 5);
+    else read_operating_points(&b, NULL, NULL);
+    unsigned width_bits = baheif_read_bits(&b, 4) + 1, height_bits = baheif_read_bits(&b, 4) + 1;
+    baheif_read_bits(&b, width_bits);
+    baheif_read_bits(&b, height_bits);
+    if (!reduced && baheif_read_bits(&b, 1)) { /* frame_id_numbers_present_flag */
+        baheif_read_bits(&b, 4);
+        baheif_read_bits(&b, 3);
+    }
+    baheif_read_bits(&b, 3); /* use_128x128_superblock, enable_filter_intra, enable_intra_edge_filter */
+    if (!reduced) {
+        baheif_read_bits(&b, 4); /* interintra, masked compound, warped motion, dual filter */
+        int order_hint = (int)baheif_read_bits(&b, 1);
+        if (order_hint) baheif_read_bits(&b, 2); /* enable_jnt_comp, enable_ref_frame_mvs */
+        unsigned force_screen_content = 2;
+        if (!baheif_read_bits(&b, 1)) force_screen_content = baheif_read_bits(&b, 1); /* seq_choose_screen_content_tools */
+        if (force_screen_content > 0 && !baheif_read_bits(&b, 1)) baheif_read_bits(&b, 1); /* integer mv */
+        if (order_hint) baheif_read_bits(&b, 3);
+    }
+    baheif_read_bits(&b, 3); /* enable_superres, enable_cdef, enable_restoration */
+    /* color_config (5.5.2) */
+    int high = (int)baheif_read_bits(&b, 1);
+    if (profile == 2 && high) baheif_read_bits(&b, 1);
+    int mono = profile == 1 ? 0 : (int)baheif_read_bits(&b, 1);
+    colour->primaries = colour->transfer = colour->matrix = 2;
+    if (baheif_read_bits(&b, 1)) { /* color_description_present_flag */
+        colour->primaries = (int)baheif_read_bits(&b, 8);
+        colour->transfer = (int)baheif_read_bits(&b, 8);
+        colour->matrix = (int)baheif_read_bits(&b, 8);
+    }
+    if (mono || !(colour->primaries == 1 && colour->transfer == 13 && colour->matrix == 0))
+        colour->full = (int)baheif_read_bits(&b, 1);
+    else
+        colour->full = 1; /* sRGB in 4:4:4: full range, not coded */
+    return b.bad ? -1 : 0;
+}
+
+int baheif_av1_read_colour(const uint8_t *data, size_t size, baheif_av1_colour *colour) {
+    size_t at = 0, header, payload, length;
+    unsigned type;
+    int extension;
+    for (int n = 0; n < MAX_OBUS; n++) {
+        if (next_obu(data, size, &at, &header, &type, &extension, &payload, &length) != 0) return -1;
+        if (type == OBU_SEQUENCE_HEADER) return sequence_header_colour(data + payload, length, colour);
+    }
+    return -1;
+}
+
+int baheif_av1_limit_size(uint8_t *data, size_t size, uint32_t width, uint32_t height) {
+    size_t at = 0, header, payload, length;
+    unsigned type;
+    int extension, changed = 0;
+    while (at < size) {
+        if (next_obu(data, size, &at, &header, &type, &extension, &payload, &length) != 0) break;
+        if (type != OBU_SEQUENCE_HEADER) continue;
+        baheif_bits b = {.data = data + payload, .size = length};
+        baheif_read_bits(&b, 4);
+        if (baheif_read_bits(&b, 1)) baheif_read_bits(&b, 5);
+        else read_operating_points(&b, NULL, NULL);
+        unsigned width_bits = baheif_read_bits(&b, 4) + 1, height_bits = baheif_read_bits(&b, 4) + 1;
+        size_t width_at = b.bit;
+        uint32_t w = baheif_read_bits(&b, width_bits) + 1, h = baheif_read_bits(&b, height_bits) + 1;
+        if (b.bad || width > w || height > h || width == 0 || height == 0) continue;
+        write_bits(data + payload, width_at, width_bits, width - 1);
+        write_bits(data + payload, width_at + width_bits, height_bits, height - 1);
+        changed++;
+    }
+    return changed;
+}
