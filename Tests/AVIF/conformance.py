@@ -14,6 +14,11 @@
       writes into DIR one AVIF of Photos/meadow.png (avifenc) for each colour class that the set
       lacks or has only once: Display P3 (12/13/1), BT.2020 SDR (9/1/9, 10 bits), HDR PQ (9/16/9) and
       HDR HLG (9/18/9); `compare --files DIR` then compares them with their sRGB reference
+  conformance.py verdicts DIR
+      each HEIF or AVIF file of DIR (e.g. libheif's examples and fuzzing corpus) shown by BIN at
+      320x240 and decoded by libheif's heif-convert: exits 1 when one crashes the worker, hangs,
+      is skipped without a one-line reason, or when the frame shows a file heif-convert refuses or
+      refuses one it decodes
   conformance.py reference FILE OUT.png
       avifdec's decode of FILE as the frame would show it: transforms applied, alpha over black
 
@@ -387,6 +392,35 @@ def tagged(arguments):
     return 0
 
 
+def verdicts(arguments):
+    program = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build", "debug", "babyalbum"))
+    if arguments[:1] == ["--program"]:
+        program = arguments[1]
+        arguments = arguments[2:]
+    folder = arguments[0]
+    work = tempfile.mkdtemp(prefix="babyalbum-heif-")
+    counts, problems = {}, 0
+    try:
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            frame, log = show(program, path, (320, 240), work)
+            line = refusal_line(log, name)
+            verdict = "shown" if frame is not None else "refused" if line else "skipped without a line"
+            bad = [entry for entry in log.splitlines() if "SIG" in entry or "timed out" in entry or "\\n" in entry]
+            decoded = subprocess.run(["heif-convert", path, os.path.join(work, "reference.png")],
+                                     capture_output=True, timeout=120).returncode == 0
+            counts[verdict] = counts.get(verdict, 0) + 1
+            if bad or verdict.startswith("skipped") or decoded != (verdict == "shown"):
+                problems += 1
+                print(f"FAIL {name}: the frame: {verdict}; heif-convert: {'decodes' if decoded else 'refuses'}; "
+                      f"{(bad or [line or ''])[0][-200:]}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"verdicts: {sum(counts.values())} files, " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+          + f"; {problems} problems")
+    return 1 if problems else 0
+
+
 def check_sums(arguments):
     folder = arguments[0] if arguments else VENDORED
     bad = 0
@@ -420,6 +454,8 @@ def main():
         return check_sums(arguments)
     if command == "tagged" and len(arguments) == 1:
         return tagged(arguments)
+    if command == "verdicts" and arguments:
+        return verdicts(arguments)
     if command == "reference" and len(arguments) == 2:
         decoded, how, words = reference(arguments[0], arguments[1])
         print(how if decoded else f"refused: {words}")
