@@ -13,12 +13,15 @@
   conformance.py tagged DIR
       writes into DIR one AVIF of Photos/meadow.png (avifenc) for each colour class that the set
       lacks or has only once: Display P3 (12/13/1), BT.2020 SDR (9/1/9, 10 bits), HDR PQ (9/16/9) and
-      HDR HLG (9/18/9); `compare --files DIR` then compares them with their sRGB reference
+      HDR HLG (9/18/9); and an image sequence without a primary item (only its track: the vendored
+      Netflix Chimera with its `meta` box renamed `free`); `compare --files DIR` then compares them
   conformance.py verdicts DIR
       each HEIF or AVIF file of DIR (e.g. libheif's examples and fuzzing corpus) shown by BIN at
       320x240 and decoded by libheif's heif-convert: exits 1 when one crashes the worker, hangs,
       is skipped without a one-line reason, or when the frame shows a file heif-convert refuses or
       refuses one it decodes
+  conformance.py tracks-only IN OUT
+      IN (an image sequence) with its `meta` box renamed `free`: its tracks alone (a fuzz seed)
   conformance.py reference FILE OUT.png
       avifdec's decode of FILE as the frame would show it: transforms applied, alpha over black
 
@@ -388,7 +391,21 @@ def tagged(arguments):
         subprocess.run(["/usr/bin/avifenc", "-s", "8", "--min", "4", "--max", "4", "-d", str(depth), "--yuv", "444",
                         "--cicp", cicp, "-r", "full", source, out], check=True, capture_output=True)
     os.unlink(source)
-    print(f"tagged: {len(TAGGED)} files in {folder}")
+    tracks_only(os.path.join(VENDORED, "Netflix", "avis", "Chimera-AV1-10bit-480x270.avif"),
+                os.path.join(folder, "sequence-tracks-only.avif"))
+    print(f"tagged: {len(TAGGED) + 1} files in {folder}")
+    return 0
+
+
+def tracks_only(source, out):
+    """`source` with its top-level `meta` box renamed `free`: a sequence of tracks alone."""
+    with open(source, "rb") as sequence:
+        data = bytearray(sequence.read())
+    for kind, body, _ in list(boxes(data)):
+        if kind == "meta":
+            data[body - 4:body] = b"free"
+    with open(out, "wb") as written:
+        written.write(data)
     return 0
 
 
@@ -454,6 +471,9 @@ def main():
         return check_sums(arguments)
     if command == "tagged" and len(arguments) == 1:
         return tagged(arguments)
+    if command == "tracks-only" and len(arguments) == 2:
+        tracks_only(*arguments)
+        return 0
     if command == "verdicts" and arguments:
         return verdicts(arguments)
     if command == "reference" and len(arguments) == 2:

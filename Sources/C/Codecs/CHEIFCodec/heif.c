@@ -292,9 +292,25 @@ static int check_matrix(heif_job *job) {
     return failure(job, BAPHOTO_ERROR_UNSUPPORTED, reason);
 }
 
+/*
+ * An image sequence without a primary item (only tracks; libheif 1.15 reads no tracks): its first
+ * frame, made into a still image file in memory (heif_sequence.c), takes the file's place.
+ */
+static void still_of_sequence(heif_job *job) {
+    baheif_structure probe;
+    if (baheif_read_structure(job->file, job->file_size, &probe) == 0) return;
+    uint8_t *still = NULL;
+    size_t still_size = 0;
+    if (baheif_sequence_still(job->file, job->file_size, &still, &still_size) != 0) return;
+    free(job->file);
+    job->file = still;
+    job->file_size = still_size;
+}
+
 /* Opens the file's primary image and fills the header. */
 static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, baphoto_header *header) {
     int status = read_file(job, fd, limits);
+    if (status == BAPHOTO_OK) still_of_sequence(job);
     if (status == BAPHOTO_OK) status = check_structure(job, limits);
     if (status != BAPHOTO_OK) return status;
     select_layer(job);

@@ -102,6 +102,14 @@ int baheif_av1_read_colour(const uint8_t *data, size_t size, baheif_av1_colour *
 int baheif_av1_limit_size(uint8_t *data, size_t size, uint32_t width, uint32_t height);
 
 /**
+ * The first frame of an image sequence without a primary image item (`heif_sequence.c`): a still
+ * image file made in memory (malloc'd into `*out`, `*out_size` bytes) whose primary item is the
+ * first sample of the file's first picture track, with the first sample of its alpha track.
+ * Returns 0, or -1 when the file has no such track.
+ */
+int baheif_sequence_still(const uint8_t *file, size_t size, uint8_t **out, size_t *out_size);
+
+/**
  * Reads the structure of the primary item of the HEIF in `file` (`size` bytes). Returns 0, or
  * -1 when there is no readable `meta` box (libheif then says what is wrong).
  */
