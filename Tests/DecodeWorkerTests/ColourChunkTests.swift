@@ -91,12 +91,13 @@ import Testing
         let srgb = try PhotoDecoder.decode(
             try Self.png(in: folder, "srgb", Self.cICP(1, 13) + iccp), to: size, scale: .fill)
         #expect(srgb.pixels == plain.pixels)
-        let pq = try Self.png(in: folder, "pq", Self.cICP(9, 16) + iccp)
-        #expect(try PhotoDecoder.decode(pq, to: size, scale: .fill).pixels == converted.pixels)
-        let alone = try Self.png(in: folder, "alone", Self.cICP(9, 16))
+        // SMPTE ST 428-1's transfer (17) is not converted (HDR PQ and HLG are: issue 65).
+        let st428 = try Self.png(in: folder, "st428", Self.cICP(9, 17) + iccp)
+        #expect(try PhotoDecoder.decode(st428, to: size, scale: .fill).pixels == converted.pixels)
+        let alone = try Self.png(in: folder, "alone", Self.cICP(9, 17))
         let worker = try WorkerSupport.decode(alone, pool: pool, request: DecodeRequest(size: size, scale: .fill))
         #expect(worker.frame.pixels == plain.pixels)
-        let reason = "cICP 9/16/0/1: nclx transfer characteristics 16 (HDR PQ) are not converted"
+        let reason = "cICP 9/17/0/1: nclx transfer characteristics 17 are not converted"
         #expect(worker.metadata.colourIgnored == reason, "\(worker.metadata)")
         let narrow = try Self.png(in: folder, "narrow", ColourPNGTests.chunk("cICP", [12, 13, 0, 0]))
         let limited = try WorkerSupport.decode(narrow, pool: pool, request: DecodeRequest(size: size, scale: .fill))

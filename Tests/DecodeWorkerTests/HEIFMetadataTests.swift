@@ -74,7 +74,8 @@ import Testing
     }
 
     /// The patches as HEICs: `srgb.heic` (pillow-heif's nclx 1/13), the same file with the nclx
-    /// made Display P3 (12/13), unspecified (2/2) or HDR PQ (9/16), or its `colr` renamed away,
+    /// made Display P3 (12/13), unspecified (2/2), HDR PQ (9/16) or BT.2020 with SMPTE ST 428-1's
+    /// transfer (9/17, which is not converted), or its `colr` renamed away,
     /// and one tagged with a Display P3 ICC profile. Returns the P3 profile's path.
     static func patchFiles(in folder: TemporaryFolder) throws -> String {
         let ppm = folder.file("patches.ppm")
@@ -85,6 +86,7 @@ import Testing
         try make(["patches", ppm, folder.file("nclx-p3.heic"), "--nclx", "12", "13"])
         try make(["patches", ppm, folder.file("unspecified.heic"), "--nclx", "2", "2"])
         try make(["patches", ppm, folder.file("pq.heic"), "--nclx", "9", "16"])
+        try make(["patches", ppm, folder.file("st428.heic"), "--nclx", "9", "17"])
         try make(["patches", ppm, folder.file("untagged.heic"), "--no-colr"])
         try make(["patches", ppm, folder.file("icc-p3.heic"), "--icc", icc])
         return icc
@@ -114,8 +116,9 @@ import Testing
         #expect(worker.metadata.colourIgnored == nil)
     }
 
-    /// An sRGB nclx, an unspecified one and none at all give the same bits; an HDR nclx is ignored
-    /// with its reason and shown as sRGB.
+    /// An sRGB nclx, an unspecified one and none at all give the same bits; a transfer that is not
+    /// converted (SMPTE ST 428-1) is ignored with its reason and shown as sRGB; an HDR PQ one is
+    /// converted (Tests/AVIF/conformance.py compares it with a reference of its own).
     @Test func sRGBAndUntaggedHEICsAreBitIdentical() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
@@ -124,7 +127,7 @@ import Testing
         #expect(untagged.worker.frame.pixels == untagged.local.frame.pixels)
         #expect(untagged.worker.metadata.colourProfile == nil)
         let expected: [(String, String?)] = [
-            ("srgb.heic", "sRGB (nclx)"), ("unspecified.heic", nil), ("pq.heic", "nclx 9/16"),
+            ("srgb.heic", "sRGB (nclx)"), ("unspecified.heic", nil), ("st428.heic", "nclx 9/17"),
         ]
         for (name, profile) in expected {
             let (worker, local) = try decodeBoth(folder.file(name), size: size)
@@ -133,7 +136,12 @@ import Testing
             #expect(worker.metadata.colourProfile == profile, "\(name)")
             #expect(local.metadata.colourProfile == profile, "\(name)")
         }
-        let pq = try decodeBoth(folder.file("pq.heic"), size: size).worker.metadata
-        #expect(pq.colourIgnored == "nclx transfer characteristics 16 (HDR PQ) are not converted")
+        let st428 = try decodeBoth(folder.file("st428.heic"), size: size).worker.metadata
+        #expect(st428.colourIgnored == "nclx transfer characteristics 17 are not converted")
+        let pq = try decodeBoth(folder.file("pq.heic"), size: size)
+        #expect(pq.worker.metadata.colourProfile == "BT.2020, PQ (nclx)")
+        #expect(pq.worker.metadata.colourIgnored == nil)
+        #expect(pq.worker.frame.pixels != untagged.worker.frame.pixels)
+        #expect(pq.worker.frame.pixels == pq.local.frame.pixels)
     }
 }

@@ -1,6 +1,7 @@
 #include "CColour.h"
 #include <lcms2.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,11 +33,51 @@ static const nclx_primaries primaries_table[] = {
 
 /*
  * Tone curves. The BT.709-family transfers (1, 6, 14, 15) are shown as sRGB, as libheif, browsers
- * and phones show photos tagged with them; unspecified (2) is sRGB too.
+ * and phones show photos tagged with them; unspecified (2) is sRGB too. HDR ones (PQ 16, HLG 18)
+ * are tone-mapped to SDR by their curve (hdr_curve, below).
  */
-typedef enum { TRC_SRGB = 0, TRC_GAMMA_22, TRC_GAMMA_28, TRC_LINEAR, TRC_COUNT } nclx_trc;
+typedef enum { TRC_SRGB = 0, TRC_GAMMA_22, TRC_GAMMA_28, TRC_LINEAR, TRC_PQ, TRC_HLG, TRC_COUNT } nclx_trc;
 
-static const char *const trc_suffix[TRC_COUNT] = {"", ", gamma 2.2", ", gamma 2.8", ", linear"};
+static const char *const trc_suffix[TRC_COUNT] = {"", ", gamma 2.2", ", gamma 2.8", ", linear", ", PQ", ", HLG"};
+
+/*
+ * HDR to SDR, per channel, in the curve of a matrix-shaper profile (so the conversion keeps its
+ * cache and fast path): the signal to display light in nits (PQ: SMPTE ST 2084's EOTF; HLG: BT.2100's
+ * inverse OETF and its OOTF for a 1,000-nit display, the gamma of 1.2 applied to each channel
+ * rather than to the luminance), then relative to SDR's reference white of 203 nits (BT.2408), then
+ * highlights above 0.75 rolled off towards 1 (x for x <= 0.75, else 0.75 + 0.25 (1 - e^(-(x - 0.75)
+ * / 0.25)): continuous with its slope, never clipped). Then the primaries' matrix to sRGB.
+ */
+#define HDR_REFERENCE_WHITE 203.0
+#define HDR_KNEE 0.75
+#define HDR_CURVE_POINTS 4096
+
+static double pq_nits(double e) {
+    const double m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128, c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32,
+                 c3 = 2392.0 / 4096 * 32;
+    double p = pow(e, 1 / m2), top = p - c1;
+    return top <= 0 ? 0 : 10000 * pow(top / (c2 - c3 * p), 1 / m1);
+}
+
+static double hlg_nits(double e) {
+    const double a = 0.17883277, b = 1 - 4 * 0.17883277, c = 0.5 - 0.17883277 * log(4 * 0.17883277);
+    double scene = e <= 0.5 ? e * e / 3 : (exp((e - c) / a) + b) / 12;
+    return 1000 * pow(scene, 1.2);
+}
+
+static double roll_off(double x) {
+    return x <= HDR_KNEE ? x : HDR_KNEE + (1 - HDR_KNEE) * (1 - exp(-(x - HDR_KNEE) / (1 - HDR_KNEE)));
+}
+
+static cmsToneCurve *hdr_curve(int trc) {
+    float values[HDR_CURVE_POINTS];
+    for (int i = 0; i < HDR_CURVE_POINTS; i++) {
+        double e = (double)i / (HDR_CURVE_POINTS - 1);
+        double nits = trc == TRC_PQ ? pq_nits(e) : hlg_nits(e);
+        values[i] = (float)roll_off(nits / HDR_REFERENCE_WHITE);
+    }
+    return cmsBuildTabulatedToneCurveFloat(NULL, HDR_CURVE_POINTS, values);
+}
 
 static int trc_of(uint16_t transfer) {
     switch (transfer) {
@@ -49,6 +90,8 @@ static int trc_of(uint16_t transfer) {
     case 4: return TRC_GAMMA_22;
     case 5: return TRC_GAMMA_28;
     case 8: return TRC_LINEAR;
+    case 16: return TRC_PQ;
+    case 18: return TRC_HLG;
     default: return -1;
     }
 }
@@ -72,6 +115,7 @@ static made_profile made[PRIMARIES_COUNT][TRC_COUNT];
 static cmsToneCurve *tone_curve(int trc) {
     double srgb[5] = {2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045};
     if (trc == TRC_SRGB) return cmsBuildParametricToneCurve(NULL, 4, srgb);
+    if (trc == TRC_PQ || trc == TRC_HLG) return hdr_curve(trc);
     return cmsBuildGamma(NULL, trc == TRC_GAMMA_22 ? 2.2 : trc == TRC_GAMMA_28 ? 2.8 : 1.0);
 }
 
@@ -122,8 +166,7 @@ bacolour_outcome bacolour_nclx_to_srgb(uint16_t primaries, uint16_t transfer, ui
         return ignored(primaries, transfer, reason);
     }
     if (trc < 0) {
-        const char *hdr = transfer == 16 ? " (HDR PQ)" : transfer == 18 ? " (HDR HLG)" : "";
-        snprintf(reason, sizeof reason, "nclx transfer characteristics %u%s are not converted", transfer, hdr);
+        snprintf(reason, sizeof reason, "nclx transfer characteristics %u are not converted", transfer);
         return ignored(primaries, transfer, reason);
     }
     bacolour_outcome outcome = {.result = BACOLOUR_UNTAGGED};

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "CHEIFCodec.h"
 #include "heif_grid.h"
+#include "heif_yuv.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "scaler.h"
@@ -30,6 +31,10 @@ typedef struct {
     struct heif_context *context;
     struct heif_image_handle *handle;
     struct heif_image *image;
+    struct heif_image_handle *alpha_handle; /* the alpha plane, decoded apart */
+    struct heif_image *alpha_image;
+    uint8_t *gray_table, *alpha_table;
+    baheif_yuv yuv;
     baheif_structure structure; /* what the file's boxes say, read before libheif */
     char *message;
 } heif_job;
@@ -40,15 +45,43 @@ static int failure(heif_job *job, int status, const char *reason) {
 }
 
 static void job_free(heif_job *job) {
+    if (job->alpha_image) heif_image_release(job->alpha_image);
+    if (job->alpha_handle) heif_image_handle_release(job->alpha_handle);
+    free(job->gray_table);
+    free(job->alpha_table);
+    baheif_yuv_free(&job->yuv);
     if (job->image) heif_image_release(job->image);
     if (job->handle) heif_image_handle_release(job->handle);
     if (job->context) heif_context_free(job->context);
     free(job->file);
 }
 
+/*
+ * A library's message as one line: line breaks (libheif ends some messages with one) become "; ",
+ * and white space (and a full stop) at either end goes.
+ */
+static void one_line(const char *message, char *out, size_t size) {
+    size_t n = 0;
+    if (!message || !*message) message = "decoder error";
+    while (*message == ' ' || *message == '\n' || *message == '\r' || *message == '\t') message++;
+    for (const char *c = message; *c && n + 1 < size; c++) {
+        if (*c == '\n' || *c == '\r') {
+            if (n + 3 >= size) break;
+            out[n++] = ';';
+            out[n++] = ' ';
+            while (c[1] == '\n' || c[1] == '\r' || c[1] == ' ') c++;
+            continue;
+        }
+        out[n++] = (*c == '\t') ? ' ' : *c;
+    }
+    while (n > 0 && (out[n - 1] == ' ' || out[n - 1] == ';' || out[n - 1] == '.')) n--;
+    out[n] = 0;
+}
+
 static int heif_status(heif_job *job, struct heif_error error) {
-    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
-    snprintf(reason, sizeof reason, "HEIF: %s", error.message ? error.message : "decoder error");
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE], message[BAPHOTO_ERROR_MESSAGE_SIZE];
+    one_line(error.message, message, sizeof message);
+    snprintf(reason, sizeof reason, "HEIF: %s", message);
     /* libheif's security limits (1.19 and later) come as Memory_allocation_error or Invalid_input. */
     if (error.subcode == heif_suberror_Security_limit_exceeded) return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
     switch (error.code) {
@@ -172,11 +205,116 @@ static void use_coded_size(const baheif_structure *s, baphoto_header *header) {
     header->height = turned ? s->coded_width : s->coded_height;
 }
 
+/*
+ * A layered AV1 image (`a1op`, `lsel`): only the layers of the operating point it names, up to the
+ * layer it names, are left in its data (baheif_av1_select_layer), in the file's bytes in memory,
+ * so that any libheif shows that layer (1.15 decodes operating point 0 and shows its highest).
+ */
+static void select_layer(heif_job *job) {
+    const baheif_structure *s = &job->structure;
+    if (!s->is_av1 || s->is_grid || (s->operating_point <= 0 && s->layer < 0)) return;
+    if (s->primary_method != 0 || s->primary_extents != 1 || s->primary_offset >= job->file_size) return;
+    size_t length = job->file_size - (size_t)s->primary_offset;
+    if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
+    if (baheif_av1_select_layer(job->file + s->primary_offset, length, s->operating_point, s->layer) <= 0) return;
+    /* The layer shown is the item's `ispe` size: the sequence headers say no more (libheif 1.23 holds dav1d to it). */
+    if (!s->ispe_width || !s->ispe_height) return;
+    (void)baheif_av1_limit_size(job->file + s->primary_offset, length, s->ispe_width, s->ispe_height);
+    if (s->av1c_offset && s->av1c_size > 4 && s->av1c_offset + s->av1c_size <= job->file_size)
+        (void)baheif_av1_limit_size(job->file + s->av1c_offset + 4, s->av1c_size - 4, s->ispe_width, s->ispe_height);
+    job->structure.coded_width = s->ispe_width;
+    job->structure.coded_height = s->ispe_height;
+}
+
+/*
+ * The colour description an AV1 image is converted with: its `colr` nclx, else its sequence
+ * header's (the item's data, else its `av1C`'s config OBUs), as libavif reads them; 0, or -1
+ * when neither can be read (libheif's description then).
+ */
+static int av1_colour(const heif_job *job, baheif_av1_colour *colour) {
+    const baheif_structure *s = &job->structure;
+    if (s->has_nclx) {
+        *colour = (baheif_av1_colour){s->nclx_primaries, s->nclx_transfer, s->nclx_matrix, s->nclx_full};
+        return 0;
+    }
+    if (s->is_grid) return -1;
+    if (s->primary_method == 0 && s->primary_offset < job->file_size) {
+        size_t length = job->file_size - (size_t)s->primary_offset;
+        if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
+        if (baheif_av1_read_colour(job->file + s->primary_offset, length, colour) == 0) return 0;
+    }
+    if (s->av1c_offset && s->av1c_size > 4 && s->av1c_offset + s->av1c_size <= job->file_size)
+        return baheif_av1_read_colour(job->file + s->av1c_offset + 4, s->av1c_size - 4, colour);
+    return -1;
+}
+
+/*
+ * An image sequence (`avis`, `msf1`) that also holds a primary image item: libheif 1.15 reads only
+ * files that list `mif1`, `avif`, `heic` or `heix` among their compatible brands, and refuses the
+ * rest before looking at their items ("File does not include any supported brands"). When the
+ * file has a `meta` box with a primary item, one compatible brand of its `ftyp` (a repeat of the
+ * major brand, else the last) is rewritten in memory to `mif1`, so that libheif shows that item.
+ * A sequence without one is still refused.
+ */
+static void admit_sequence_still(heif_job *job) {
+    if (!job->structure.has_meta || job->file_size < 16 || memcmp(job->file + 4, "ftyp", 4) != 0) return;
+    size_t size = ((size_t)job->file[0] << 24) | ((size_t)job->file[1] << 16) | ((size_t)job->file[2] << 8) | job->file[3];
+    if (size < 20 || size > job->file_size || size > 4096) return;
+    static const char accepted[][5] = {"mif1", "avif", "heic", "heix"};
+    size_t repeat = 0, last = 0;
+    for (size_t at = 16; at + 4 <= size; at += 4) {
+        for (size_t i = 0; i < sizeof accepted / sizeof accepted[0]; i++)
+            if (memcmp(job->file + at, accepted[i], 4) == 0) return;
+        if (!repeat && memcmp(job->file + at, job->file + 8, 4) == 0) repeat = at;
+        last = at;
+    }
+    if (repeat || last) memcpy(job->file + (repeat ? repeat : last), "mif1", 4);
+}
+
+/*
+ * Matrix coefficients that libavif (the AVIF reference decoder) refuses to convert to RGB, and
+ * libheif 1.15 converts as if they were another: constant-luminance BT.2020 (10), SMPTE ST 2085
+ * (11), chroma-derived constant luminance (13) and ICtCp (14). Refused likewise.
+ */
+static int check_matrix(heif_job *job) {
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_handle_get_nclx_color_profile(job->handle, &nclx).code != heif_error_Ok || !nclx) return BAPHOTO_OK;
+    unsigned matrix = (unsigned)nclx->matrix_coefficients;
+    heif_nclx_color_profile_free(nclx);
+    const char *name = matrix == 10   ? "BT.2020 constant luminance"
+                       : matrix == 11 ? "SMPTE ST 2085"
+                       : matrix == 13 ? "chroma-derived constant luminance"
+                       : matrix == 14 ? "ICtCp"
+                                      : NULL;
+    if (!name) return BAPHOTO_OK;
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    snprintf(reason, sizeof reason, "HEIF: matrix coefficients %u (%s) are not supported", matrix, name);
+    return failure(job, BAPHOTO_ERROR_UNSUPPORTED, reason);
+}
+
+/*
+ * An image sequence without a primary item (only tracks; libheif 1.15 reads no tracks): its first
+ * frame, made into a still image file in memory (heif_sequence.c), takes the file's place.
+ */
+static void still_of_sequence(heif_job *job) {
+    baheif_structure probe;
+    if (baheif_read_structure(job->file, job->file_size, &probe) == 0) return;
+    uint8_t *still = NULL;
+    size_t still_size = 0;
+    if (baheif_sequence_still(job->file, job->file_size, &still, &still_size) != 0) return;
+    free(job->file);
+    job->file = still;
+    job->file_size = still_size;
+}
+
 /* Opens the file's primary image and fills the header. */
 static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, baphoto_header *header) {
     int status = read_file(job, fd, limits);
+    if (status == BAPHOTO_OK) still_of_sequence(job);
     if (status == BAPHOTO_OK) status = check_structure(job, limits);
     if (status != BAPHOTO_OK) return status;
+    select_layer(job);
+    admit_sequence_still(job);
     job->context = heif_context_alloc();
     if (!job->context) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     heif_context_set_maximum_image_size_limit(job->context, (int)side_limit(limits->max_pixels) + 1);
@@ -190,6 +328,8 @@ static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, bap
     int width = heif_image_handle_get_width(job->handle);
     int height = heif_image_handle_get_height(job->handle);
     if (width <= 0 || height <= 0) return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: the image has no size");
+    status = check_matrix(job);
+    if (status != BAPHOTO_OK) return status;
     header->width = (uint32_t)width;
     header->height = (uint32_t)height;
     use_coded_size(&job->structure, header);
@@ -222,13 +362,50 @@ int baphoto_heif_read_header(int fd, const baphoto_limits *limits, baphoto_heade
     return status;
 }
 
-/* Pushes the placed rows of the decoded image (RGB or RGBA, 8 bits) through the scaler. */
-static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canvas *canvas, int alpha) {
-    int stride = 0;
-    const uint8_t *plane = heif_image_get_plane_readonly(job->image, heif_channel_interleaved, &stride);
-    int width = heif_image_get_width(job->image, heif_channel_interleaved);
-    int height = heif_image_get_height(job->image, heif_channel_interleaved);
-    if (!plane || width <= 0 || height <= 0) return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: no decoded image");
+/*
+ * Where the rows of the decoded image come from: libheif's interleaved 8-bit RGB or RGBA, or a
+ * monochrome plane of 9 to 16 bits (expanded here from its range: libheif 1.15 converts 10- and
+ * 12-bit limited-range monochrome as if full range); and an alpha plane decoded apart (its range
+ * expanded here: libheif 1.15 takes a limited-range alpha as full range).
+ */
+typedef struct {
+    const uint8_t *rgb;
+    int rgb_stride, rgb_channels;
+    const uint8_t *gray;
+    int gray_stride;
+    const uint8_t *gray_table; /* sample to 8 bits */
+    const uint8_t *alpha;
+    int alpha_stride, alpha_wide, alpha_width, alpha_height;
+    const uint8_t *alpha_table;
+    const baheif_yuv *yuv; /* an AV1 image's planes, converted here (heif_yuv.c) */
+} baheif_rows;
+
+/*
+ * The table from a sample of `bits` bits to 8 bits: full range, or limited (16 to 235 at 8 bits,
+ * scaled by 2^(bits - 8)) stretched to 0 to 255, rounded and clamped (H.273's equations, as libavif
+ * applies them). NULL when out of memory.
+ */
+static uint8_t *range_table(int bits, int full) {
+    size_t count = (size_t)1 << bits;
+    uint8_t *table = malloc(count);
+    if (!table) return NULL;
+    double scale = (double)(1u << (bits - 8)), low = full ? 0 : 16 * scale;
+    double span = full ? (double)(count - 1) : 219 * scale;
+    for (size_t v = 0; v < count; v++) {
+        double value = ((double)v - low) * 255.0 / span + 0.5;
+        table[v] = value <= 0 ? 0 : value >= 255 ? 255 : (uint8_t)value;
+    }
+    return table;
+}
+
+/* A sample of a plane of 8 bits (`wide` 0) or 16-bit words. */
+static inline uint32_t sample(const uint8_t *row, int wide, int x) {
+    return wide ? ((const uint16_t *)(const void *)row)[x] : row[x];
+}
+
+/* Pushes the placed rows of the decoded image through the scaler, alpha composited over black. */
+static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canvas *canvas, const baheif_rows *rows,
+                      int width, int height) {
     bapng_placement p =
         bapng_place((uint32_t)width, (uint32_t)height, canvas->width, canvas->height, target->scale == BAPHOTO_SCALE_FILL);
     bapng_scaler scaler;
@@ -236,21 +413,44 @@ static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canva
                           p.dst_h) != 0) {
         return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
-    uint8_t *rgb = alpha ? malloc((size_t)width * 3) : NULL;
-    if (alpha && !rgb) {
+    int own_row = rows->gray || rows->alpha || rows->rgb_channels == 4 || rows->yuv;
+    uint8_t *rgb = own_row ? malloc((size_t)width * 3) : NULL;
+    if (own_row && !rgb) {
         bapng_scaler_free(&scaler);
         return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     for (uint32_t y = p.src_y; y < p.src_y + p.src_h; y++) {
-        const uint8_t *row = plane + (size_t)y * (size_t)stride;
-        if (alpha) {
-            for (int x = 0; x < width; x++) {
-                uint32_t a = row[4 * x + 3];
-                for (int c = 0; c < 3; c++) rgb[3 * x + c] = (uint8_t)((row[4 * x + c] * a + 127) / 255);
-            }
-            row = rgb;
+        if (rows->yuv) {
+            baheif_yuv_row(rows->yuv, (int)y, rgb);
+            bapng_scaler_push(&scaler, rgb);
+            continue;
         }
-        bapng_scaler_push(&scaler, row);
+        const uint8_t *row = rows->rgb ? rows->rgb + (size_t)y * (size_t)rows->rgb_stride : NULL;
+        if (!own_row) {
+            bapng_scaler_push(&scaler, row);
+            continue;
+        }
+        const uint8_t *alpha = NULL;
+        if (rows->alpha) {
+            /* nearest neighbour when the alpha plane has another size (as libheif scales it) */
+            uint32_t ay = (uint32_t)((uint64_t)y * (uint64_t)rows->alpha_height / (uint64_t)height);
+            alpha = rows->alpha + (size_t)ay * (size_t)rows->alpha_stride;
+        }
+        const uint8_t *gray = rows->gray ? rows->gray + (size_t)y * (size_t)rows->gray_stride : NULL;
+        for (int x = 0; x < width; x++) {
+            uint32_t a = 255;
+            if (alpha) {
+                int ax = (int)((int64_t)x * rows->alpha_width / width);
+                a = rows->alpha_table[sample(alpha, rows->alpha_wide, ax)];
+            } else if (rows->rgb_channels == 4) {
+                a = row[4 * x + 3];
+            }
+            for (int c = 0; c < 3; c++) {
+                uint32_t v = gray ? rows->gray_table[sample(gray, 1, x)] : row[rows->rgb_channels * x + c];
+                rgb[3 * x + c] = (uint8_t)((v * a + 127) / 255);
+            }
+        }
+        bapng_scaler_push(&scaler, rgb);
     }
     free(rgb);
     bapng_scaler_free(&scaler);
@@ -323,9 +523,9 @@ static void copy_colour(heif_job *job, const baphoto_limits *limits, baphoto_hea
  */
 static int decode_failure(heif_job *job, struct heif_error error) {
     if (errno != ENOMEM) return heif_status(job, error);
-    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
-    snprintf(reason, sizeof reason, "HEIF: out of memory while decoding (libheif: %s)",
-             error.message ? error.message : "decoder error");
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE], message[BAPHOTO_ERROR_MESSAGE_SIZE];
+    one_line(error.message, message, sizeof message);
+    snprintf(reason, sizeof reason, "HEIF: out of memory while decoding (libheif: %s)", message);
     return failure(job, BAPHOTO_ERROR_NO_MEMORY, reason);
 }
 
@@ -333,9 +533,8 @@ static int decode_failure(heif_job *job, struct heif_error error) {
  * The decoded image against its header: one larger than the header said (a coded size the file's
  * structure did not give away) takes the header's place, within the pixel limit and budget.
  */
-static int check_decoded_size(heif_job *job, const baphoto_limits *limits, baphoto_header *header) {
-    int width = heif_image_get_width(job->image, heif_channel_interleaved);
-    int height = heif_image_get_height(job->image, heif_channel_interleaved);
+static int check_decoded_size(heif_job *job, const baphoto_limits *limits, baphoto_header *header, int width,
+                              int height) {
     if (width <= 0 || height <= 0 || (uint64_t)width * (uint64_t)height <= (uint64_t)header->width * header->height)
         return BAPHOTO_OK;
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
@@ -350,6 +549,209 @@ static int check_decoded_size(heif_job *job, const baphoto_limits *limits, bapho
     return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
 }
 
+/*
+ * Whether the decoded `image` is full range: its nclx (the `colr` box's, else the bitstream's, which
+ * libheif's AV1 decoders always give); without one, full range, as libheif takes it.
+ */
+static int full_range(const struct heif_image *image) {
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_get_nclx_color_profile(image, &nclx).code != heif_error_Ok || !nclx) return 1;
+    int full = nclx->full_range_flag != 0;
+    heif_nclx_color_profile_free(nclx);
+    return full;
+}
+
+/* The alpha plane of the primary image, decoded apart as it is coded, monochrome, into `rows`; 0, or -1 when it cannot be. */
+static int decode_alpha(heif_job *job, baheif_rows *rows) {
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_auxiliary_image_IDs(job->handle, 0, ids, 16);
+    for (int i = 0; i < count && !job->alpha_handle; i++) {
+        struct heif_image_handle *aux = NULL;
+        if (heif_image_handle_get_auxiliary_image_handle(job->handle, ids[i], &aux).code != heif_error_Ok) continue;
+        const char *type = NULL;
+        int alpha = 0;
+        if (heif_image_handle_get_auxiliary_type(aux, &type).code == heif_error_Ok && type) {
+            alpha = strcmp(type, "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha") == 0 ||
+                    strcmp(type, "urn:mpeg:hevc:2015:auxid:1") == 0;
+            heif_image_handle_free_auxiliary_types(aux, &type);
+        }
+        if (alpha) job->alpha_handle = aux;
+        else heif_image_handle_release(aux);
+    }
+    if (!job->alpha_handle) return -1;
+    if (heif_decode_image(job->alpha_handle, &job->alpha_image, heif_colorspace_monochrome, heif_chroma_monochrome, NULL)
+            .code != heif_error_Ok)
+        return -1;
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(job->alpha_image, heif_channel_Y, &stride);
+    int bits = heif_image_get_bits_per_pixel_range(job->alpha_image, heif_channel_Y);
+    int alpha_width = heif_image_get_width(job->alpha_image, heif_channel_Y);
+    int alpha_height = heif_image_get_height(job->alpha_image, heif_channel_Y);
+    if (!plane || bits < 8 || bits > 16 || alpha_width <= 0 || alpha_height <= 0) return -1;
+    /* As libheif does, an alpha of another size is stretched over the image (nearest neighbour, in scale_rows). */
+    free(job->alpha_table);
+    job->alpha_table = range_table(bits, full_range(job->alpha_image));
+    if (!job->alpha_table) return -1;
+    rows->alpha = plane;
+    rows->alpha_stride = stride;
+    rows->alpha_wide = bits > 8;
+    rows->alpha_width = alpha_width;
+    rows->alpha_height = alpha_height;
+    rows->alpha_table = job->alpha_table;
+    return 0;
+}
+
+/* The alpha auxiliary image of the primary one, decoded as coded (no transforms, monochrome); 0 or -1. */
+static int decode_alpha_as_coded(heif_job *job, const struct heif_decoding_options *options) {
+    heif_item_id ids[16];
+    int count = heif_image_handle_get_list_of_auxiliary_image_IDs(job->handle, 0, ids, 16);
+    for (int i = 0; i < count && !job->alpha_handle; i++) {
+        struct heif_image_handle *aux = NULL;
+        if (heif_image_handle_get_auxiliary_image_handle(job->handle, ids[i], &aux).code != heif_error_Ok) continue;
+        const char *type = NULL;
+        int alpha = 0;
+        if (heif_image_handle_get_auxiliary_type(aux, &type).code == heif_error_Ok && type) {
+            alpha = strcmp(type, "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha") == 0 ||
+                    strcmp(type, "urn:mpeg:hevc:2015:auxid:1") == 0;
+            heif_image_handle_free_auxiliary_types(aux, &type);
+        }
+        if (alpha) job->alpha_handle = aux;
+        else heif_image_handle_release(aux);
+    }
+    if (!job->alpha_handle) return -1;
+    struct heif_error error =
+        heif_decode_image(job->alpha_handle, &job->alpha_image, heif_colorspace_monochrome, heif_chroma_monochrome, options);
+    return error.code == heif_error_Ok ? 0 : -1;
+}
+
+/*
+ * An AV1 image (or a grid of them) decoded by libheif without its transforms, then transformed
+ * here as libavif's callers do (clap, irot, imir), its alpha decoded apart and expanded from its
+ * range: a monochrome one as its gray plane, converted here (heif_yuv.c: libheif 1.15 converts
+ * 10- and 12-bit limited range as if full), a colour one as libheif's 8-bit RGB (libheif converts
+ * YCbCr itself whatever is asked for, and 1.23 expands the planes' range first).
+ */
+static int decode_av1_rows(heif_job *job, int alpha, baheif_rows *rows, int *width, int *height) {
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+    options->ignore_transformations = 1;
+    int gray = job->structure.monochrome;
+    options->convert_hdr_to_8bit = gray ? 0 : 1;
+    errno = 0;
+    struct heif_error decoded =
+        heif_decode_image(job->handle, &job->image, gray ? heif_colorspace_monochrome : heif_colorspace_RGB,
+                          gray ? heif_chroma_monochrome : heif_chroma_interleaved_RGB, options);
+    if (decoded.code != heif_error_Ok) {
+        heif_decoding_options_free(options);
+        return decode_failure(job, decoded);
+    }
+    baheif_yuv *c = &job->yuv;
+    memset(c, 0, sizeof *c);
+    enum heif_channel channel = gray ? heif_channel_Y : heif_channel_interleaved;
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(job->image, channel, &stride);
+    c->width = heif_image_get_width(job->image, channel);
+    c->height = heif_image_get_height(job->image, channel);
+    if (!plane || c->width <= 0 || c->height <= 0) {
+        heif_decoding_options_free(options);
+        return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: no decoded image");
+    }
+    if (gray) {
+        /* The range as the file gives it (its colr, else its sequence header), else libheif's. */
+        int full = full_range(job->image);
+        baheif_av1_colour colour;
+        if (av1_colour(job, &colour) == 0) full = colour.full;
+        c->planes = 1;
+        c->plane[0] = plane;
+        c->stride[0] = stride;
+        c->bits = heif_image_get_bits_per_pixel_range(job->image, heif_channel_Y);
+        if (baheif_yuv_prepare(c, 2, 2, full) != 0) {
+            heif_decoding_options_free(options);
+            return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+        }
+    } else {
+        c->rgb = plane;
+        c->rgb_stride = stride;
+    }
+    if (alpha && decode_alpha_as_coded(job, options) == 0) {
+        int alpha_stride = 0;
+        const uint8_t *alpha_plane = heif_image_get_plane_readonly(job->alpha_image, heif_channel_Y, &alpha_stride);
+        int bits = heif_image_get_bits_per_pixel_range(job->alpha_image, heif_channel_Y);
+        int alpha_width = heif_image_get_width(job->alpha_image, heif_channel_Y);
+        int alpha_height = heif_image_get_height(job->alpha_image, heif_channel_Y);
+        if (alpha_plane &&
+            baheif_yuv_set_alpha(c, alpha_plane, alpha_stride, bits, alpha_width, alpha_height,
+                                 full_range(job->alpha_image)) != 0) {
+            heif_decoding_options_free(options);
+            return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+        }
+    }
+    heif_decoding_options_free(options);
+    const baheif_structure *s = &job->structure;
+    (void)baheif_yuv_set_transforms(c, s->has_clap ? s->clap : NULL, s->rotation, s->mirror);
+    memset(rows, 0, sizeof *rows);
+    rows->yuv = c;
+    *width = c->out_width;
+    *height = c->out_height;
+    return BAPHOTO_OK;
+}
+
+/*
+ * Decodes the primary image into `rows` (width and height into `*width`, `*height`): a deep
+ * monochrome image as its gray plane, else libheif's 8-bit RGB, and an alpha plane apart where the
+ * image has no transforms (libheif applies the primary item's to its own alpha, not to an alpha
+ * decoded apart); else libheif's RGBA.
+ */
+static int decode_rows(heif_job *job, int alpha, baheif_rows *rows, int *width, int *height) {
+    if (job->structure.is_av1) return decode_av1_rows(job, alpha, rows, width, height);
+    int deep = heif_image_handle_get_luma_bits_per_pixel(job->handle) > 8;
+    int gray = job->structure.monochrome && deep;
+    int alpha_apart = alpha && !job->structure.transformed && !job->structure.is_grid;
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    errno = 0;
+    if (options) options->convert_hdr_to_8bit = gray ? 0 : 1;
+    enum heif_colorspace colorspace = gray ? heif_colorspace_monochrome : heif_colorspace_RGB;
+    enum heif_chroma chroma = gray                     ? heif_chroma_monochrome
+                              : alpha && !alpha_apart ? heif_chroma_interleaved_RGBA
+                                                      : heif_chroma_interleaved_RGB;
+    struct heif_error decoded = heif_decode_image(job->handle, &job->image, colorspace, chroma, options);
+    heif_decoding_options_free(options);
+    if (decoded.code != heif_error_Ok) return decode_failure(job, decoded);
+    enum heif_channel channel = gray ? heif_channel_Y : heif_channel_interleaved;
+    int stride = 0;
+    const uint8_t *plane = heif_image_get_plane_readonly(job->image, channel, &stride);
+    *width = heif_image_get_width(job->image, channel);
+    *height = heif_image_get_height(job->image, channel);
+    if (!plane || *width <= 0 || *height <= 0) return failure(job, BAPHOTO_ERROR_CORRUPT, "HEIF: no decoded image");
+    memset(rows, 0, sizeof *rows);
+    if (gray) {
+        int bits = heif_image_get_bits_per_pixel_range(job->image, heif_channel_Y);
+        if (bits <= 8 || bits > 16) return failure(job, BAPHOTO_ERROR_UNSUPPORTED, "HEIF: unsupported monochrome depth");
+        free(job->gray_table);
+        job->gray_table = range_table(bits, full_range(job->image));
+        if (!job->gray_table) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
+        rows->gray = plane;
+        rows->gray_stride = stride;
+        rows->gray_table = job->gray_table;
+    } else {
+        rows->rgb = plane;
+        rows->rgb_stride = stride;
+        rows->rgb_channels = alpha && !alpha_apart ? 4 : 3;
+    }
+    if (alpha_apart && decode_alpha(job, rows) != 0) {
+        /* No alpha to be had apart: libheif's RGBA, as before. */
+        heif_image_release(job->image);
+        job->image = NULL;
+        if (job->alpha_image) heif_image_release(job->alpha_image);
+        if (job->alpha_handle) heif_image_handle_release(job->alpha_handle);
+        job->alpha_image = NULL;
+        job->alpha_handle = NULL;
+        job->structure.transformed = 1;
+        return decode_rows(job, alpha, rows, width, height);
+    }
+    return BAPHOTO_OK;
+}
+
 int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
                         baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     heif_job job = {.message = error};
@@ -360,19 +762,11 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     if (status == BAPHOTO_OK && baphoto_canvas_init(&canvas, target, ba_orientation_on_panel(1, target->quarter_turns))) {
         status = failure(&job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
-    int alpha = header->components == 4;
-    if (status == BAPHOTO_OK) {
-        struct heif_decoding_options *options = heif_decoding_options_alloc();
-        errno = 0;
-        if (options) options->convert_hdr_to_8bit = 1;
-        struct heif_error decoded = heif_decode_image(job.handle, &job.image, heif_colorspace_RGB,
-                                                      alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB,
-                                                      options);
-        heif_decoding_options_free(options);
-        if (decoded.code != heif_error_Ok) status = decode_failure(&job, decoded);
-    }
-    if (status == BAPHOTO_OK) status = check_decoded_size(&job, limits, header);
-    if (status == BAPHOTO_OK) status = scale_rows(&job, target, &canvas, alpha);
+    int alpha = header->components == 4, width = 0, height = 0;
+    baheif_rows rows;
+    if (status == BAPHOTO_OK) status = decode_rows(&job, alpha, &rows, &width, &height);
+    if (status == BAPHOTO_OK) status = check_decoded_size(&job, limits, header, width, height);
+    if (status == BAPHOTO_OK) status = scale_rows(&job, target, &canvas, &rows, width, height);
     if (status == BAPHOTO_OK) baphoto_canvas_finish(&canvas, target);
     if (status == BAPHOTO_OK && metadata) {
         copy_exif(&job, limits, header, metadata);

@@ -59,9 +59,10 @@ bacolour_outcome bacolour_to_srgb(const uint8_t *icc, size_t length, uint32_t *p
  * `colr` box of type nclx): ISO/IEC 23091-2 colour `primaries` and `transfer` characteristics,
  * made into an RGB ICC profile with lcms2 (described as "Display P3 (nclx)" and the like) and
  * kept. BT.709 primaries with the sRGB or a BT.709-family transfer are sRGB ("sRGB (nclx)"), and
- * unspecified ones untagged: the pixels are untouched. Primaries other than BT.709, BT.601,
- * BT.2020, Display P3 and EBU 3213, and transfers other than those, gamma 2.2 and 2.8 and linear
- * (HDR's PQ and HLG), are ignored with a reason.
+ * unspecified ones untagged: the pixels are untouched. HDR's PQ (16) and HLG (18) are tone-mapped
+ * to SDR in the profile's curve (nclx.c: SDR white at 203 nits, highlights rolled off above 0.75 of
+ * it; "BT.2020, PQ (nclx)"). Primaries other than BT.709, BT.601, BT.2020, Display P3 and EBU 3213,
+ * and transfers other than those, gamma 2.2 and 2.8 and linear, are ignored with a reason.
  */
 bacolour_outcome bacolour_nclx_to_srgb(uint16_t primaries, uint16_t transfer, uint32_t *pixels, uint32_t width,
                                        uint32_t height, uint32_t stride);

@@ -9,6 +9,12 @@
  * and `clap` transforms; the EXIF Orientation of a HEIF file describes the same turn and is not
  * applied again (as libheif and Pillow do). 10-bit images come out as 8 bits, alpha is
  * composited over black, and the image is area-averaged to the target.
+ *
+ * AVIF is shown as libavif (its reference decoder) shows it, on libheif 1.15 and 1.23 alike
+ * (docs/formats-and-colour.md): the transforms of an AV1 image are applied here rather than by
+ * libheif, a monochrome one is converted here from its gray plane, an alpha plane is decoded apart
+ * and expanded from its range, a layered image keeps the layers of its `a1op` and `lsel` only, an
+ * image sequence is shown by its primary item or, without one, by its first frame.
  */
 /* By its path from here (see CPNGCodec.h). */
 #include "../../CPhotoCodecCore/include/CPhotoCodecCore.h"
