@@ -38,8 +38,9 @@ def settings_lines():
 
 
 def card_suite(card):
-    """The Debian release the card was made from (its root's /etc/os-release)."""
-    release = subprocess.run(["debugfs", "-R", "cat /etc/os-release", card.part(2)], capture_output=True,
+    """The Debian release the card was made from (its root's os-release; /etc/os-release is a
+    symbolic link, which debugfs does not follow)."""
+    release = subprocess.run(["debugfs", "-R", "cat /usr/lib/os-release", card.part(2)], capture_output=True,
                              text=True, check=True).stdout
     return re.search(r"^VERSION_CODENAME=(\w+)", release, re.M).group(1)
 
