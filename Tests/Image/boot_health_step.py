@@ -260,3 +260,10 @@ def check_emergency(vm, card, work, boot_files):
     time.sleep(5)
     guest.kill()
     print(f"mended: the frame started; failed boots in a row as read on the host: {failures_counted(vm, card) or 'none'}")
+
+
+def step_boot_health(vm, card, work, boot_files):
+    """(w), (s) and (e), as the module says."""
+    check_watchdog(vm, card, work, boot_files)
+    check_faults_at_boot(vm, card, work, boot_files)
+    check_emergency(vm, card, work, boot_files)
