@@ -1,0 +1,105 @@
+# BabyAlbum's U-Boot boot script (issue 64, prototype): two system slots with boot counters.
+# Compiled to boot.scr on the card's FAT:  mkimage -A arm64 -O linux -T script -C none -d boot.cmd boot.scr
+# U-Boot (Debian's u-boot-rpi: rpi_3, rpi_4, rpi_arm64) finds boot.scr on mmc 0:1 by its default
+# boot command, also when its environment (uboot.env on the FAT) is missing or damaged.
+#
+# The environment is RAUC's `uboot` backend's interface (docs/updates.md):
+#   BOOT_ORDER   the slots' bootnames in the order they are tried, "A B" or "B A"; RAUC puts a
+#                freshly written slot first and removes a slot it marks bad
+#   BOOT_A_LEFT  the tries slot A has left, BOOT_B_LEFT the same for B; hexadecimal digits, as
+#                RAUC writes them (printf "%x") and as setexpr computes them
+# Each boot takes one try from the slot it boots; the booted system gives the tries back
+# (`rauc status mark-good`, fw_setenv) once it has shown a photo. A slot with no tries left is
+# skipped; with none left anywhere, every slot gets 3 again (never a card that stops in U-Boot).
+#
+# Slot A is partition 2, slot B partition 3, of the device this script was read from (bootstd and
+# distro boot set devtype and devnum; U-Boot's own environment stays at mmc 0:1, its build's
+# CONFIG_ENV_FAT_DEVICE_AND_PART). Each slot's boot files are in its own root file system,
+# written with it by an update: /vmlinuz and /initrd.img (Debian's links to the kernel and
+# initramfs in /boot), the device tree /boot/dtbs/${fdtfile} (the card's patched tree: exit
+# button, clock bus), and the kernel command line /boot/cmdline.env ("ba_cmdline=...").
+
+# From the next boot on (saved below): never wait for a key (a floating serial RX line must not
+# stop the frame in U-Boot), and no USB scan before the script (U-Boot needs no USB device).
+if test "${bootdelay}" != "-2"; then setenv bootdelay -2; fi
+if test -n "${preboot}"; then setenv preboot; fi
+
+test -n "${devtype}" || setenv devtype mmc
+test -n "${devnum}" || setenv devnum 0
+
+test -n "${BOOT_ORDER}" || setenv BOOT_ORDER "A B"
+test -n "${BOOT_A_LEFT}" || setenv BOOT_A_LEFT 3
+test -n "${BOOT_B_LEFT}" || setenv BOOT_B_LEFT 3
+
+setenv ba_slot
+for s in ${BOOT_ORDER}; do
+  if test -n "${ba_slot}"; then
+    # a slot is chosen: the rest are not tried
+  elif test "${s}" = "A" && test 0x${BOOT_A_LEFT} -gt 0; then
+    setenv ba_slot A
+  elif test "${s}" = "B" && test 0x${BOOT_B_LEFT} -gt 0; then
+    setenv ba_slot B
+  fi
+done
+if test -z "${ba_slot}"; then
+  echo "babyalbum: no slot in BOOT_ORDER (${BOOT_ORDER}) has tries left: every slot gets 3 again"
+  setenv BOOT_A_LEFT 3
+  setenv BOOT_B_LEFT 3
+  for s in ${BOOT_ORDER} A; do
+    if test -z "${ba_slot}"; then
+      if test "${s}" = "A" || test "${s}" = "B"; then setenv ba_slot ${s}; fi
+    fi
+  done
+fi
+
+if test "${ba_slot}" = "A"; then
+  setexpr BOOT_A_LEFT ${BOOT_A_LEFT} - 1
+  setenv ba_part 2
+  setenv ba_left ${BOOT_A_LEFT}
+else
+  setexpr BOOT_B_LEFT ${BOOT_B_LEFT} - 1
+  setenv ba_part 3
+  setenv ba_left ${BOOT_B_LEFT}
+fi
+echo "babyalbum: slot ${ba_slot} (${devtype} ${devnum}:${ba_part}), BOOT_ORDER=${BOOT_ORDER}, ${ba_left} tries left after this one"
+# The try is counted before anything is loaded: a slot that hangs or resets still loses it.
+saveenv
+
+# Addresses of our own, not the rpi defaults (kernel_addr_r=0x80000, fdt_addr_r=0x2600000,
+# ramdisk_addr_r=0x2700000): Debian's arm64 Image is uncompressed, 37 MiB with its bss in 6.12,
+# and would overwrite a tree or initramfs loaded at the defaults.
+setenv ba_kernel 0x00200000
+setenv ba_fdt 0x04000000
+setenv ba_initrd 0x04200000
+setenv ba_text 0x03f00000
+
+setenv ba_cmdline "console=tty3 ro fsck.repair=yes net.ifnames=0 cma=128M rootwait consoleblank=0 vt.global_cursor_default=0 quiet loglevel=3 logo.nologo fbcon=font:TER16x32"
+if load ${devtype} ${devnum}:${ba_part} ${ba_text} /boot/cmdline.env; then
+  env import -t ${ba_text} ${filesize} ba_cmdline
+fi
+part uuid ${devtype} ${devnum}:${ba_part} ba_partuuid
+setenv bootargs "root=PARTUUID=${ba_partuuid} rauc.slot=${ba_slot} panic=10 ${ba_cmdline}"
+
+setenv ba_ok
+if load ${devtype} ${devnum}:${ba_part} ${ba_kernel} /vmlinuz; then
+  if load ${devtype} ${devnum}:${ba_part} ${ba_initrd} /initrd.img; then
+    setenv ba_initrd_size ${filesize}
+    if load ${devtype} ${devnum}:${ba_part} ${ba_fdt} /boot/dtbs/${fdtfile}; then
+      setenv ba_ok 1
+    else
+      echo "babyalbum: slot ${ba_slot} has no /boot/dtbs/${fdtfile}, so the tree from the firmware"
+      if fdt move ${fdt_addr} ${ba_fdt} 0x10000; then setenv ba_ok 1; fi
+    fi
+  fi
+fi
+if test -n "${ba_ok}"; then
+  echo "babyalbum: booting slot ${ba_slot}: ${bootargs}"
+  booti ${ba_kernel} ${ba_initrd}:${ba_initrd_size} ${ba_fdt}
+fi
+
+# Still here: the slot's files are missing or booti refused them. The slot gets no more tries;
+# a reset runs this script again and it boots the other slot.
+echo "babyalbum: slot ${ba_slot} cannot be booted: marked with no tries left, resetting"
+if test "${ba_slot}" = "A"; then setenv BOOT_A_LEFT 0; else setenv BOOT_B_LEFT 0; fi
+saveenv
+reset
