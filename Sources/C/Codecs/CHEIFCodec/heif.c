@@ -561,8 +561,8 @@ static int full_range(const struct heif_image *image) {
     return full;
 }
 
-/* The alpha plane of the primary image, decoded apart as it is coded, monochrome, into `rows`; 0, or -1 when it cannot be. */
-static int decode_alpha(heif_job *job, baheif_rows *rows) {
+/* Finds the primary image's alpha auxiliary image (job->alpha_handle); 0, or -1 when it has none. */
+static int find_alpha_handle(heif_job *job) {
     heif_item_id ids[16];
     int count = heif_image_handle_get_list_of_auxiliary_image_IDs(job->handle, 0, ids, 16);
     for (int i = 0; i < count && !job->alpha_handle; i++) {
@@ -578,7 +578,12 @@ static int decode_alpha(heif_job *job, baheif_rows *rows) {
         if (alpha) job->alpha_handle = aux;
         else heif_image_handle_release(aux);
     }
-    if (!job->alpha_handle) return -1;
+    return job->alpha_handle ? 0 : -1;
+}
+
+/* The alpha plane of the primary image, decoded apart as it is coded, monochrome, into `rows`; 0, or -1 when it cannot be. */
+static int decode_alpha(heif_job *job, baheif_rows *rows) {
+    if (find_alpha_handle(job) != 0) return -1;
     if (heif_decode_image(job->alpha_handle, &job->alpha_image, heif_colorspace_monochrome, heif_chroma_monochrome, NULL)
             .code != heif_error_Ok)
         return -1;
@@ -603,22 +608,7 @@ static int decode_alpha(heif_job *job, baheif_rows *rows) {
 
 /* The alpha auxiliary image of the primary one, decoded as coded (no transforms, monochrome); 0 or -1. */
 static int decode_alpha_as_coded(heif_job *job, const struct heif_decoding_options *options) {
-    heif_item_id ids[16];
-    int count = heif_image_handle_get_list_of_auxiliary_image_IDs(job->handle, 0, ids, 16);
-    for (int i = 0; i < count && !job->alpha_handle; i++) {
-        struct heif_image_handle *aux = NULL;
-        if (heif_image_handle_get_auxiliary_image_handle(job->handle, ids[i], &aux).code != heif_error_Ok) continue;
-        const char *type = NULL;
-        int alpha = 0;
-        if (heif_image_handle_get_auxiliary_type(aux, &type).code == heif_error_Ok && type) {
-            alpha = strcmp(type, "urn:mpeg:mpegB:cicp:systems:auxiliary:alpha") == 0 ||
-                    strcmp(type, "urn:mpeg:hevc:2015:auxid:1") == 0;
-            heif_image_handle_free_auxiliary_types(aux, &type);
-        }
-        if (alpha) job->alpha_handle = aux;
-        else heif_image_handle_release(aux);
-    }
-    if (!job->alpha_handle) return -1;
+    if (find_alpha_handle(job) != 0) return -1;
     struct heif_error error =
         heif_decode_image(job->alpha_handle, &job->alpha_image, heif_colorspace_monochrome, heif_chroma_monochrome, options);
     return error.code == heif_error_Ok ? 0 : -1;
