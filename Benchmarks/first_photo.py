@@ -36,14 +36,9 @@ def prepared(image, work):
     card.attach()
     card.mtools("mcopy", os.path.join(REPO, "Photos", "balloons.png"), "::/photos/")
     card.add_shell()
-    kernel, initrd = os.path.join(work, "vmlinuz"), os.path.join(work, "initrd.img")
-    config = card.mtools("mtype", "::/config.txt").stdout
-    card.mtools("mcopy", "::/" + re.search(r"^kernel=(\S+)", config, re.M).group(1), kernel)
-    card.mtools("mcopy", "::/" + re.search(r"^initramfs (\S+)", config, re.M).group(1), initrd)
-    cmdline = card.mtools("mtype", "::/cmdline.txt").stdout.strip()
-    cmdline = " ".join(w for w in cmdline.split() if not w.startswith("console="))
+    files = vm.virt_boot_files(card, work)
     card.detach()
-    return card, (kernel, initrd, cmdline)
+    return card, files
 
 
 def kernel_seconds(guest, unit, text):

@@ -885,6 +885,17 @@ def debian_tree_tests(records):
         xunit.run_unittest(records, suite, verbosity=1)
 
 
+def virt_boot_files(card, work):
+    """The kernel and initramfs config.txt names, copied from the card's FAT into `work`, and
+    cmdline.txt without its console= words (the guest's console is the serial port)."""
+    kernel, initrd = os.path.join(work, "vmlinuz"), os.path.join(work, "initrd.img")
+    config = card.mtools("mtype", "::/config.txt").stdout
+    card.mtools("mcopy", "::/" + re.search(r"^kernel=(\S+)", config, re.M).group(1), kernel)
+    card.mtools("mcopy", "::/" + re.search(r"^initramfs (\S+)", config, re.M).group(1), initrd)
+    cmdline = card.mtools("mtype", "::/cmdline.txt").stdout.strip()
+    return kernel, initrd, " ".join(w for w in cmdline.split() if not w.startswith("console="))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("image")
@@ -913,13 +924,8 @@ def main():
         photo = os.path.join(REPO, "Photos", "balloons.png")
         card.mtools("mcopy", photo, "::/photos/")
         card.add_shell()
-        kernel, initrd = os.path.join(work, "vmlinuz"), os.path.join(work, "initrd.img")
-        config = card.mtools("mtype", "::/config.txt").stdout
-        card.mtools("mcopy", "::/" + re.search(r"^kernel=(\S+)", config, re.M).group(1), kernel)
-        card.mtools("mcopy", "::/" + re.search(r"^initramfs (\S+)", config, re.M).group(1), initrd)
-        cmdline = card.mtools("mtype", "::/cmdline.txt").stdout.strip()
-        cmdline = " ".join(w for w in cmdline.split() if not w.startswith("console="))
-        boot_files = (kernel, initrd, cmdline)
+        boot_files = virt_boot_files(card, work)
+        cmdline = boot_files[2]
         print(f"seed {options.seed}; kernel command line: {cmdline}")
         if chosen(options, "device trees") and listed_in_environment("device trees"):
             debian_tree_tests(records)
