@@ -64,7 +64,7 @@ enum FamilyLibraryNetwork: String, ExpressibleByArgument, CaseIterable {
 
 /// `babyalbum family-library [--settings FILE] -- OPTIONS`: the family library settings in effect
 /// under the slideshow's command line (OPTIONS, as the service passes them), for the card's pairing
-/// script (`deploy/card/family-library-apply`): a `problem FILE line N: REASON` line for each of
+/// script (`deploy/card/family-library`): a `problem FILE line N: REASON` line for each of
 /// its lines left out, a `device ID` line each, then `network WORD`.
 struct FamilyLibraryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

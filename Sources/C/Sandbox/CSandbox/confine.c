@@ -19,7 +19,7 @@
 
 /*
  * The allow-list, measured with strace -f -c on decodes of PNG, JPEG, WebP and HEIC (single and
- * grid images) by the worker, on x86_64 and aarch64 (README, "The decode sandbox"). Nothing opens
+ * grid images) by the worker, on x86_64 and aarch64 (docs/decode-sandbox.md, "The allow-list, measured on each architecture"). Nothing opens
  * a file, makes a socket or starts a program: socket, connect, execve, ptrace and the rest are off
  * the list and end the worker (SIGSYS, reported first: basandbox_report_refusals).
  */
@@ -54,7 +54,6 @@ static const int refused_with_eacces[] = {
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 #define FILTER_MAX 160
 
-int basandbox_allowed_syscall_count(void) { return (int)COUNT(allowed) + 2; /* clone for threads, prctl(PR_SET_NAME) */ }
 
 /* Builds the filter into `program`; returns the instruction count. */
 static unsigned short build_filter(struct sock_filter *program) {

@@ -54,9 +54,6 @@ int basandbox_limit_process(pid_t pid, const basandbox_limits *limits);
 /** The process's current address-space size (VmSize) in bytes, from /proc/self/statm, or 0. */
 uint64_t basandbox_current_address_space(void);
 
-/** The number of system calls the allow-list admits (for the README and tests). */
-int basandbox_allowed_syscall_count(void);
-
 /**
  * Starts `path` with argv `argv` (NULL-terminated), an empty environment, default signal
  * handling, an empty signal mask and only `socket_fd` open, as descriptor 3. Returns the pid, or
