@@ -50,8 +50,8 @@ import Testing
 
     @Test func theLineStaysWhilePhotosComeAndGo() {
         let store = showingTheLine()
-        store.send(.photoListChanged(.loaded(photos("a", "b"))))
-        store.skipEffects()
+        let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
+        store.receive([.prepareFrame(first, size: screen)])
         #expect(store.state.notice == notice)
     }
 }

@@ -10,7 +10,7 @@ import Testing
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.receive([])
         let first = store.send(.photoListChanged(.loaded(names.map { Photo(id: PhotoID($0)) }))).preparedPhoto!
-        store.skipEffects()
+        store.receive([.prepareFrame(first, size: screen)])
         let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         return (store, first, next)
     }
@@ -60,7 +60,12 @@ import Testing
         let effects = store.send(.intervalElapsed(now: at(115))) { $0.content = showing(next, nextFrame) }
         #expect(effects.contains(.scheduleTick(at: at(130))))
         #expect(effects.filter { if case .report(.photoShown) = $0 { true } else { false } }.count == 1)
-        store.skipEffects()
+        let third = effects.preparedPhoto!
+        store.receive(
+            [
+                .report(.intervalElapsed), .report(.photoShown(next)), .scheduleTick(at: at(130)),
+                .prepareFrame(third, size: screen),
+            ], savingTheRoundShowing: next, before: third)
         store.send(.intervalElapsed(now: at(116)))
         store.receive([])
     }
@@ -152,8 +157,9 @@ import Testing
         let store = AlbumTestStore(seed: 1)
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         store.receive([])
-        let first = store.send(.photoListChanged(.loaded([Photo(id: "x.heic")]))).preparedPhoto!
-        store.skipEffects()
+        let first = Photo(id: "x.heic")
+        store.send(.photoListChanged(.loaded([first])))
+        store.receive([.prepareFrame(first, size: screen)])
         store.send(.framePreparationRefused(first, reason: "HEIC photo", now: at(1))) {
             $0.content = .noPhotos(.noneReadable(skipped: 1))
         }
@@ -189,7 +195,12 @@ import Testing
         let effects = store.send(.intervalElapsed(now: at(15))) { $0.content = showing(replacement, replacementFrame) }
         #expect(effects.contains(.report(.photoShown(replacement))), "the tick shows what was prepared before it")
         #expect(!effects.contains(.prepareFrame(replacement, size: screen)))
-        store.skipEffects()
+        // The photo that failed is back in the round for its second try: the only photo left in it.
+        store.receive(
+            [
+                .report(.intervalElapsed), .report(.photoShown(replacement)), .scheduleTick(at: at(30)),
+                .prepareFrame(next, size: screen),
+            ], savingTheRoundShowing: replacement, before: next)
     }
 
     @Test func aPhotoThatFailedOnceIsRetriedAtTheNextTickThenSkippedUntilListedAnew() {
@@ -198,34 +209,77 @@ import Testing
         let bad = Photo(id: "bad")
         let good = Photo(id: "good")
         var time = 0
+        var failures = 0
+        // The round saved when the first photo showed: the other one still to show.
+        var saved = ShuffleSnapshot(remaining: [next.id], shown: [first.id], last: first.id)
         // Run ticks until "bad" has failed twice.
         var preparing: Photo? = next
-        var frames: [Photo: Frame] = [:]
         while !store.album.isSkippedForTests(bad), time < 300 {
             time += 15
+            var ready: ShownPhoto?
             if let photo = preparing {
-                frames[photo] = frame()
-                let effects =
-                    photo == bad
-                    ? store.send(.framePreparationFailed(bad, reason: "Failed()", now: at(time - 10)))
-                    : store.sendFollowingReports(
-                        .framePrepared(photo, frames[photo]!, now: at(time - 10)), frames: frames)
-                preparing = effects.preparedPhoto
-                store.skipEffects()
+                if photo == bad {
+                    failures += 1
+                    store.send(.framePreparationFailed(bad, reason: "Failed()", now: at(time - 10)))
+                    store.receive(failed(bad, reason: "Failed()", failures: failures))
+                } else {
+                    ready = ShownPhoto(photo: photo, frame: frame())
+                    store.send(.framePrepared(photo, ready!.frame, now: at(time - 10)))
+                    store.receive([])  // it waits for its tick
+                }
             }
-            let effects = store.sendFollowingReports(.intervalElapsed(now: at(time)), frames: frames)
-            preparing = effects.preparedPhoto ?? preparing
-            store.skipEffects()
+            store.send(.intervalElapsed(now: at(time))) { if let ready { $0.content = .showing(ready) } }
+            let round = roundOfGoodAndBad(good, bad, failures: failures)
+            store.receive(
+                tick(
+                    now: at(time), showing: ready?.photo, saving: round == saved ? nil : round,
+                    asking: failures < 2 ? bad : nil))
+            saved = round
+            preparing = failures < 2 ? bad : nil
         }
         #expect(store.album.isSkippedForTests(bad))
         #expect(store.shownID == "good")
         // The file is replaced: the repository lists it as gone, then back. It gets a new chance.
         store.send(.photoListChanged(.loaded([good])))
-        store.skipEffects()
-        let effects = store.send(.photoListChanged(.loaded([good, bad])))
-        store.skipEffects()
+        store.receive([])
+        // Nothing is asked for yet: the next photo was drawn when "good" was the only one (the
+        // photo on screen again), and "bad" joins what is left of the round, after it.
+        store.send(.photoListChanged(.loaded([good, bad])))
+        store.receive([])
         #expect(!store.album.isSkippedForTests(bad))
-        #expect(effects.preparedPhoto == bad || store.album.shuffleSnapshotForTests.remaining.contains(bad.id))
+        #expect(store.album.shuffleSnapshotForTests.remaining.contains(bad.id))
+    }
+
+    /// What a failed frame of `bad` returns in an album of two while the other photo shows: its
+    /// line (retried later the first time, skipped the second), and nothing asked for, since the
+    /// only photo left is the one on screen.
+    func failed(_ bad: Photo, reason: String, failures: Int) -> [AlbumEffect] {
+        [.report(failures == 1 ? .photoRetryLater(bad, reason: reason) : .photoSkipped(bad, reason: reason))]
+    }
+
+    /// The round of the album of "good" and "bad" after a tick, by how often "bad" failed: none
+    /// (the tick showed "good" after "bad": both shown, the round is over), once (it is back in
+    /// the round for its second try) or twice (it is left out).
+    func roundOfGoodAndBad(_ good: Photo, _ bad: Photo, failures: Int) -> ShuffleSnapshot {
+        switch failures {
+        case 0: ShuffleSnapshot(remaining: [], shown: [bad.id, good.id], last: good.id)
+        case 1: ShuffleSnapshot(remaining: [bad.id], shown: [good.id], last: good.id)
+        default: ShuffleSnapshot(remaining: [], shown: [good.id], last: good.id)
+        }
+    }
+
+    /// What a tick at `now` returns when the next frame is ready or none is coming: the tick's
+    /// line, the photo it shows (none when the photo on screen stays), the round when it changed
+    /// since it was saved, the next tick one interval later and the next photo asked for, if any.
+    func tick(now: AlbumTime, showing shown: Photo?, saving round: ShuffleSnapshot?, asking next: Photo?)
+        -> [AlbumEffect]
+    {
+        var effects: [AlbumEffect] = [.report(.intervalElapsed)]
+        if let shown { effects.append(.report(.photoShown(shown))) }
+        if let round { effects.append(.saveRound(round)) }
+        effects.append(.scheduleTick(at: now.advanced(by: .seconds(15))))
+        if let next { effects.append(.prepareFrame(next, size: screen)) }
+        return effects
     }
 
     @Test func afterAFewLinesFailuresAreSummarisedAtTheTick() {
@@ -239,15 +293,25 @@ import Testing
             let effects = store.send(.framePreparationFailed(photo, reason: "broken", now: at(1)))
             failures += 1
             lines += effects.filter { if case .report(.photoRetryLater) = $0 { true } else { false } }.count
-            preparing = effects.preparedPhoto
-            store.skipEffects()
+            let replacement = effects.preparedPhoto!
+            store.receive(passedOver(photo, reason: "broken", withALine: failures <= 5, for: replacement))
+            preparing = replacement
         }
         #expect(first.description.hasPrefix("bad"), "seed 3 starts with a broken photo's frame being ready")
         #expect(failures > 5, "the seed leads through more than five broken photos: \(failures)")
         #expect(lines == min(failures, 5), "one line each for the first five only")
         let tick = store.send(.intervalElapsed(now: at(15)))  // nothing prepared: the photo stays
         #expect(tick.contains(.report(.failuresSummarized(retried: failures - 5, skipped: 0))))
-        store.skipEffects()
+        // The next frame is being prepared: the tick waits for it, and nothing more is asked for.
+        store.receive([.report(.intervalElapsed), .report(.failuresSummarized(retried: failures - 5, skipped: 0))])
+    }
+
+    /// What a failed frame of `photo` returns while another photo shows: its line while lines are
+    /// still written (the first five), and `replacement`'s frame asked for at once.
+    func passedOver(_ photo: Photo, reason: String, withALine: Bool, for replacement: Photo) -> [AlbumEffect] {
+        (withALine ? [.report(.photoRetryLater(photo, reason: reason))] : []) + [
+            .prepareFrame(replacement, size: screen)
+        ]
     }
 
     @Test func newPhotosJoinTheRotationAndRemovedOnesLeaveIt() {
@@ -330,12 +394,15 @@ import Testing
         let store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), presentationLimit: 2))
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
-        store.skipEffects()
+        store.receive([.prepareFrame(first, size: screen)])
         let firstFrame = frame()
         let second = store.send(.framePrepared(first, firstFrame, now: at(0))) {
             $0.content = showing(first, firstFrame)
         }.preparedPhoto!
-        store.skipEffects()
+        // One presentation of two: the next tick and the next photo are still needed.
+        store.receive(
+            [.report(.photoShown(first)), .scheduleTick(at: at(15)), .prepareFrame(second, size: screen)],
+            savingTheRoundShowing: first, before: second)
         let secondFrame = frame()
         store.send(.framePrepared(second, secondFrame, now: at(1)))
         store.receive([])
@@ -355,7 +422,7 @@ import Testing
         let store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: fade))
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b")))).preparedPhoto!
-        store.skipEffects()
+        store.receive([.prepareFrame(first, size: screen)])
         // The first photo comes up at once: no fade.
         let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         let nextFrame = frame()
@@ -365,7 +432,12 @@ import Testing
             $0.content = showing(next, nextFrame)
             $0.fade = Fade(from: first, duration: .seconds(1))  // it names the photo, holds no frame
         }.preparedPhoto!
-        store.skipEffects()
+        // Both photos shown, the round is over; the next one never repeats the photo on screen.
+        store.receive([
+            .report(.intervalElapsed), .report(.photoShown(next)),
+            .saveRound(ShuffleSnapshot(remaining: [], shown: [first.id, next.id], last: next.id)),
+            .scheduleTick(at: at(30)), .prepareFrame(first, size: screen),
+        ])
         let viewModel = FrameViewModel(state: store.state)
         #expect(viewModel.transition == .fade(from: first, duration: .seconds(1)))
         #expect(viewModel.content == .photo(next, frame: nextFrame), "the view model ends on the new photo")
@@ -380,21 +452,33 @@ import Testing
             $0.fade = nil
         }
         store.receive([.report(.albumEmpty)])
-        let again = store.send(.photoListChanged(.loaded(photos("a")))).preparedPhoto!
-        store.skipEffects()
+        let again = Photo(id: "a")
+        store.send(.photoListChanged(.loaded([again])))
+        store.receive([.prepareFrame(again, size: screen)])
         let againFrame = frame()
+        // No fade from black; an album of one: nothing more to prepare.
         store.send(.framePrepared(again, againFrame, now: at(40))) { $0.content = showing(again, againFrame) }
-        store.skipEffects()  // no fade from black
+        store.receive([
+            .report(.photoShown(again)), .saveRound(ShuffleSnapshot(remaining: [], shown: [again.id], last: again.id)),
+            .scheduleTick(at: at(55)),
+        ])
+        // One photo: nothing to fade, the state does not change, the round is as saved.
         store.send(.intervalElapsed(now: at(55)))
-        store.skipEffects()  // one photo: nothing to fade, the state does not change
+        store.receive([.report(.intervalElapsed), .scheduleTick(at: at(70))])
     }
 
     @Test func withCutsThereIsNeverAFade() {
-        let (store, _, next) = showingFirstPhoto(["a", "b"])
+        let (store, first, next) = showingFirstPhoto(["a", "b"])
         let nextFrame = frame()
         store.send(.framePrepared(next, nextFrame, now: at(1)))
+        store.receive([])
         store.send(.intervalElapsed(now: at(15))) { $0.content = showing(next, nextFrame) }  // fade stays nil
-        store.skipEffects()
+        // Both photos shown, the round is over; the next one never repeats the photo on screen.
+        store.receive([
+            .report(.intervalElapsed), .report(.photoShown(next)),
+            .saveRound(ShuffleSnapshot(remaining: [], shown: [first.id, next.id], last: next.id)),
+            .scheduleTick(at: at(30)), .prepareFrame(first, size: screen),
+        ])
         #expect(FrameViewModel(state: store.state).transition == nil)
     }
 
@@ -417,7 +501,7 @@ import Testing
         restarted.send(.started(frameSize: screen, savedRound: saved)) { $0.content = .loading }
         restarted.receive([])
         var preparing = restarted.send(.photoListChanged(.loaded(names.map { Photo(id: PhotoID($0)) }))).preparedPhoto
-        restarted.skipEffects()
+        restarted.receive([.prepareFrame(preparing!, size: screen)])
         var shownAfter: [Photo] = []
         for step in 0..<6 {
             guard let photo = preparing else { break }

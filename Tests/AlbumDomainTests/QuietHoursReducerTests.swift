@@ -9,7 +9,7 @@ import Testing
         let store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), transition: .fade(.seconds(1))))
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }
         let first = store.send(.photoListChanged(.loaded(photos("a", "b", "c", "d")))).preparedPhoto!
-        store.skipEffects()
+        store.receive([.prepareFrame(first, size: screen)])
         let next = store.framePreparedAndShown(first, now: at(0), nextTick: at(15))
         return (store, first, next)
     }
