@@ -7,9 +7,9 @@ import Testing
 ///
 /// Every effect a step returns must be accounted for before the next step and when the store
 /// goes (its `deinit`, at the end of the test, records an issue otherwise): named in order with
-/// ``receive(_:sourceLocation:)``, taken with ``takeEffects()`` for the test's own checks, or
-/// passed over on purpose with ``skipEffects()`` (steps that only move the test along; the
-/// call site says so). Effects are not named one by one in the tests that skip them.
+/// ``receive(_:sourceLocation:)`` (or ``receive(_:savingTheRoundShowing:before:sourceLocation:)``
+/// when a round is saved), or taken with ``takeEffects()`` for the test's own checks. There is no
+/// way to pass them over: a step that only moves the test along names its effects too.
 final class AlbumTestStore {
     let reducer: PublishPhoto
     private(set) var album: Album
@@ -95,30 +95,6 @@ final class AlbumTestStore {
     /// Takes the last step's effects for the test's own checks (all of them count as asserted).
     func takeEffects() -> [AlbumEffect] {
         defer { unasserted = [] }
-        return unasserted
-    }
-
-    /// Passes over the last step's effects on purpose: a step that only moves the test along.
-    func skipEffects() {
-        unasserted = []
-    }
-
-    /// Sends `action` in a test that follows the photos by the effects (many ticks, where which
-    /// step shows a photo is not the subject): the state must change exactly to the photo the
-    /// effects report shown, with the frame `frames` holds for it, and not at all when they report
-    /// none.
-    @discardableResult
-    func sendFollowingReports(
-        _ action: AlbumAction, frames: [Photo: Frame], sourceLocation: SourceLocation = #_sourceLocation
-    ) -> [AlbumEffect] {
-        #expect(
-            unasserted.isEmpty, "effects not asserted before \(action): \(unasserted)", sourceLocation: sourceLocation)
-        var expected = album.state
-        unasserted = reducer.reduce(&album, action)
-        if let photo = unasserted.shownPhoto, let frame = frames[photo] {
-            expected.content = showing(photo, frame)
-        }
-        #expect(album.state == expected, "the state after \(action)", sourceLocation: sourceLocation)
         return unasserted
     }
 
@@ -212,11 +188,5 @@ extension [AlbumEffect] {
             return nil
         }
         return photos.count == 1 ? photos[0] : nil
-    }
-
-    /// The photo a `photoShown` report names, if any.
-    var shownPhoto: Photo? {
-        for effect in self { if case .report(.photoShown(let photo)) = effect { return photo } }
-        return nil
     }
 }
