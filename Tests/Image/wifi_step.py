@@ -10,7 +10,10 @@ address by DHCP. Then the password is looked for, and must not be found, in the 
 Then the state lines of `babyalbum wifi-watch` (babyalbum-wifi-watch.service): "connected" in the
 journal and in doctor; a wrong password set through wpa_cli gives exactly one "wrong password"
 line in the journal and the same line (a warning) in doctor; the card's own configuration read
-again connects, and the line says so.
+again connects, and the line says so. Then the access point becomes WPA3-only (SAE, protected
+management frames required): the card joins it with the same configuration, and a wrong password
+is again one line and a warning in doctor (for SAE the access point refuses the confirm; there is
+no WRONG_KEY).
 """
 
 import glob
@@ -30,6 +33,12 @@ CACHE = os.environ.get("BABYALBUM_IMAGE_CACHE", "/var/cache/babyalbum/image")
 AP_NETWORK = "[Match]\nName=wlan1\n[Network]\nAddress=192.168.77.1/24\nDHCPServer=yes\n"
 HOSTAPD = (f"interface=wlan1\ndriver=nl80211\nssid={NAME}\nhw_mode=g\nchannel=6\ncountry_code=DE\n"
            f"wpa=2\nwpa_key_mgmt=WPA-PSK\nrsn_pairwise=CCMP\nwpa_passphrase={PASSWORD}\n")
+
+
+#: The same network as WPA3-Personal only (SAE, protected management frames required), as a
+#: router set to WPA3 has it; the card's configuration offers SAE beside WPA-PSK.
+HOSTAPD_SAE = (f"interface=wlan1\ndriver=nl80211\nssid={NAME}\nhw_mode=g\nchannel=6\ncountry_code=DE\n"
+               f"wpa=2\nwpa_key_mgmt=SAE\nieee80211w=2\nrsn_pairwise=CCMP\nsae_password={PASSWORD}\n")
 
 
 def settings_lines():
@@ -63,7 +72,8 @@ def prepare(card, work):
     """Writes the access point's parts into the test's copy of the card (partition 2)."""
     files = {"/etc/modules-load.d/test-hwsim.conf": "mac80211_hwsim\n",
              "/etc/modprobe.d/test-hwsim.conf": "options mac80211_hwsim radios=2\n",
-             "/etc/systemd/network/10-test-ap.network": AP_NETWORK, "/etc/test-hostapd.conf": HOSTAPD}
+             "/etc/systemd/network/10-test-ap.network": AP_NETWORK, "/etc/test-hostapd.conf": HOSTAPD,
+             "/etc/test-hostapd-sae.conf": HOSTAPD_SAE}
     commands = []
     for target, text in files.items():
         local = os.path.join(work, target.strip("/").replace("/", "_"))
@@ -112,6 +122,7 @@ def check(vm, guest, wait_for):
           f"{joined.strip()}; /run/babyalbum/wpa_supplicant-wlan0.conf 0600; the password in none of "
           f"{', '.join(places)}; babyalbum settings shows:\n{shown.rstrip()}")
     check_state_lines(vm, guest, wait_for)
+    check_wpa3(vm, guest, wait_for)
 
 
 def check_state_lines(vm, guest, wait_for):
@@ -139,3 +150,38 @@ def check_state_lines(vm, guest, wait_for):
     print(f"(c) Wi-Fi state lines: '{CONNECTED}' in the journal and doctor; a wrong password: '{WRONG}' "
           f"{took:.0f} s later, once in the journal ({events.strip()} WRONG_KEY events of wpa_supplicant), and in "
           f"doctor as a warning; the right one again: the journal's lines are\n{log.strip()}")
+
+
+def check_wpa3(vm, guest, wait_for):
+    """The same network as WPA3 only (SAE): the card joins it with its own configuration, and a
+    wrong password is the same one line as WPA2's, in the journal and in doctor (wpa_supplicant
+    has no reason=WRONG_KEY for SAE: the access point refuses the SAE confirm)."""
+    lines_before = int(guest.sh(f"{WATCH_LOG} | grep -F -c \"{WRONG}\"")[1].strip() or 0)
+    status, out = guest.sh("kill $(cat /run/test-hostapd.pid); sleep 2; "
+                           "test-hostapd -B -P /run/test-hostapd.pid /etc/test-hostapd-sae.conf 2>&1 | tail -n 3")
+    if status != 0:
+        raise vm.Failure(f"hostapd did not start the WPA3 network on wlan1: {out}")
+    took = wait_for(guest, f"{WPA_CLI} status | grep -E '^(wpa_state|key_mgmt)='", r"key_mgmt=SAE", 300,
+                    "the card joining the WPA3 (SAE) network", vm)
+    # A cached PMK would join without SAE: flushed, so the wrong password goes through SAE.
+    guest.sh(f"{WPA_CLI} set_network 0 psk '\"wrong-password-0000\"' && {WPA_CLI} pmksa_flush && "
+             f"{WPA_CLI} reassociate")
+    wrong = wait_for(guest, f"{WATCH_LOG} | grep -F -c \"{WRONG}\"", rf"^{lines_before + 1}$", 180,
+                     "the wrong-password line for WPA3", vm)
+    time.sleep(20)  # the supplicant retries; the line must still be one
+    _, count = guest.sh(f"{WATCH_LOG} | grep -F -c \"{WRONG}\"")
+    _, rejects = guest.sh("journalctl -b -u wpa_supplicant@wlan0 -o cat | grep -F 'CTRL-EVENT-AUTH-REJECT' | "
+                          "grep -F 'auth_type=3' | tail -n 2")
+    if count.strip() != str(lines_before + 1):
+        raise vm.Failure(f"the wrong WPA3 password gave {int(count.strip() or 0) - lines_before} lines, not one")
+    _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'Wi-Fi:'", timeout=600)
+    if "warning: " + WRONG not in doctor:
+        raise vm.Failure(f"babyalbum doctor does not warn '{WRONG}' for WPA3: {doctor!r}")
+    guest.sh(f"{WPA_CLI} reconfigure")
+    wait_for(guest, f"{WATCH_LOG} | tail -n1", "connected to", 180, "the connected line after the right password", vm)
+    _, log = guest.sh(f"{WATCH_LOG}")
+    if PASSWORD in log + doctor or "wrong-password-0000" in log + doctor:
+        raise vm.Failure("a password appears in the watcher's log or doctor")
+    print(f"(c) WPA3 (SAE only, PMF required): the card joined with its own configuration {took:.0f} s after "
+          f"hostapd restarted; a wrong password: '{WRONG}' {wrong:.0f} s later, once, and in doctor as a warning; "
+          f"wpa_supplicant's events:\n{rejects.rstrip()}\nthe right one again: connected")

@@ -14,6 +14,29 @@ import WiFiStatus
         #expect(state?.isProblem == true)
     }
 
+    /// WPA3 (SAE): hostapd answers a confirm made with another password with status 1
+    /// (src/ap/ieee802_11.c, `sae_check_confirm` failing), which wpa_supplicant 2.10 reports as
+    /// this event; there is no `reason=WRONG_KEY` for SAE.
+    @Test func aWrongWPA3PasswordIsTheSameLine() {
+        let refused = "<3>CTRL-EVENT-AUTH-REJECT 02:00:00:00:01:00 auth_type=3 auth_transaction=2 status_code=1"
+        #expect(WiFiState(event: refused, network: name) == .wrongPassword(network: name))
+        let challengeFailure = "CTRL-EVENT-AUTH-REJECT 02:00:00:00:01:00 auth_type=3 auth_transaction=2 status_code=15"
+        #expect(WiFiState(event: challengeFailure, network: name) == .wrongPassword(network: name))
+    }
+
+    /// Refusals that do not mean a wrong password: a refused SAE commit (an unsupported group,
+    /// status 77), WPA2's open-system authentication refused, an event that only starts alike.
+    @Test func otherAuthenticationRefusalsSayNothing() {
+        for event in [
+            "<3>CTRL-EVENT-AUTH-REJECT 02:00:00:00:01:00 auth_type=3 auth_transaction=1 status_code=77",
+            "<3>CTRL-EVENT-AUTH-REJECT 02:00:00:00:01:00 auth_type=0 auth_transaction=2 status_code=1",
+            "<3>CTRL-EVENT-AUTH-REJECT 02:00:00:00:01:00 auth_type=3 auth_transaction=2 status_code=17",
+            "<3>CTRL-EVENT-AUTH-REJECTED auth_type=3 auth_transaction=2 status_code=1",
+        ] {
+            #expect(WiFiState(event: event, network: name) == nil, "\(event)")
+        }
+    }
+
     @Test func aMissingNetworkAndAConnectionAreTheirOwnLines() {
         #expect(WiFiState(event: "<3>CTRL-EVENT-NETWORK-NOT-FOUND", network: name) == .networkNotFound(network: name))
         let connected = WiFiState(

@@ -5,7 +5,8 @@ import LinuxInterfaces
 public enum WiFiState: Equatable, Sendable {
     /// Joined the network.
     case connected(network: String)
-    /// The network answered and refused the password (wpa_supplicant's `reason=WRONG_KEY`).
+    /// The network answered and refused the password: WPA2's handshake failed (wpa_supplicant's
+    /// `reason=WRONG_KEY`) or WPA3's SAE confirm was refused (``isRefusedSAEConfirm(_:)``).
     case wrongPassword(network: String)
     /// No network of that name is in range (`CTRL-EVENT-NETWORK-NOT-FOUND`).
     case networkNotFound(network: String)
@@ -76,11 +77,33 @@ public enum WiFiState: Equatable, Sendable {
             self = .connected(network: network)
         } else if message.hasPrefix("CTRL-EVENT-SSID-TEMP-DISABLED"), message.contains("reason=WRONG_KEY") {
             self = .wrongPassword(network: network)
+        } else if Self.isRefusedSAEConfirm(message) {
+            self = .wrongPassword(network: network)
         } else if message.hasPrefix("CTRL-EVENT-NETWORK-NOT-FOUND") {
             self = .networkNotFound(network: network)
         } else {
             return nil
         }
+    }
+
+    /// Whether `message` is WPA3's answer to a wrong password: the access point refused the SAE
+    /// confirm, the second message of SAE's authentication (`CTRL-EVENT-AUTH-REJECT <bssid>
+    /// auth_type=3 auth_transaction=2 status_code=1`; hostapd answers a confirm that does not
+    /// match with status 1, some access points with 15, "challenge failure"). WPA3 has no
+    /// handshake after it, so `reason=WRONG_KEY` never comes; a refused commit (the first
+    /// message) is something else (a group or token the network does not take).
+    static func isRefusedSAEConfirm(_ message: String) -> Bool {
+        guard message.hasPrefix("CTRL-EVENT-AUTH-REJECT ") else { return false }
+        var fields: [Substring: Substring] = [:]
+        for word in message.split(separator: " ") {
+            guard let equals = word.firstIndex(of: "=") else { continue }
+            fields[word[..<equals]] = word[word.index(after: equals)...]
+        }
+        let saeAuthentication = "3"
+        let confirm = "2"
+        let refusals: Set<Substring> = ["1", "15"]
+        return fields["auth_type"] == saeAuthentication[...] && fields["auth_transaction"] == confirm[...]
+            && fields["status_code"].map(refusals.contains) == true
     }
 
     /// The network's name from `GET_NETWORK 0 ssid`'s answer: quoted text, or hex digits, which
