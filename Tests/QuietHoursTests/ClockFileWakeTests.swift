@@ -16,14 +16,18 @@ import Testing
         func nextEdge(after date: Date) -> Date? { nil }
     }
 
-    /// How long the watcher may take to tell after the flag arrived.
-    let promptness = patient(.seconds(1))
+    /// How long the watcher may take to tell after the flag arrived: a wake by the file, since the
+    /// recheck is an hour away. A second on this machine; 5 s leaves room for the run's other
+    /// tests beside it (4 times that under qemu-user, where 4 s once ran out with the machine's
+    /// load at 7). The card's own figure, timesyncd's line to the frame's, is the Image suite's
+    /// clock step's (goal 5 s).
+    let promptness = patient(.seconds(5))
 
     /// `missing`: how many of the flag's folders (`systemd`, `systemd/timesync`) do not exist when
     /// the watcher starts: 0 watches the flag's own folder, 1 `/run/systemd` (timesyncd not
     /// started yet), 2 `/run`.
     @Test(arguments: [0, 1, 2])
-    func theWatcherTurnsQuietWithinASecondOfTheFlagArriving(missing: Int) throws {
+    func theWatcherTurnsQuietWhenTheFlagArrives(missing: Int) throws {
         let run = try TemporaryFolder()
         defer { run.remove() }
         let folders = ["systemd", "systemd/timesync"]
