@@ -131,22 +131,9 @@ def check_state_lines(vm, guest, wait_for):
     _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'Wi-Fi:'", timeout=600)
     if CONNECTED not in doctor:
         raise vm.Failure(f"babyalbum doctor does not say '{CONNECTED}': {doctor!r}")
-    guest.sh(f"{WPA_CLI} set_network 0 psk '\"wrong-password-0000\"' && {WPA_CLI} reassociate")
-    took = wait_for(guest, f"{WATCH_LOG} | grep -F -c \"{WRONG}\"", r"^[1-9]", 180, "the wrong-password line", vm)
-    time.sleep(20)  # the supplicant retries; the line must still be one
-    _, count = guest.sh(f"{WATCH_LOG} | grep -F -c \"{WRONG}\"")
+    took = wrong_password_then_right(vm, guest, wait_for, lines_before=0, arrived=r"^[1-9]")
     _, events = guest.sh("journalctl -b -u wpa_supplicant@wlan0 -o cat | grep -c 'reason=WRONG_KEY'")
-    if count.strip() != "1":
-        raise vm.Failure(f"the wrong password gave {count.strip()} lines, not one")
-    _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'Wi-Fi:'", timeout=600)
-    if WRONG not in doctor or "warning: " + WRONG not in doctor:
-        raise vm.Failure(f"babyalbum doctor does not warn '{WRONG}': {doctor!r}")
-    guest.sh(f"{WPA_CLI} reconfigure")
-    wait_for(guest, f"{WATCH_LOG} | tail -n1", "connected to", 180, "the connected line after the right password", vm)
     _, log = guest.sh(f"{WATCH_LOG}")
-    for place, text in (("the watcher's log", log), ("doctor", doctor)):
-        if PASSWORD in text or "wrong-password-0000" in text:
-            raise vm.Failure(f"a password appears in {place}")
     print(f"(c) Wi-Fi state lines: '{CONNECTED}' in the journal and doctor; a wrong password: '{WRONG}' "
           f"{took:.0f} s later, once in the journal ({events.strip()} WRONG_KEY events of wpa_supplicant), and in "
           f"doctor as a warning; the right one again: the journal's lines are\n{log.strip()}")
@@ -164,24 +151,34 @@ def check_wpa3(vm, guest, wait_for):
     took = wait_for(guest, f"{WPA_CLI} status | grep -E '^(wpa_state|key_mgmt)='", r"key_mgmt=SAE", 300,
                     "the card joining the WPA3 (SAE) network", vm)
     # A cached PMK would join without SAE: flushed, so the wrong password goes through SAE.
-    guest.sh(f"{WPA_CLI} set_network 0 psk '\"wrong-password-0000\"' && {WPA_CLI} pmksa_flush && "
-             f"{WPA_CLI} reassociate")
-    wrong = wait_for(guest, f"{WATCH_LOG} | grep -F -c \"{WRONG}\"", rf"^{lines_before + 1}$", 180,
-                     "the wrong-password line for WPA3", vm)
-    time.sleep(20)  # the supplicant retries; the line must still be one
-    _, count = guest.sh(f"{WATCH_LOG} | grep -F -c \"{WRONG}\"")
+    wrong = wrong_password_then_right(vm, guest, wait_for, lines_before=lines_before,
+                                      arrived=rf"^{lines_before + 1}$", flush=f" && {WPA_CLI} pmksa_flush")
     _, rejects = guest.sh("journalctl -b -u wpa_supplicant@wlan0 -o cat | grep -F 'CTRL-EVENT-AUTH-REJECT' | "
                           "grep -F 'auth_type=3' | tail -n 2")
-    if count.strip() != str(lines_before + 1):
-        raise vm.Failure(f"the wrong WPA3 password gave {int(count.strip() or 0) - lines_before} lines, not one")
-    _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'Wi-Fi:'", timeout=600)
-    if "warning: " + WRONG not in doctor:
-        raise vm.Failure(f"babyalbum doctor does not warn '{WRONG}' for WPA3: {doctor!r}")
-    guest.sh(f"{WPA_CLI} reconfigure")
-    wait_for(guest, f"{WATCH_LOG} | tail -n1", "connected to", 180, "the connected line after the right password", vm)
-    _, log = guest.sh(f"{WATCH_LOG}")
-    if PASSWORD in log + doctor or "wrong-password-0000" in log + doctor:
-        raise vm.Failure("a password appears in the watcher's log or doctor")
     print(f"(c) WPA3 (SAE only, PMF required): the card joined with its own configuration {took:.0f} s after "
           f"hostapd restarted; a wrong password: '{WRONG}' {wrong:.0f} s later, once, and in doctor as a warning; "
           f"wpa_supplicant's events:\n{rejects.rstrip()}\nthe right one again: connected")
+
+
+def wrong_password_then_right(vm, guest, wait_for, lines_before, arrived, flush=""):
+    """A wrong password set through wpa_cli (`flush`: more wpa_cli before the reassociation):
+    exactly one more wrong-password line (its count matching `arrived` first, then still
+    `lines_before` + 1 after 20 s of the supplicant's retries) and doctor's warning; then the card's
+    own configuration read again connects; neither password in the watcher's log or doctor.
+    Returns the seconds the line took."""
+    guest.sh(f"{WPA_CLI} set_network 0 psk '\"wrong-password-0000\"'{flush} && {WPA_CLI} reassociate")
+    took = wait_for(guest, f"{WATCH_LOG} | grep -F -c \"{WRONG}\"", arrived, 180, "the wrong-password line", vm)
+    time.sleep(20)  # the supplicant retries; the line must still be one
+    _, count = guest.sh(f"{WATCH_LOG} | grep -F -c \"{WRONG}\"")
+    if count.strip() != str(lines_before + 1):
+        raise vm.Failure(f"the wrong password gave {int(count.strip() or 0) - lines_before} lines, not one")
+    _, doctor = guest.sh("babyalbum doctor 2>&1 | grep -F 'Wi-Fi:'", timeout=600)
+    if "warning: " + WRONG not in doctor:
+        raise vm.Failure(f"babyalbum doctor does not warn '{WRONG}': {doctor!r}")
+    guest.sh(f"{WPA_CLI} reconfigure")
+    wait_for(guest, f"{WATCH_LOG} | tail -n1", "connected to", 180, "the connected line after the right password", vm)
+    _, log = guest.sh(f"{WATCH_LOG}")
+    for place, text in (("the watcher's log", log), ("doctor", doctor)):
+        if PASSWORD in text or "wrong-password-0000" in text:
+            raise vm.Failure(f"a password appears in {place}")
+    return took
