@@ -70,6 +70,42 @@ import Testing
         #expect(quiet, "quiet \(ContinuousClock.now - arrived) after the report arrived: \(told.withLock { $0 })")
     }
 
+    /// The flag may arrive between any two of the watcher's looks at the clock: in turn, each of
+    /// its first eight looks creates the flag as it reads it, and a watcher asleep before that
+    /// look gets it from the test (its look after the last check once dropped the watch with the
+    /// flag's event unread, and the watcher slept until the recheck: 30 s on the card).
+    @Test(arguments: 1...8)
+    func theFlagArrivingDuringALookAtTheClockWakesTheWatcher(look: Int) throws {
+        let run = try TemporaryFolder()
+        defer { run.remove() }
+        try run.makeDirectory("systemd")
+        try run.makeDirectory("systemd/timesync")
+        let flag = run.file("systemd/timesync/synchronized")
+        let looks = Mutex(0)
+        let timetable = ClockAwareTimetable(
+            schedule: AlwaysQuiet(), policy: .keepShowing, logger: logger, recheck: 3600,
+            clockSource: {
+                if looks.withLock({
+                    $0 += 1
+                    return $0
+                }) == look {
+                    FileManager.default.createFile(atPath: flag, contents: nil)
+                }
+                return FileManager.default.fileExists(atPath: flag) ? .network : nil
+            })
+        let told = Mutex<[Bool]>([])
+        let watcher = try QuietHoursWatcher(timetable: timetable, clockFiles: [flag], logger: logger) {
+            quiet in told.withLock { $0.append(quiet) }
+        }
+        defer { watcher.stop() }
+        // A watcher that went to sleep before its `look`th look gets the flag now, as on a card.
+        try #require(waitUntil(within: promptness) { !told.withLock { $0 }.isEmpty }, "the state at start")
+        usleep(200_000)
+        if !FileManager.default.fileExists(atPath: flag) { try run.write("systemd/timesync/synchronized", bytes: 0) }
+        let quiet = waitUntil(within: promptness) { told.withLock { $0.last } == true }
+        #expect(quiet, "the flag came at look \(look) of \(looks.withLock { $0 }): told \(told.withLock { $0 })")
+    }
+
     private var logger: Logger { Logger(label: "test") }
 
     /// Always quiet once `flag` exists; until then the clock is unknown and the photos are shown,

@@ -106,6 +106,9 @@ private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
 
     func nextWait() -> PollWait {
         while mustArm {
+            // Read before the clock is: the clock file may arrive after the last look below, and
+            // its watch must then stay to wake the loop (a known clock stays known).
+            let awaitedClock = clockFiles != nil && timetable.awaitsClock
             let now = Date()
             let quiet = timetable.isQuiet(at: now)
             if quiet != told {
@@ -132,8 +135,8 @@ private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
             guard timetable.isQuiet(at: Date()) == quiet else { continue }
             logger.debug("quiet hours: next edge \(edge)")
             mustArm = false
+            if !awaitedClock { clockFiles = nil }
         }
-        if clockFiles != nil, !timetable.awaitsClock { clockFiles = nil }
         return PollWait([(timer.fileDescriptor, .readable), (clockFiles?.fileDescriptor ?? -1, .readable)])
     }
 
