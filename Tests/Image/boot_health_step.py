@@ -15,8 +15,10 @@
 (e) Emergency mode itself (a mount the boot requires, of a device that never comes): no root
     prompt; deploy/card/boot-failed names what failed in the journal, shows its line on tty1
     (read back from /dev/vcs1, the console's text) and restarts the board. Then, the fault
-    mended, the frame starts. The count of failed boots in a row on the state partition is
-    printed, not checked yet, nor its limit (3), at which the line stays without a restart.
+    mended, the frame starts. The count of failed boots in a row on the state partition: 1
+    after that boot (as boot-failed logs it and as the host reads it); at its limit (a count of
+    3 written before the boot), the line says it does not restart and the board does not; the
+    frame's start clears it, on the partition within seconds.
 The card's partitions, root and state are put back as they were before the next step.
 """
 
@@ -214,6 +216,16 @@ def failures_counted(vm, card):
     return vm.run("debugfs", "-R", "cat /boot-failures", card.part(3), check=False).stdout.strip()
 
 
+def set_failures_counted(vm, card, work, count):
+    """The state partition holds `count` failed boots in a row, as boot-failed writes them."""
+    settled_state(vm, card)
+    local = os.path.join(work, "boot-failures")
+    with open(local, "w") as f:
+        f.write(f"{count}\n")
+    vm.run("debugfs", "-w", "-R", "rm /boot-failures", card.part(3), check=False)
+    debugfs(vm, card.part(3), f"write {local} /boot-failures")
+
+
 def check_emergency(vm, card, work, boot_files):
     card.attach()
     fstab = root_file(vm, card, "/etc/fstab")
@@ -244,22 +256,40 @@ def check_emergency(vm, card, work, boot_files):
         seconds = wait_exit(guest, RESTART_AFTER + 120)
         if seconds is None:
             raise vm.Failure(f"boot-failed did not restart the board within {RESTART_AFTER + 120} s")
-        # The count of failed boots is printed, not yet checked: in two runs on 2026-12-04 the
-        # host read it as "1" once and found no file once (after e2fsck replayed the state
-        # partition's journal); its limit path is not proven (docs/card.md).
+        guest.kill()
+        counted = failures_counted(vm, card)
         print(f"emergency mode: the board restarted {seconds:.0f} s after the line; failed boots in a row as "
-              f"read on the host: {failures_counted(vm, card) or 'no count'}")
+              f"read on the host: {counted or 'no count'}")
+        if "(failed boots in a row: 1)" not in line or counted != "1":
+            raise vm.Failure(f"the first failed boot is not counted as 1: logged '{line.strip()}', on the "
+                             f"state partition: {counted or 'no count'}")
+        # 2. At the limit: a card that failed 3 boots in a row keeps its line and does not restart.
+        set_failures_counted(vm, card, work, 3)
+        guest = vm.boot(card, work, boot_files)
+        line = vm.journal_line(guest, "emergency.service", "babyalbum boot-failed: not restarting", 600)
+        screen = screen_text(guest)
+        print(f"at the limit: '{(line or 'no line').strip()}'; tty1 shows: {' '.join(screen.split())[:300]}")
+        if line is None or "it tried 3 times" not in line or "It does not restart by itself" not in screen:
+            raise vm.Failure("the fourth failed boot in a row does not say that it stops restarting: " + screen)
+        seconds = wait_exit(guest, RESTART_AFTER + 30)
+        if seconds is not None:
+            raise vm.Failure(f"the board restarted {seconds:.0f} s after its fourth failed boot in a row")
         guest.kill()
     finally:
         card.attach()
         put_root_file(vm, card, work, "/etc/fstab", fstab)
         remove_root_file(vm, card, "/etc/systemd/system/emergency.service.d/image-test.conf")
-    # 2. Mended: the frame starts.
+    # 3. Mended: the frame starts and clears the count on the partition at once (a power cut
+    # within seconds of the first photo must not keep it).
     guest = vm.boot(card, work, boot_files)
     vm.wait_showing(guest)
     time.sleep(5)
     guest.kill()
-    print(f"mended: the frame started; failed boots in a row as read on the host: {failures_counted(vm, card) or 'none'}")
+    counted = failures_counted(vm, card)
+    print(f"mended: the frame started; failed boots in a row as read on the host 5 s after the first photo, "
+          f"the board cut: {counted or 'none'}")
+    if counted:
+        raise vm.Failure(f"the frame's start did not clear the count of failed boots: {counted}")
 
 
 def step_boot_health(vm, card, work, boot_files):
