@@ -916,7 +916,8 @@ def main():
     unknown = sorted(set(named) - set(STEP_NAMES))
     if unknown:
         parser.error(f"no such step: {', '.join(unknown)} (the steps: {', '.join(STEP_NAMES)})")
-    work = tempfile.mkdtemp(prefix="babyalbum-image-test.")
+    # The card's copies (2 GB each) on disk: /tmp may be a small tmpfs (Debian 13's default).
+    work = tempfile.mkdtemp(prefix="babyalbum-image-test.", dir=os.environ.get("TMPDIR", "/var/tmp"))
     records = xunit.Records("Image")
     try:
         card = Card(options.image, work)

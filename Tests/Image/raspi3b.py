@@ -23,14 +23,13 @@ Usage: Tests/Image/raspi3b.py CARD.img      (as root; 3 to 5.5 minutes under TCG
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from image_vm import SINGLE_THREAD_TCG, Card, Failure, Guest, run, xunit  # noqa: E402
+from image_vm import SINGLE_THREAD_TCG, Card, Failure, Guest, xunit  # noqa: E402
 
 TREE = "bcm2837-rpi-3-b.dtb"
 NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
@@ -80,7 +79,8 @@ def has_key_power(bitmap):
 
 def main(image):
     records = xunit.Records("Raspi3b")
-    work = tempfile.mkdtemp(prefix="babyalbum-raspi3b.")
+    # The card's copy (2 GB) on disk: /tmp may be a small tmpfs (Debian 13's default).
+    work = tempfile.mkdtemp(prefix="babyalbum-raspi3b.", dir=os.environ.get("TMPDIR", "/var/tmp"))
     started = time.monotonic()
     try:
         card = Card(image, work)
