@@ -89,7 +89,7 @@ import Testing
                     $0 += 1
                     return $0
                 }) == look {
-                    FileManager.default.createFile(atPath: flag, contents: nil)
+                    _ = FileManager.default.createFile(atPath: flag, contents: nil)
                 }
                 return FileManager.default.fileExists(atPath: flag) ? .network : nil
             })
