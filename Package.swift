@@ -182,8 +182,8 @@ let package = Package(
         .target(
             name: "BabyAlbumDoctor",
             dependencies: [
-                "AlbumDomain", "BabyAlbumApp", "BabyAlbumSettings", "DecodeSandbox", "PhotoCodec", "PhotoSources",
-                "FolderRepository", "DRMDisplay", "EvdevInput", "LinuxInterfaces", "QuietHours", "WiFiStatus",
+                "AlbumDomain", "BabyAlbumSettings", "DecodeSandbox", "PhotoCodec", "PhotoSources", "FolderRepository",
+                "DRMDisplay", "EvdevInput", "LinuxInterfaces", "QuietHours", "WiFiStatus",
             ],
             path: "Sources/App/BabyAlbumDoctor"),
         .target(

@@ -8,15 +8,8 @@ import QuietHours
 
 /// Everything `babyalbum` was asked to do, checked and typed.
 public struct SlideshowConfiguration: Sendable {
-    /// Where frames go.
-    public enum Output: Sendable, Equatable {
-        /// The screen, through DRM/KMS: a named card (`/dev/dri/card1`) or the first with a display.
-        case drm(device: String?)
-        /// PNG files in a folder, one a frame.
-        case png(directory: String)
-        /// A screen-sized buffer in memory that no one sees (for benchmarks).
-        case memory
-    }
+    /// Where frames go (``FrameOutput``, in the domain so that the doctor reads it without the app).
+    public typealias Output = FrameOutput
 
     /// The photo folder.
     public var photos: String
@@ -107,12 +100,4 @@ public struct SlideshowConfiguration: Sendable {
         self.limits = limits
         self.exitButton = exitButton
     }
-}
-
-/// How the screen is mounted, as `--rotate` says.
-public enum RotationSetting: Sendable, Equatable {
-    /// From the kernel's `panel orientation` of the connector (none for PNG output).
-    case automatic
-    /// As given.
-    case fixed(ScreenRotation)
 }

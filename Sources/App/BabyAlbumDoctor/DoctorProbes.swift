@@ -1,5 +1,4 @@
 import AlbumDomain
-import BabyAlbumApp
 import DRMDisplay
 import DecodeSandbox
 import EvdevInput
@@ -23,7 +22,7 @@ public struct DoctorOptions: Sendable {
     /// shows these and is not black.
     public var stickPhotos = 0
     /// Where the slideshow would draw; only `.drm` needs a display and input devices.
-    public var output: SlideshowConfiguration.Output
+    public var output: FrameOutput
     /// The exit button.
     public var exitButton: ExitButtonPolicy
     /// Limits against hostile photos, as the slideshow applies them.
@@ -53,7 +52,7 @@ public struct DoctorOptions: Sendable {
 
     /// Creates options.
     public init(
-        photos: String, output: SlideshowConfiguration.Output, exitButton: ExitButtonPolicy, limits: PhotoLimits,
+        photos: String, output: FrameOutput, exitButton: ExitButtonPolicy, limits: PhotoLimits,
         headersOnly: Bool = false, unit: String = "babyalbum.service"
     ) {
         self.photos = photos
@@ -85,7 +84,7 @@ public enum DoctorProbes {
     }
 
     /// The DRM cards (only the named one for `--output drm:/dev/dri/cardN`).
-    public static func display(_ output: SlideshowConfiguration.Output) -> DoctorDisplaySection {
+    public static func display(_ output: FrameOutput) -> DoctorDisplaySection {
         switch output {
         case .drm(let device?):
             return DoctorDisplaySection(required: true, cards: DRMProbe.mark([DRMProbe.card(device)]))

@@ -1,5 +1,4 @@
 import AlbumDomain
-import BabyAlbumApp
 import DRMDisplay
 
 /// What `babyalbum doctor` found: the display, the input devices, the photo folder and the
