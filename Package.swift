@@ -5,8 +5,7 @@ import PackageDescription
 /// inside out (docs/design.md tells the data flow); each module is listed under its folder:
 ///
 /// - `Sources/Domain/`: `AlbumDomain` (state, actions, effects, the `PublishPhoto` reducer, the
-///   view model, quiet windows; the standard library only, no I/O) and `AlbumRuntime` (the runner
-///   that feeds actions to the reducer and performs its effects).
+///   view model, quiet windows; the standard library only, no I/O).
 /// - `Sources/Platform/`: `LinuxInterfaces` (descriptors, errno, poll loops, inotify, `stat`,
 ///   `access`, user look-ups, TCP, resource usage, and signals with the restart in one place: the
 ///   system calls every layer shares; its C side is `CLinuxInterfaces`).
@@ -21,7 +20,8 @@ import PackageDescription
 ///     dimming); `SystemdNotify` (readiness and watchdog); `WiFiStatus` (wpa_supplicant's events as
 ///     one line); `BabyAlbumSettings` (the settings file,
 ///     checked by the command's own parser).
-/// - `Sources/App/`: `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
+/// - `Sources/App/`: `AlbumRuntime` (the runner at the edge: feeds actions to the reducer and
+///   performs its effects, with Dispatch), `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
 ///   of `babyalbum doctor` and its report, text or JSON, assembled), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
 ///   `settings`, the settings file, the decode worker's dispatch; `Benchmarks/`, the hidden
 ///   `benchmark-decode`) and `babyalbum` (its `main.swift`).
@@ -51,9 +51,10 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
     ],
     targets: [
-        // MARK: Domain (no C, no I/O) and the runner that performs its effects
+        // MARK: Domain (no C, no I/O)
         .target(name: "AlbumDomain", path: "Sources/Domain/AlbumDomain"),
-        .target(name: "AlbumRuntime", dependencies: ["AlbumDomain"], path: "Sources/Domain/AlbumRuntime"),
+        // The runner at the edge that performs the domain's effects (Dispatch, the injected clock).
+        .target(name: "AlbumRuntime", dependencies: ["AlbumDomain"], path: "Sources/App/AlbumRuntime"),
 
         // MARK: Platform
         .target(
