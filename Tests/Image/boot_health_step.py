@@ -12,13 +12,14 @@
     the root pass 0, so nothing checks it at boot), and a unit that
     hangs before sysinit.target for ever. The frame shows a photo, systemd is not in emergency or
     rescue mode, and `babyalbum doctor` names the failed mount and the failed check.
-(e) Emergency mode itself (a mount the boot requires, of a device that never comes): no root
-    prompt; deploy/card/boot-failed names what failed in the journal, shows its line on tty1
-    (read back from /dev/vcs1, the console's text) and restarts the board. Then, the fault
-    mended, the frame starts. The count of failed boots in a row on the state partition: 1
-    after that boot (as boot-failed logs it and as the host reads it); at its limit (a count of
-    3 written before the boot), the line says it does not restart and the board does not; the
-    frame's start clears it, on the partition within seconds.
+(e) Emergency mode itself (a mount the boot requires, of a device that never comes), the frame
+    kept from starting: no root prompt; deploy/card/boot-failed names what failed in the
+    journal, shows its line on tty1 (read back from /dev/vcs1, the console's text), counts the
+    failed boot (1, as it logs it and as the host reads it) and restarts the board. At its limit
+    (a count of 3 written before the boot), the line says it does not restart and the board
+    does not. With the same fault and the frame free to start (emergency mode does not stop the
+    boot), the frame shows a photo, boot-failed does not restart the board, and no count is
+    left on the partition.
 The card's partitions, root and state are put back as they were before the next step.
 """
 
@@ -43,6 +44,10 @@ TimeoutStartSec=infinity
 WantedBy=sysinit.target
 """
 RESTART_SOON = f"[Service]\nEnvironment=BABYALBUM_BOOT_FAILED_RESTART_AFTER={RESTART_AFTER}\n"
+#: The test's drop-in that keeps the frame from starting (a failed boot in which nothing comes up),
+#: beside the card's own (frame-card.conf) in that folder.
+FRAME_DROP_INS = "/etc/systemd/system/babyalbum.service.d"
+FRAME_HELD_BACK = "[Service]\nExecStartPre=/bin/false\n"
 #: A mount the boot requires (not nofail) of a partition this card does not have.
 MISSING_MOUNT = "PARTUUID=0badcafe-09 /mnt ext4 ro,x-systemd.device-timeout=10s 0 0\n"
 STOP_PID1 = ("perl -e 'syscall(117, 0x4206, 1, 0, 0) == 0 or die \"PTRACE_SEIZE: $!\"; "
@@ -79,6 +84,17 @@ def screen_text(guest):
     """What tty1 shows, as text (the console's memory, /dev/vcs1), and the active console."""
     _, out = guest.sh("cat /sys/class/tty/tty0/active; tr -s ' ' </dev/vcs1; echo")
     return out
+
+
+def screen_showing(guest, text, timeout=20):
+    """What tty1 shows once it holds `text`, or at `timeout`: a frame that keeps trying to start
+    resets tty1 every 5 s (its TTYVTDisallocate=), and boot-failed shows its line again."""
+    deadline = time.monotonic() + timeout
+    while True:
+        screen = screen_text(guest)
+        if text in screen or time.monotonic() >= deadline:
+            return screen
+        time.sleep(1)
 
 
 def wait_exit(guest, timeout):
@@ -235,14 +251,19 @@ def check_emergency(vm, card, work, boot_files):
     with open(restart_soon, "w") as f:
         f.write(RESTART_SOON)
     debugfs(vm, card.part(2), f"write {restart_soon} /etc/systemd/system/emergency.service.d/image-test.conf")
+    hold_back = os.path.join(work, "frame-held-back.conf")
+    with open(hold_back, "w") as f:
+        f.write(FRAME_HELD_BACK)
+    debugfs(vm, card.part(2), f"write {hold_back} {FRAME_DROP_INS}/image-test.conf")
     try:
-        # 1. The first failed boot: the line, the journal, a restart after RESTART_AFTER seconds.
+        # 1. A failed boot in which the frame cannot start either: the line, the journal, the
+        # count of 1 (logged, and on the partition), a restart after RESTART_AFTER seconds.
         guest = vm.boot(card, work, boot_files)
         line = vm.journal_line(guest, "emergency.service", "babyalbum boot-failed:", 600)
         if line is None:
             _, out = guest.sh("systemctl is-active emergency.target; systemctl --failed --no-legend --plain")
             raise vm.Failure("no boot-failed line in emergency mode: " + out)
-        screen = screen_text(guest)
+        screen = screen_showing(guest, "The frame could not start")
         print(f"emergency mode: '{line.strip()}'; tty1 shows: {' '.join(screen.split())[:300]}")
         if "The frame could not start" not in screen or "mnt.mount" not in screen:
             raise vm.Failure("tty1 does not show the line naming what failed: " + screen)
@@ -267,7 +288,7 @@ def check_emergency(vm, card, work, boot_files):
         set_failures_counted(vm, card, work, 3)
         guest = vm.boot(card, work, boot_files)
         line = vm.journal_line(guest, "emergency.service", "babyalbum boot-failed: not restarting", 600)
-        screen = screen_text(guest)
+        screen = screen_showing(guest, "It does not restart by itself")
         print(f"at the limit: '{(line or 'no line').strip()}'; tty1 shows: {' '.join(screen.split())[:300]}")
         if line is None or "it tried 3 times" not in line or "It does not restart by itself" not in screen:
             raise vm.Failure("the fourth failed boot in a row does not say that it stops restarting: " + screen)
@@ -275,21 +296,32 @@ def check_emergency(vm, card, work, boot_files):
         if seconds is not None:
             raise vm.Failure(f"the board restarted {seconds:.0f} s after its fourth failed boot in a row")
         guest.kill()
+        # 3. The same fault, the frame free to start: systemd's emergency mode does not stop the
+        # boot (local-fs.target's OnFailure=), so the frame shows its photos beside it; boot-failed
+        # then neither restarts the board nor counts the boot, and the frame's start clears the
+        # count on the partition at once (a power cut seconds after the first photo keeps none).
+        card.attach()
+        remove_root_file(vm, card, f"{FRAME_DROP_INS}/image-test.conf")
+        guest = vm.boot(card, work, boot_files)
+        vm.wait_showing(guest)
+        line = vm.journal_line(guest, "emergency.service", "babyalbum boot-failed: not restarting", RESTART_AFTER + 300)
+        print(f"the frame beside emergency mode: a photo on screen; '{(line or 'no line').strip()}'")
+        if line is None or "the frame runs" not in line:
+            raise vm.Failure("boot-failed does not leave the screen to a frame that runs: " + (line or "no line"))
+        seconds = wait_exit(guest, 20)
+        if seconds is not None:
+            raise vm.Failure(f"the board restarted {seconds:.0f} s after boot-failed said the frame runs")
+        guest.kill()
+        counted = failures_counted(vm, card)
+        print(f"the frame beside emergency mode: failed boots in a row as read on the host, the board cut: "
+              f"{counted or 'none'}")
+        if counted:
+            raise vm.Failure(f"a boot whose frame ran left a count of failed boots: {counted}")
     finally:
         card.attach()
         put_root_file(vm, card, work, "/etc/fstab", fstab)
         remove_root_file(vm, card, "/etc/systemd/system/emergency.service.d/image-test.conf")
-    # 3. Mended: the frame starts and clears the count on the partition at once (a power cut
-    # within seconds of the first photo must not keep it).
-    guest = vm.boot(card, work, boot_files)
-    vm.wait_showing(guest)
-    time.sleep(5)
-    guest.kill()
-    counted = failures_counted(vm, card)
-    print(f"mended: the frame started; failed boots in a row as read on the host 5 s after the first photo, "
-          f"the board cut: {counted or 'none'}")
-    if counted:
-        raise vm.Failure(f"the frame's start did not clear the count of failed boots: {counted}")
+        remove_root_file(vm, card, f"{FRAME_DROP_INS}/image-test.conf")
 
 
 def step_boot_health(vm, card, work, boot_files):
