@@ -76,6 +76,12 @@ class Failure(Exception):
     pass
 
 
+def card_work_folder(prefix):
+    """A new folder for a run's copy of the card (2 GB) and its boot files, on disk: under
+    $TMPDIR, else /var/tmp, never /tmp, which may be a small tmpfs (Debian 13's default)."""
+    return tempfile.mkdtemp(prefix=prefix, dir=os.environ.get("TMPDIR", "/var/tmp"))
+
+
 def run(*args, **kw):
     return subprocess.run(args, check=kw.pop("check", True), capture_output=True, text=True, **kw)
 
@@ -916,8 +922,7 @@ def main():
     unknown = sorted(set(named) - set(STEP_NAMES))
     if unknown:
         parser.error(f"no such step: {', '.join(unknown)} (the steps: {', '.join(STEP_NAMES)})")
-    # The card's copies (2 GB each) on disk: /tmp may be a small tmpfs (Debian 13's default).
-    work = tempfile.mkdtemp(prefix="babyalbum-image-test.", dir=os.environ.get("TMPDIR", "/var/tmp"))
+    work = card_work_folder("babyalbum-image-test.")
     records = xunit.Records("Image")
     try:
         card = Card(options.image, work)

@@ -24,12 +24,11 @@ import os
 import re
 import shutil
 import sys
-import tempfile
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from image_vm import SINGLE_THREAD_TCG, Card, Failure, Guest, xunit  # noqa: E402
+from image_vm import SINGLE_THREAD_TCG, Card, Failure, Guest, card_work_folder, xunit  # noqa: E402
 
 TREE = "bcm2837-rpi-3-b.dtb"
 NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
@@ -79,8 +78,7 @@ def has_key_power(bitmap):
 
 def main(image):
     records = xunit.Records("Raspi3b")
-    # The card's copy (2 GB) on disk: /tmp may be a small tmpfs (Debian 13's default).
-    work = tempfile.mkdtemp(prefix="babyalbum-raspi3b.", dir=os.environ.get("TMPDIR", "/var/tmp"))
+    work = card_work_folder("babyalbum-raspi3b.")
     started = time.monotonic()
     try:
         card = Card(image, work)
