@@ -32,6 +32,14 @@ ONE_VALUE_KEYS = ["interval", "count", "output", "size", "mode", "scale", "trans
                   "wifi-password", "wifi-country", "clock-module", "family-library-network", "name", "birthday",
                   "caption", "rotate", "sticks", "stick-photos", "statistics"]
 
+# Values that pass their option's type but not its range or the command's validate(): each
+# needs a parse of the command to be refused.
+TYPED_BUT_REFUSED = [("interval", "0"), ("count", "0"), ("size", "1x1"), ("mode", "1x1"), ("fade", "99"),
+                     ("exit-hold", "0"), ("state-dir", "/nonexistent"), ("time-zone", "Nowhere/Else"),
+                     ("time-servers", "host:123"), ("wifi-name", ""), ("wifi-password", "short"),
+                     ("wifi-country", "XX"), ("birthday", "2020-13-45"), ("caption", "age"),
+                     ("max-photo-megapixels", "0"), ("quiet-hours", "25:00-26:00"), ("name", "\u0007")]
+
 # The shapes that cost most before: refused lines after accepted ones, and each kind of refusal.
 SHAPES = {
     "accepted lines, then one refused (the round-4 worst case)":
@@ -44,6 +52,8 @@ SHAPES = {
         lambda: fill(lambda n: f"hunter{n:06d}"),
     "every one-value key once, each with a refused value, then padding comments":
         lambda: fill(lambda n: "# padding", prefix="".join(f"{key} = x!x\n" for key in ONE_VALUE_KEYS)),
+    "every one-value key once, each with a value its type takes and its checks refuse, then padding comments":
+        lambda: fill(lambda n: "# padding", prefix="".join(f"{key} = {value}\n" for key, value in TYPED_BUT_REFUSED)),
     "one-value keys set again and again, the last refused":
         lambda: fill(lambda n: f"interval = {n % 100 + 1}")[:-200] + "\ninterval = abc\n",
 }

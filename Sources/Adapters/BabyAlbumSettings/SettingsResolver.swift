@@ -79,12 +79,16 @@ public enum SettingsResolver {
                 command: command, arguments: wholeFile, accepted: screening.candidates,
                 problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
         }
-        let byLine = lineByLine(type, screening.candidates, words: words, commandLine: commandLine)
-        for (index, (entry, error)) in byLine.refused.sorted(by: { $0.0.line < $1.0.line }).enumerated() {
-            let reason =
+        let byLine = lineByLine(
+            type, screening.candidates, valueTypes: SettingValueTypes.of(type), words: words, commandLine: commandLine)
+        for (index, (entry, knownError)) in byLine.refused.sorted(by: { $0.0.line < $1.0.line }).enumerated() {
+            // A line its value's type refused had no parse: the first few get one for its reason.
+            let error =
                 index < maxExplainedLines
-                ? explanation(type, of: error, for: entry)
-                : "the value of '\(entry.key)' is not accepted (fix the lines before it first; babyalbum --help)"
+                ? knownError ?? check(type, entry, words: words(entry), before: [], commandLine: commandLine) : nil
+            let reason =
+                error.map { explanation(type, of: $0, for: entry) }
+                ?? "the value of '\(entry.key)' is not accepted (fix the lines before it first; babyalbum --help)"
             problems.append(SettingsProblem(file: file!.path, line: entry.line, reason: reason, key: entry.key))
         }
         let accepted = byLine.accepted.sorted { $0.line < $1.line }
@@ -137,13 +141,21 @@ public enum SettingsResolver {
 
     /// The lines that the command takes: those it takes alone (all of them, or, when some clash,
     /// one at a time in file order), then, in up to three rounds, those that need lines accepted
-    /// before them. At most a few parses a line, each of at most all the lines' words.
+    /// before them. A line whose value its option's type refuses is refused without a parse (no
+    /// other line can make it right); the others cost at most a few parses each, of at most all the
+    /// lines' words. A refused line's error is `nil` when no parse was made.
     private static func lineByLine<Command: ParsableCommand>(
-        _ type: Command.Type, _ entries: [SettingsEntry], words: (SettingsEntry) -> [String], commandLine: [String]
-    ) -> (accepted: [SettingsEntry], refused: [(SettingsEntry, any Error)]) {
+        _ type: Command.Type, _ entries: [SettingsEntry], valueTypes: [String: any ExpressibleByArgument.Type],
+        words: (SettingsEntry) -> [String], commandLine: [String]
+    ) -> (accepted: [SettingsEntry], refused: [(SettingsEntry, (any Error)?)]) {
         var alone: [SettingsEntry] = []
+        var refusedByType: [(SettingsEntry, (any Error)?)] = []
         var refused: [(SettingsEntry, any Error)] = []
         for entry in entries {
+            if let valueType = valueTypes[entry.key], valueType.init(argument: entry.value) == nil {
+                refusedByType.append((entry, nil))
+                continue
+            }
             switch check(type, entry, words: words(entry), before: [], commandLine: commandLine) {
             case nil: alone.append(entry)
             case let error?: refused.append((entry, error))
@@ -174,7 +186,7 @@ public enum SettingsResolver {
             if stillRefused.count == refused.count { break }
             refused = stillRefused
         }
-        return (accepted, refused)
+        return (accepted, refused.map { ($0.0, $0.1) } + refusedByType)
     }
 
     /// The long option names in `arguments` (`--name` and `--name=value`), up to `--`.
