@@ -1,9 +1,5 @@
 import LinuxInterfaces
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A panel's backlight in sysfs (`/sys/class/backlight/NAME`): `brightness` from 0 to
 /// `max_brightness`. Found rather than named: `rpi_backlight`, `10-0045`, `4-0045` (max 31)
 /// and laptop and tablet panels all differ.
@@ -59,7 +55,7 @@ public struct Backlight: Equatable, Sendable {
     }
 
     /// Whether this process may set the brightness.
-    public var isWritable: Bool { access(brightnessFile, W_OK) == 0 }
+    public var isWritable: Bool { PathAccess.mayWrite(brightnessFile) }
 
     private var brightnessFile: String { directory + "/brightness" }
 

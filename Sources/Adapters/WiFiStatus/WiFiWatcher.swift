@@ -1,11 +1,5 @@
 import LinuxInterfaces
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Follows wpa_supplicant on one interface and says each change of ``WiFiState`` once: a line
 /// to `say` (the journal) and the state file `doctor` reads. The slideshow never waits for it.
 /// When the supplicant is not there (yet), or goes, it tries again every ``retry``.
@@ -46,7 +40,7 @@ public struct WiFiWatcher {
                 if error.description != lastFailure { say("Wi-Fi: waiting for wpa_supplicant (\(error))") }
                 lastFailure = error.description
             }
-            sleep(UInt32(retry.components.seconds))
+            sleepThread(for: retry)
         }
     }
 
@@ -54,7 +48,7 @@ public struct WiFiWatcher {
     private func follow(_ last: inout WiFiState?) throws(SystemCallFailure) {
         let control = try SupplicantControl(remote: remote, local: local)
         guard try control.request("ATTACH").hasPrefix("OK") else {
-            throw SystemCallFailure(operation: "ATTACH refused", path: remote, code: EPROTO)
+            throw .protocolError("ATTACH refused", path: remote)
         }
         let network = WiFiState.networkName(fromReply: try control.request("GET_NETWORK 0 ssid"))
         if try control.request("STATUS").contains("wpa_state=COMPLETED") {

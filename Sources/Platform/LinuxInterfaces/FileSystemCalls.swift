@@ -10,6 +10,9 @@ public enum PathAccess {
     /// Whether this process may create files in the folder `path` (`access(W_OK | X_OK)`).
     public static func mayCreateFiles(in path: String) -> Bool { access(path, W_OK | X_OK) == 0 }
 
+    /// Whether this process may write the file at `path` (`access(W_OK)`).
+    public static func mayWrite(_ path: String) -> Bool { access(path, W_OK) == 0 }
+
     /// Whether this process may run the file at `path` (`access(X_OK)`).
     public static func mayExecute(_ path: String) -> Bool { access(path, X_OK) == 0 }
 
@@ -28,6 +31,11 @@ public enum ExitHandlers {
 }
 
 extension SystemCallFailure {
+    /// A peer that answered outside its protocol (`EPROTO`), for `operation` on `path`.
+    public static func protocolError(_ operation: String, path: String) -> SystemCallFailure {
+        SystemCallFailure(operation: operation, path: path, code: EPROTO)
+    }
+
     /// Whether the file or folder does not exist (`ENOENT`, `ENOTDIR`).
     public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
 
