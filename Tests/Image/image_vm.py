@@ -31,6 +31,7 @@ Needs qemu-system-arm, dosfstools, mtools, e2fsprogs, util-linux (losetup), pyth
 import argparse
 import contextlib
 import hashlib
+import json
 import os
 import random
 import re
@@ -98,7 +99,6 @@ class Card:
         """One loop device a partition (no udev here to make partition nodes); again after a
         change of the partition table. Every guest is powered off first: the host never touches
         a card in use (a step that failed mid-boot still has one)."""
-        import json
         power_off_all()
         self.detach()
         table = json.loads(run("sfdisk", "-J", self.path).stdout)["partitiontable"]["partitions"]
@@ -327,13 +327,22 @@ def wait_showing(guest, timeout=600):
     raise Failure(f"no photo shown in {timeout} s; babyalbum.service:\n" + out)
 
 
-def impostor_stick(work):
-    """A USB stick as a careless or hostile one could be (issue 61): partition 1 a FAT labelled
-    BABYALBUM with a babyalbum.txt of its own, 2 and 3 ext4 labelled BA-ROOT and BA-STATE, as a
-    second card in a USB reader would be. Returns QEMU's arguments that plug it in (xHCI)."""
+def disk_identifier(card):
+    """The card's MBR disk identifier, 8 hex digits."""
+    table = json.loads(run("sfdisk", "-J", card.path).stdout)
+    return table["partitiontable"]["id"].removeprefix("0x").lower().zfill(8)
+
+
+def impostor_stick(work, disk_id):
+    """A USB stick as a careless or hostile one could be (issue 61), a second card flashed from
+    the same image as far as names go: the card's own disk identifier (so its partitions carry the
+    card's PARTUUIDs ID-01, -03 and -04) and its labels, partition 1 a FAT labelled BABYALBUM with
+    a babyalbum.txt of its own, 3 and 4 ext4 labelled BA-STATE and BA-LIBRARY. Slot 2 is empty:
+    the kernel's root= names the root by PARTUUID, and a second root of the same name is the one
+    case left to chance (docs/card.md). Returns QEMU's arguments that plug it in (xHCI)."""
     path = os.path.join(work, "impostor-stick.img")
     parts = {}
-    for name, label, size in (("fat", "BABYALBUM", 40), ("root", "BA-ROOT", 16), ("state", "BA-STATE", 16)):
+    for name, label, size in (("fat", "BABYALBUM", 40), ("state", "BA-STATE", 16), ("library", "BA-LIBRARY", 16)):
         parts[name] = os.path.join(work, f"impostor-{name}.img")
         with open(parts[name], "wb") as f:
             f.truncate(size << 20)
@@ -347,37 +356,44 @@ def impostor_stick(work):
             run("mkfs.ext4", "-q", "-L", label, parts[name])
     with open(path, "wb") as f:
         f.truncate(80 << 20)
-    table = ("label: dos\nunit: sectors\nstart=2048, size=81920, type=c\nstart=83968, size=32768, type=83\n"
-             "start=116736, size=32768, type=83\n")
+    table = (f"label: dos\nlabel-id: 0x{disk_id}\nunit: sectors\n1: start=2048, size=81920, type=c\n"
+             "3: start=83968, size=32768, type=83\n4: start=116736, size=32768, type=83\n")
     subprocess.run(["sfdisk", "-q", path], input=table, text=True, check=True)
-    for name, start in (("fat", 2048), ("root", 83968), ("state", 116736)):
+    for name, start in (("fat", 2048), ("state", 83968), ("library", 116736)):
         run("dd", f"if={parts[name]}", f"of={path}", "bs=512", f"seek={start}", "conv=notrunc,sparse", "status=none")
         os.unlink(parts[name])
     return ["-drive", f"file={path},if=none,id=stick,format=raw,snapshot=on", "-device", "qemu-xhci,id=xhci",
             "-device", "usb-storage,bus=xhci.0,drive=stick"]
 
 
-def check_own_partitions(guest):
-    """The card's own partitions are mounted, by its disk identifier, though the stick beside it
-    carries their labels; the stick is there (the positive control)."""
-    _, out = guest.sh("for m in / /boot/firmware /var/lib/babyalbum; do findmnt -no SOURCE --mountpoint $m; done; "
-                      "udevadm settle --timeout=30; lsblk -rno NAME,LABEL /dev/sda 2>&1 | tr '\\n' ' '; echo; "
-                      "grep -o 'root=[^ ]*' /proc/cmdline")
+def check_own_partitions(guest, disk_id):
+    """The card's own partitions are mounted though the stick beside it carries their labels and
+    PARTUUIDs; the stick is there and carries them (the positive control)."""
+    _, out = guest.sh("for m in / /boot/firmware /var/lib/babyalbum /var/lib/babyalbum-sync; do "
+                      "findmnt -no SOURCE --mountpoint $m; done; udevadm settle --timeout=30; "
+                      "lsblk -rno NAME,LABEL,PARTUUID /dev/sda 2>&1 | tr '\\n' ' '; echo; "
+                      "ls /dev/disk/babyalbum | tr '\\n' ' '; echo; grep -o 'root=[^ ]*' /proc/cmdline")
     lines = out.strip().splitlines()
-    print("mounts with a stick labelled BABYALBUM, BA-ROOT and BA-STATE plugged in: "
-          + ", ".join(lines[:3]) + f"; the stick: {lines[3] if len(lines) > 3 else '?'}; {lines[-1]}")
-    if lines[:3] != ["/dev/vda2", "/dev/vda1", "/dev/vda3"]:
+    print("mounts with a stick of the card's disk identifier and labels plugged in: " + ", ".join(lines[:4])
+          + f"; the stick: {lines[4] if len(lines) > 4 else '?'}; /dev/disk/babyalbum: "
+          + f"{lines[5] if len(lines) > 5 else '?'}; {lines[-1]}")
+    if lines[:4] != ["/dev/vda2", "/dev/vda1", "/dev/vda3", "/dev/vda4"]:
         raise Failure("a partition was not the card's own with the impostor stick plugged in: " + out)
-    if len(lines) < 5 or "BABYALBUM" not in lines[3] or "BA-ROOT" not in lines[3]:
-        raise Failure("the impostor stick was not seen by the card (no positive control): " + out)
-    if not re.fullmatch(r"root=PARTUUID=[0-9a-f]{8}-02", lines[-1]):
+    if len(lines) < 7 or "BABYALBUM" not in lines[4] or f"{disk_id}-01" not in lines[4] or \
+            f"{disk_id}-04" not in lines[4]:
+        raise Failure("the impostor stick, with the card's labels and PARTUUIDs, was not seen by the card "
+                      "(no positive control): " + out)
+    if lines[5].split() != ["part1", "part2", "part3", "part4"]:
+        raise Failure("/dev/disk/babyalbum does not hold the card's four partitions alone: " + out)
+    if lines[-1] != f"root=PARTUUID={disk_id}-02":
         raise Failure("the root is not named by the card's disk identifier: " + lines[-1])
 
 
 def step_boot(card, work, boot_files, photo):
-    guest = boot(card, work, boot_files, extra=impostor_stick(work))
+    disk_id = disk_identifier(card)
+    guest = boot(card, work, boot_files, extra=impostor_stick(work, disk_id))
     shown_after = wait_showing(guest)
-    check_own_partitions(guest)
+    check_own_partitions(guest, disk_id)
     status, mounts = guest.sh("findmnt -no OPTIONS /; findmnt -no OPTIONS /boot/firmware; findmnt -no OPTIONS /var/lib/babyalbum")
     print("mounts (/, /boot/firmware, /var/lib/babyalbum):", " | ".join(mounts.split()))
     root_options = mounts.split()[0].split(",")

@@ -347,9 +347,9 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     print(f"  power cut while family-big.png was in transfer ({size.strip() or '?'} bytes of its temporary file)")
     guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
-    # The library's fsck unit is named for partition 4 by the card's disk identifier; e2fsck names
+    # The library's fsck unit is named for partition 4 of the card (its fstab name); e2fsck names
     # the file system by its label.
-    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-by\\x2dpartuuid-*\\x2d04.service' "
+    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-babyalbum-part4.service' "
                        "| grep BA-LIBRARY", timeout=60)
     print("  the next boot's fsck of the library:", fsck.strip() or "(no line)")
     if "BA-LIBRARY" not in fsck or not re.search(r"clean|recovering journal|\d+/\d+ files", fsck):
