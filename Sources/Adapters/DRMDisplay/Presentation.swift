@@ -139,11 +139,9 @@ final class Presentation {
                 logger.warning("no page-flip event from \(output.name) within a second")
                 return
             }
-            var fds = pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&fds, 1, Int32(remaining / .milliseconds(1)) + 1)
-            if ready > 0 {
-                drmHandleEvent(device.fd, &context)
-            } else if ready < 0 && errno != EINTR {
+            do throws(SystemCallFailure) {
+                if try waitUntilReadable(device.fd, timeout: remaining) { drmHandleEvent(device.fd, &context) }
+            } catch {
                 return
             }
         }

@@ -4,12 +4,6 @@ import LinuxInterfaces
 import PhotoCodec
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The program a decode worker runs.
 public struct DecodeWorkerCommand: Sendable, Equatable {
     /// The `babyalbum` subcommand that serves one decode: `babyalbum decode-worker`.
@@ -27,11 +21,7 @@ public struct DecodeWorkerCommand: Sendable, Equatable {
 
     /// This very program, as `babyalbum decode-worker` (one binary to install and update).
     public static func thisProgram() -> DecodeWorkerCommand {
-        var path = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &path, path.count - 1)
-        let executable =
-            length > 0 ? String(decoding: path[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        return DecodeWorkerCommand(executable: executable, arguments: [subcommand])
+        DecodeWorkerCommand(executable: SymbolicLink.target(of: "/proc/self/exe") ?? "", arguments: [subcommand])
     }
 }
 
@@ -164,8 +154,7 @@ public final class DecodeWorkerPool: Sendable {
         warm.withLock { held in
             guard let pid = held?.startedPid(), let descriptor = held?.socketDescriptor else { return nil }
             // Its ready message has arrived (it is not read here): it is confined and idle.
-            var socket = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            guard poll(&socket, 1, timeout.roundedUpMilliseconds) == 1 else { return nil }
+            guard (try? waitUntilReadable(descriptor, timeout: timeout)) == true else { return nil }
             return (basandbox_status_kb(pid, "VmRSS:"), basandbox_status_kb(pid, "RssAnon:"))
         }
     }

@@ -22,6 +22,18 @@ public enum PathAccess {
     }
 }
 
+/// What a symbolic link names (`readlink(2)`): `/proc/self/exe` is this very program.
+public enum SymbolicLink {
+    /// The target of the link at `path`, as written in the link; `nil` when it is no link or
+    /// cannot be read.
+    public static func target(of path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
 /// The process's exit handlers (`atexit(3)`): they run on `exit` and on a return from `main`.
 public enum ExitHandlers {
     /// Registers `handler` (a C function pointer: a closure that captures nothing).
