@@ -376,6 +376,7 @@ import Testing
             AlbumEnd.exitButton(ExitRequest(device: "gpio-keys", key: "KEY_POWER"))
         ),
         (.stopSignalReceived(15), .signal(15)),
+        (.settingsChanged, .restartRequested),
     ])
     func endingCancelsTheTickEndsTheAlbumAndIgnoresEverythingAfter(action: AlbumAction, end: AlbumEnd) {
         let (store, _, next) = showingFirstPhoto(["a", "b"])

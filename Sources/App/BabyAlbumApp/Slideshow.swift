@@ -42,7 +42,7 @@ public enum Slideshow {
         let repository = RescanningRepository { configuration.photoRepository(logger: logger) }
         let signals = SignalWatcher(signals: SignalNumber.watched) { number in
             guard number == SignalNumber.hangUp else { return runner.send(.stopSignalReceived(number)) }
-            if configuration.settingsChanged?() == true { return runner.send(.stopSignalReceived(SignalNumber.hangUp)) }
+            if configuration.settingsChanged?() == true { return runner.send(.settingsChanged) }
             logger.notice("SIGHUP: reading the photo folder afresh")
             repository.rescan()
         }

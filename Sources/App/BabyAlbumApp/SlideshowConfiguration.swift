@@ -60,7 +60,7 @@ public struct SlideshowConfiguration: Sendable {
     /// The captions' font file.
     public var captionFont = CaptionFont.defaultPath
     /// Asked on SIGHUP: `true` when the settings file changed, and the slideshow should end
-    /// (with `.signal(SIGHUP)`) so that the command starts again with the new settings.
+    /// (``AlbumEnd/restartRequested``) so that the command starts again with the new settings.
     public var settingsChanged: (@Sendable () -> Bool)?
 
     /// Where the shuffle round is kept (`--state-dir`).

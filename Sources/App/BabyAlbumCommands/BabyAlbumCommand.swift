@@ -230,7 +230,7 @@ struct Show: AsyncParsableCommand {
         SignalDisposition.ignore(SignalNumber.brokenPipe)
         do {
             let end = try await Slideshow.run(configuration, logger: logger)
-            if end == .signal(SignalNumber.hangUp) { SettingsWiring.restartWithNewSettings() }
+            if end == .restartRequested { SettingsWiring.restartWithNewSettings() }
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure

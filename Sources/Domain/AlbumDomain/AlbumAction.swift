@@ -35,6 +35,8 @@ public enum AlbumAction: Equatable, Sendable {
     case exitButtonHeld(ExitRequest)
     /// The process was asked to stop (SIGTERM, SIGINT, SIGQUIT).
     case stopSignalReceived(Int32)
+    /// The settings file changed (found on SIGHUP): the command starts again with it.
+    case settingsChanged
 }
 
 /// What the input layer sends upward, its only action: the hardware exit button was held.

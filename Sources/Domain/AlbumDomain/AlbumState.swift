@@ -135,6 +135,8 @@ public enum AlbumEnd: Equatable, Sendable, CustomStringConvertible {
     case exitButton(ExitRequest)
     /// A signal asked the process to stop.
     case signal(Int32)
+    /// The settings changed: the command starts again with them (the slideshow's reload).
+    case restartRequested
 
     /// Whether the view gives the screen back at once. A run that showed its count keeps its
     /// last photo on screen until the process ends; the exit button and signals end it now.
@@ -148,6 +150,7 @@ public enum AlbumEnd: Equatable, Sendable, CustomStringConvertible {
         case .countReached(let count): "showed \(count) photos, done"
         case .exitButton(let request): "exit button: \(request) ended the slideshow"
         case .signal(let number): "signal \(number) ended the slideshow"
+        case .restartRequested: "the settings changed: the slideshow starts again with them"
         }
     }
 }

@@ -93,6 +93,8 @@ struct Reduction {
             end(.exitButton(request))
         case .stopSignalReceived(let number):
             end(.signal(number))
+        case .settingsChanged:
+            end(.restartRequested)
         }
     }
 
