@@ -1,9 +1,4 @@
-import CDisplayShims
 import LinuxInterfaces
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// One kernel uevent: `ACTION`, `DEVPATH`, `SUBSYSTEM`, `DEVNAME`, `HOTPLUG`... as sent on
 /// the `NETLINK_KOBJECT_UEVENT` socket (`"action@devpath\0KEY=VALUE\0..."`).
@@ -34,27 +29,21 @@ public struct Uevent: Equatable, Sendable {
 /// The kernel's uevents (raw netlink, no libudev): a non-blocking socket that the display
 /// thread polls beside its ``Wakeup``. Owns the socket.
 final class UeventMonitor {
-    private let socket: FileDescriptor
+    private let socket: DatagramSocket
     /// The socket, for `poll`.
     var fileDescriptor: Int32 { socket.rawValue }
 
     /// Opens the socket, bound to the kernel's uevent multicast group.
     init() throws(SystemCallFailure) {
-        let descriptor = try valueOrErrno("socket(NETLINK_KOBJECT_UEVENT)", path: "uevents") {
-            CDisplayShims_open_uevent_socket()
-        }
-        socket = FileDescriptor(adopting: descriptor, path: "uevents")
+        socket = try DatagramSocket.kernelUevents()
     }
 
     /// Reads every queued uevent without blocking.
     func readEvents() -> [Uevent] {
         var events: [Uevent] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        let fileDescriptor = fileDescriptor
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { return events }
-            if let event = Uevent(datagram: Array(buffer[0..<count])) { events.append(event) }
+        while let datagram = try? socket.receive(timeout: .zero) {
+            if let event = Uevent(datagram: datagram) { events.append(event) }
         }
+        return events
     }
 }

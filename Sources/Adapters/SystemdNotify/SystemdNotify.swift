@@ -1,11 +1,5 @@
 import LinuxInterfaces
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// Tells the service manager how the program is doing: readiness, watchdog pings, status text and
 /// shutdown, over the documented notification socket protocol (`sd_notify(3)`), without
 /// libsystemd.
@@ -58,11 +52,9 @@ public struct SystemdNotifier: Sendable, Equatable {
     public static func fromEnvironment() -> SystemdNotifier {
         var environment: [String: String] = [:]
         for name in ["NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID"] {
-            if let value = getenv(name) {
-                environment[name] = String(cString: value)
-            }
+            if let value = ProcessImage.environment(name) { environment[name] = value }
         }
-        return SystemdNotifier(environment: environment, processID: getpid())
+        return SystemdNotifier(environment: environment, processID: ProcessImage.id)
     }
 
     /// Whether notifications are actually sent somewhere.

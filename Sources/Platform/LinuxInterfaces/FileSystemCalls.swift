@@ -48,6 +48,11 @@ extension SystemCallFailure {
         SystemCallFailure(operation: operation, path: path, code: EPROTO)
     }
 
+    /// No answer came in time (`ETIMEDOUT`), for `operation` on `path`.
+    public static func timedOut(_ operation: String, path: String) -> SystemCallFailure {
+        SystemCallFailure(operation: operation, path: path, code: ETIMEDOUT)
+    }
+
     /// Whether the file or folder does not exist (`ENOENT`, `ENOTDIR`).
     public var isMissing: Bool { code == ENOENT || code == ENOTDIR }
 

@@ -68,6 +68,12 @@ public enum SignalDisposition {
 
 /// The process's own image: replaced by a fresh run of the same executable, or ended.
 public enum ProcessImage {
+    /// This process's id (`getpid(2)`).
+    public static var id: Int32 { getpid() }
+
+    /// The value of the environment variable `name` (`getenv(3)`); `nil` when it is not set.
+    public static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
+
     /// Replaces this process with a fresh run of its own executable (`execv` of `/proc/self/exe`)
     /// with `arguments` (the program's name first). Returns only if `exec` failed: the failure.
     ///

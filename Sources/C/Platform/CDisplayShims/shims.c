@@ -3,13 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/kd.h>
-#include <linux/netlink.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
@@ -40,22 +38,6 @@ _Static_assert(sizeof(struct drm_mode_destroy_dumb) == 4, "drm_mode_destroy_dumb
 _Static_assert(DRM_MODE_DPMS_OFF == 3 && DRM_MODE_DPMS_ON == 0, "DPMS values");
 _Static_assert(KD_TEXT == 0 && KD_GRAPHICS == 1, "console modes");
 _Static_assert(DRM_EVENT_CONTEXT_VERSION >= 2, "libdrm event context too old");
-
-int CDisplayShims_open_uevent_socket(void) {
-    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-    if (fd < 0) return -1;
-    struct sockaddr_nl addr;
-    memset(&addr, 0, sizeof addr);
-    addr.nl_family = AF_NETLINK;
-    addr.nl_groups = 1; /* the kernel's uevent multicast group */
-    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
-        int saved = errno;
-        close(fd);
-        errno = saved;
-        return -1;
-    }
-    return fd;
-}
 
 int CDisplayShims_kd_get_mode(int fd, int *mode) {
     return ioctl(fd, KDGETMODE, mode); /* the kernel stores an int */

@@ -36,3 +36,24 @@ int CLinuxInterfaces_take_held_signal(int number) {
     held_signals[number] = 0;
     return 1;
 }
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <string.h>
+#include <sys/socket.h>
+
+int CLinuxInterfaces_open_uevent_socket(void) {
+    int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    struct sockaddr_nl addr;
+    memset(&addr, 0, sizeof addr);
+    addr.nl_family = AF_NETLINK;
+    addr.nl_groups = 1; /* the kernel's uevent multicast group */
+    if (bind(fd, (struct sockaddr *)&addr, sizeof addr) < 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}

@@ -1,8 +1,8 @@
 #ifndef C_DISPLAY_SHIMS_H
 #define C_DISPLAY_SHIMS_H
 /* Constants from function-like macros that Swift cannot import (DRM ioctls, fourcc codes,
- * console ioctls), and two small helpers that must be C: the netlink uevent socket (struct
- * sockaddr_nl) and an async-signal-safe crash handler that gives the console back. */
+ * console ioctls), and a helper that must be C: an async-signal-safe crash handler that gives
+ * the console back. (The uevent socket is LinuxInterfaces' DatagramSocket.) */
 #include <stdint.h>
 
 /// `DRM_IOCTL_MODE_CREATE_DUMB` (an `_IOWR` macro): allocate a dumb scan-out buffer.
@@ -32,9 +32,6 @@ extern const unsigned long CDisplayShims_KDGETMODE;
 extern const int CDisplayShims_KD_TEXT;
 extern const int CDisplayShims_KD_GRAPHICS;
 
-/// Opens a `NETLINK_KOBJECT_UEVENT` socket bound to the kernel's uevent multicast group
-/// (non-blocking, close-on-exec). Returns the fd, or -1 with errno set.
-int CDisplayShims_open_uevent_socket(void);
 
 /// `ioctl(fd, KDGETMODE, mode)` / `ioctl(fd, KDSETMODE, mode)` (ioctl is variadic: Swift cannot call it).
 int CDisplayShims_kd_get_mode(int fd, int *mode);

@@ -18,4 +18,9 @@ int CLinuxInterfaces_hold_signal(int number);
 /// Whether `number` arrived while held (and forgets that it did): 1 or 0.
 int CLinuxInterfaces_take_held_signal(int number);
 
+/// A netlink socket bound to the kernel's uevent multicast group (`NETLINK_KOBJECT_UEVENT`,
+/// group 1), non-blocking and close-on-exec (`struct sockaddr_nl` is not in Swift's Glibc).
+/// Returns the descriptor, or -1 with errno set.
+int CLinuxInterfaces_open_uevent_socket(void);
+
 #endif

@@ -1,0 +1,151 @@
+import CLinuxInterfaces
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The address of an `AF_UNIX` socket: a file in the file system, or a name in the abstract
+/// namespace (written `@name`; its `sun_path` starts with a NUL byte).
+public enum UnixSocketAddress: Sendable, Hashable, CustomStringConvertible {
+    /// A socket in the file system, e.g. `/run/wpa_supplicant/wlan0`.
+    case path(String)
+    /// A socket in the abstract namespace, named without its `@`.
+    case abstract(String)
+
+    /// `sun_path`'s size: 108 on Linux.
+    public static let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+
+    /// The bytes of `sun_path` that count: the path, or NUL and the abstract name (the address
+    /// length delimits them; a path also gets a terminating NUL when there is room).
+    public var sunPathBytes: [UInt8] {
+        switch self {
+        case .path(let path): Array(path.utf8)
+        case .abstract(let name): [0] + Array(name.utf8)
+        }
+    }
+
+    /// Whether the address fits in `sun_path`.
+    public var fits: Bool { sunPathBytes.count <= Self.capacity }
+
+    public var description: String {
+        switch self {
+        case .path(let path): path
+        case .abstract(let name): "@" + name
+        }
+    }
+
+    /// Calls `body` with the address as a `sockaddr` and its length; `ENAMETOOLONG` when it
+    /// does not fit.
+    fileprivate func withSocketAddress<Result>(
+        _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+    ) throws(SystemCallFailure) -> Result {
+        let bytes = sunPathBytes
+        guard fits else { throw SystemCallFailure(operation: "socket address", path: description, code: ENAMETOOLONG) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { sunPath in
+            sunPath.copyBytes(from: bytes)
+            if bytes.count < sunPath.count { sunPath[bytes.count] = 0 }
+        }
+        let terminator = (bytes.first != 0 && bytes.count < Self.capacity) ? 1 : 0
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + terminator)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+        }
+    }
+}
+
+/// A datagram socket, owned: `AF_UNIX` (systemd's notification socket, wpa_supplicant's control
+/// interface) or netlink (the kernel's uevents), the kernel's and daemons' datagram protocols.
+/// Closes its descriptor, and removes the file it bound, when it goes.
+public final class DatagramSocket {
+    private let descriptor: FileDescriptor
+    /// The socket file this socket bound, removed when it goes.
+    private var boundPath: String?
+    /// What the socket talks to, for errors.
+    public let name: String
+
+    /// The descriptor, for a ``PollLoop``. Valid while the socket lives.
+    public var rawValue: Int32 { descriptor.rawValue }
+
+    private init(descriptor: consuming FileDescriptor, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    deinit {
+        if let boundPath { unlink(boundPath) }
+    }
+
+    /// An `AF_UNIX` datagram socket, bound to the file `local` when given (a stale socket file
+    /// there is replaced) and connected to `remote` when given.
+    public convenience init(unixBoundTo local: String? = nil, connectedTo remote: UnixSocketAddress? = nil)
+        throws(SystemCallFailure)
+    {
+        let name = remote?.description ?? local ?? "AF_UNIX socket"
+        let type = Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        let raw = try valueOrErrno("socket", path: name) { socket(AF_UNIX, type, 0) }
+        self.init(descriptor: FileDescriptor(adopting: raw, path: name), name: name)
+        if let local {
+            unlink(local)
+            guard try UnixSocketAddress.path(local).withSocketAddress({ bind(raw, $0, $1) }) == 0 else {
+                throw SystemCallFailure(operation: "bind", path: local, code: errno)
+            }
+            boundPath = local
+        }
+        if let remote {
+            guard try remote.withSocketAddress({ connect(raw, $0, $1) }) == 0 else {
+                throw SystemCallFailure(operation: "connect", path: name, code: errno)
+            }
+        }
+    }
+
+    /// The kernel's uevents: a non-blocking netlink socket bound to `NETLINK_KOBJECT_UEVENT`'s
+    /// multicast group.
+    public static func kernelUevents() throws(SystemCallFailure) -> DatagramSocket {
+        let raw = try valueOrErrno("socket(NETLINK_KOBJECT_UEVENT)", path: "uevents") {
+            CLinuxInterfaces_open_uevent_socket()
+        }
+        return DatagramSocket(descriptor: FileDescriptor(adopting: raw, path: "uevents"), name: "uevents")
+    }
+
+    /// Sends `bytes` as one datagram to the connected peer (`MSG_NOSIGNAL`).
+    public func send(_ bytes: [UInt8]) throws(SystemCallFailure) {
+        let raw = rawValue
+        _ = try valueOrErrno("send", path: name) {
+            bytes.withUnsafeBytes { Glibc.send(raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+    }
+
+    /// Sends `bytes` as one datagram to `address` (`sendto`, `MSG_NOSIGNAL`).
+    public func send(_ bytes: [UInt8], to address: UnixSocketAddress) throws(SystemCallFailure) {
+        let raw = rawValue
+        while true {
+            let sent = try address.withSocketAddress { socketAddress, length in
+                bytes.withUnsafeBytes {
+                    sendto(raw, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length)
+                }
+            }
+            if sent >= 0 { return }
+            guard errno == EINTR else {
+                throw SystemCallFailure(operation: "sendto", path: address.description, code: errno)
+            }
+        }
+    }
+
+    /// The next datagram, at most `capacity` bytes of it; `nil` when none came within `timeout`
+    /// (`.zero`: only one already queued; `nil`: wait for one).
+    public func receive(capacity: Int = 8192, timeout: Duration?) throws(SystemCallFailure) -> [UInt8]? {
+        if let timeout, try !waitUntilReadable(rawValue, timeout: timeout) { return nil }
+        var buffer = [UInt8](repeating: 0, count: capacity)
+        let raw = rawValue
+        let count = recv(raw, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
+            throw SystemCallFailure(operation: "recv", path: name, code: errno)
+        }
+        return Array(buffer[..<count])
+    }
+}
