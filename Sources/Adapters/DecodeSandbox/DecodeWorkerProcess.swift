@@ -4,12 +4,6 @@ import CSandbox
 import LinuxInterfaces
 import PhotoCodec
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// One decode worker: its pid and its end of the socket, which it owns (closed once, when the
 /// worker is stopped or done). Started waiting for a request.
 struct DecodeWorkerProcess: ~Copyable, Sendable {
@@ -105,7 +99,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         let peakKilobytes = basandbox_peak_rss_kb(pid)
         let cpu = basandbox_cpu_ns(pid)
         socket.closeNow()
-        kill(pid, SIGKILL)
+        ChildProcess.send(ChildProcess.kill, to: pid)
         let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
             let reply = try Self.reply(buffer, length: length, path: path)
             try Self.check(reply, path: path)
@@ -131,8 +125,8 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         }
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
         basandbox_describe_status(status, &text)
-        // WIFSIGNALED and WTERMSIG: the low 7 bits name the signal.
-        let tooCostly = status & 0x7f == SIGXCPU || status & 0x7f == SIGABRT
+        let signal = ChildProcess.endingSignal(ofWaitStatus: status)
+        let tooCostly = signal == ChildProcess.cpuTimeExceeded || signal == ChildProcess.abort
         return PhotoError(kind: tooCostly ? .tooCostly : .decoderFailed, reason: String(cString: text), path: path)
     }
 

@@ -2,12 +2,6 @@ import CSandbox
 import LinuxInterfaces
 import PhotoCodec
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The worker started ahead of need: its socket at once, its pid once the spawning thread has
 /// started it (`basandbox_spawn_later`), so that asking for it costs the caller no `exec`. It owns
 /// its socket until ``process()`` hands it to the ``DecodeWorkerProcess``.
@@ -76,16 +70,9 @@ extension DecodeWorkerCommand {
     /// worker's end, which is closed once `spawn` returns (the worker has its own by then).
     /// Returns this process's end, or `nil` when the pair cannot be made.
     func spawnWithSocket(_ spawn: ([UnsafeMutablePointer<CChar>?], Int32) -> Void) -> FileDescriptor? {
-        var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            return nil
-        }
-        let socket = FileDescriptor(adopting: ends[0], path: "the decode worker's socket")
-        var workerEnd = FileDescriptor(adopting: ends[1], path: "the decode worker's end of its socket")
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        spawn(argv, workerEnd.rawValue)
-        workerEnd.closeNow()
-        return socket
+        guard var pair = try? SocketPair(sequencedPacketsNamed: "the decode worker's socket") else { return nil }
+        ChildProcess.withArgv([executable] + arguments) { spawn($0, pair.theirs.rawValue) }
+        pair.theirs.closeNow()
+        return pair.mine.movedOut()
     }
 }
