@@ -57,3 +57,16 @@ int CLinuxInterfaces_open_uevent_socket(void) {
     }
     return fd;
 }
+
+#include <sys/timerfd.h>
+#include <time.h>
+
+int CLinuxInterfaces_realtime_timer(void) { return timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK); }
+
+int CLinuxInterfaces_arm_realtime_timer(int fd, int64_t seconds, int64_t nanoseconds) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)seconds;
+    spec.it_value.tv_nsec = (long)nanoseconds;
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}

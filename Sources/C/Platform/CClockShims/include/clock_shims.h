@@ -4,14 +4,6 @@
  * adjtimex (sys/timex.h). */
 #include <stdint.h>
 
-/// `timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK)`. Returns the fd, or -1 with errno set.
-int CClockShims_realtime_timer(void);
-
-/// Arms `fd` to expire at the wall-clock moment `seconds`.`nanoseconds` since the epoch, with
-/// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`: a read then fails with `ECANCELED` as soon
-/// as the wall clock is set (`date -s`, an NTP step, a resume). Returns 0, or -1 with errno set.
-int CClockShims_arm_until(int fd, int64_t seconds, int64_t nanoseconds);
-
 /// Reads the kernel's clock discipline without changing it (`adjtimex` with no modes).
 /// Returns the clock state (`TIME_OK`, `TIME_ERROR`…) or -1 with errno set; `*unsynchronised`
 /// is 1 when `STA_UNSYNC` is set, `*max_error_us` the maximum error in microseconds.

@@ -1,5 +1,6 @@
 #ifndef C_LINUX_INTERFACES_H
 #define C_LINUX_INTERFACES_H
+#include <stdint.h>
 /* Linux calls that Swift's Glibc module does not export (they need _GNU_SOURCE). */
 
 /// `pipe2(fds, flags)`: a pipe whose ends get `flags` (`O_CLOEXEC`, `O_NONBLOCK`) atomically,
@@ -22,5 +23,13 @@ int CLinuxInterfaces_take_held_signal(int number);
 /// group 1), non-blocking and close-on-exec (`struct sockaddr_nl` is not in Swift's Glibc).
 /// Returns the descriptor, or -1 with errno set.
 int CLinuxInterfaces_open_uevent_socket(void);
+
+/// `timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK)`. Returns the fd, or -1 with errno set.
+int CLinuxInterfaces_realtime_timer(void);
+
+/// Arms `fd` to expire at the wall-clock moment `seconds`.`nanoseconds` since the epoch, with
+/// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`: a read then fails with `ECANCELED` as soon
+/// as the wall clock is set (`date -s`, an NTP step, a resume). Returns 0, or -1 with errno set.
+int CLinuxInterfaces_arm_realtime_timer(int fd, int64_t seconds, int64_t nanoseconds);
 
 #endif
