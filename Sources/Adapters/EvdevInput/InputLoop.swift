@@ -3,12 +3,6 @@ import LinuxInterfaces
 import Logging
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
-
 /// The input thread: owns every grabbed device and the `/dev/input` watcher, and sleeps in its
 /// ``PollLoop`` on them. It grabs new devices as they appear, closes those that go away,
 /// swallows every event, and forwards only the exit keys of the devices allowed to carry the button.
@@ -159,8 +153,8 @@ final class InputLoop: @unchecked Sendable {
     /// retried for ``settleTime`` (udev may not have set its permissions yet).
     private func tryNewNode(path: String, now: ContinuousClock.Instant) {
         if let open = devices.first(where: { $0.device.path == path }) {
-            var info = stat()
-            guard stat(path, &info) == 0, UInt64(info.st_rdev) != open.device.deviceNumber else { return }
+            guard let node = try? PathStatus(pathBytes: Array(path.utf8)), node.nodeDevice != open.device.deviceNumber
+            else { return }
             remove(path: path, reason: "its node now names another device")
         }
         do throws(InputError) {

@@ -1,12 +1,10 @@
 import AlbumDomain
+import LinuxInterfaces
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
-#endif
-#if canImport(Glibc)
-    import Glibc
 #endif
 
 /// The system's wall clock as the C library reads it (`localtime_r` on the zone of `TZ` or
@@ -16,21 +14,18 @@ import AlbumDomain
 /// clock leaves the skipped span.
 public struct LocalTimeCalendar: WallCalendar {
     /// Reads the zone (`tzset`).
-    public init() { tzset() }
+    public init() { LocalTime.readZone() }
 
     /// The zone's name: `TZ`, else the `zoneinfo` file `/etc/localtime` links to, else its
     /// abbreviation now (`UTC` on a system with no zone set).
     public static var zoneName: String {
-        if let zone = getenv("TZ").map({ String(cString: $0) }), !zone.isEmpty {
+        if let zone = ProcessImage.environment("TZ"), !zone.isEmpty {
             let name = zone.hasPrefix(":") ? String(zone.dropFirst()) : zone
             if let range = name.firstRange(of: "zoneinfo/") { return String(name[range.upperBound...]) }
             return name
         }
-        var target = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/etc/localtime", &target, target.count - 1)
-        if length > 0 {
-            let path = String(decoding: target[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let range = path.firstRange(of: "zoneinfo/") { return String(path[range.upperBound...]) }
+        if let path = SymbolicLink.target(of: "/etc/localtime"), let range = path.firstRange(of: "zoneinfo/") {
+            return String(path[range.upperBound...])
         }
         return format(Date(), "%Z")
     }
@@ -46,8 +41,7 @@ public struct LocalTimeCalendar: WallCalendar {
             && name.unicodeScalars.allSatisfy {
                 $0.isASCII && ($0.properties.isAlphabetic || "0123456789_+-/".unicodeScalars.contains($0))
             }
-        var status = stat()
-        guard wellFormed, stat("\(directory)/\(name)", &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+        guard wellFormed, (try? PathStatus(pathBytes: Array("\(directory)/\(name)".utf8)))?.kind == .regular,
             isZoneFile("\(directory)/\(name)")
         else {
             let shown = String(
@@ -60,26 +54,21 @@ public struct LocalTimeCalendar: WallCalendar {
     /// Whether `path` is a compiled zone (it starts with `TZif`), not one of the text files beside
     /// them (`leapseconds`, `zone.tab`, `tzdata.zi`), which glibc would take as UTC without a name.
     static func isZoneFile(_ path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var magic = [UInt8](repeating: 0, count: 4)
-        return read(descriptor, &magic, 4) == 4 && magic == Array("TZif".utf8)
+        guard let file = try? FileDescriptor(opening: path), let magic = try? file.read(at: 0, upTo: 4) else {
+            return false
+        }
+        return magic == Array("TZif".utf8)
     }
 
     /// Makes `name` (checked with ``problem(withZone:in:)``) this process's wall clock, for the
     /// quiet hours and the captions: `TZ`, read again.
     public static func use(zone name: String, in directory: String = zoneDirectory) {
-        setenv("TZ", ":\(directory)/\(name)", 1)
-        tzset()
+        LocalTime.setZone(":\(directory)/\(name)")
     }
 
     /// `date` on the local wall clock with `strftime`'s `pattern` (C locale).
     public static func format(_ date: Date, _ pattern: String) -> String {
-        var local = localTime(seconds(date))
-        var text = [CChar](repeating: 0, count: 128)
-        let count = strftime(&text, text.count, pattern, &local)
-        return String(decoding: text[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        LocalTime.format(seconds(date), pattern)
     }
 
     public func startOfDay(for date: Date) -> Date {
@@ -89,11 +78,11 @@ public struct LocalTimeCalendar: WallCalendar {
 
     public func day(_ offset: Int, after day: Date) -> Date? {
         var local = Self.localTime(Self.seconds(day))
-        local.tm_mday += Int32(offset)
+        local.day += offset
         return Self.firstMoment(readingWall: Self.wall(local, hour: 0, minute: 0)).map(Self.date)
     }
 
-    public func weekday(of day: Date) -> Int { Int(Self.localTime(Self.seconds(day)).tm_wday) + 1 }
+    public func weekday(of day: Date) -> Int { Self.localTime(Self.seconds(day)).weekday + 1 }
 
     public func moment(hour: Int, minute: Int, on day: Date) -> Date? {
         let local = Self.localTime(Self.seconds(day))
@@ -102,11 +91,9 @@ public struct LocalTimeCalendar: WallCalendar {
 
     /// The wall-clock reading `local`'s day at `hour`:`minute`, as seconds since the epoch were
     /// the wall clock UTC (`timegm` also carries a day past the month's end).
-    private static func wall(_ local: tm, hour: Int, minute: Int) -> Int {
-        var civil = tm()
-        (civil.tm_year, civil.tm_mon, civil.tm_mday) = (local.tm_year, local.tm_mon, local.tm_mday)
-        (civil.tm_hour, civil.tm_min) = (Int32(hour), Int32(minute))
-        return Int(timegm(&civil))
+    private static func wall(_ local: CivilTime, hour: Int, minute: Int) -> Int {
+        LocalTime.utcSeconds(
+            CivilTime(year: local.year, month: local.month, day: local.day, hour: hour, minute: minute))
     }
 
     /// The first moment whose wall clock reads `target`, or when none does (a skipped span),
@@ -126,16 +113,11 @@ public struct LocalTimeCalendar: WallCalendar {
         return high
     }
 
-    private static func offset(at moment: Int) -> Int { Int(localTime(moment).tm_gmtoff) }
+    private static func offset(at moment: Int) -> Int { localTime(moment).utcOffsetSeconds }
 
     private static func wallReading(_ moment: Int) -> Int { moment + offset(at: moment) }
 
-    private static func localTime(_ moment: Int) -> tm {
-        var seconds = time_t(moment)
-        var local = tm()
-        localtime_r(&seconds, &local)
-        return local
-    }
+    private static func localTime(_ moment: Int) -> CivilTime { LocalTime.reading(at: moment) }
 
     private static func seconds(_ date: Date) -> Int { Int(date.timeIntervalSince1970.rounded(.down)) }
 

@@ -25,6 +25,8 @@ public struct PathStatus: Sendable, Equatable {
     public var owner: UInt32
     /// `st_gid`.
     public var group: UInt32
+    /// `st_rdev`: the device a device node names (its major and minor); 0 for other files.
+    public var nodeDevice: UInt64
 
     /// `stat(2)` of `path` (or `lstat(2)` when not `followingLinks`), a path given as bytes (a
     /// name from `readdir` or inotify need not be UTF-8). A failure names the call, with an empty
@@ -49,6 +51,7 @@ public struct PathStatus: Sendable, Equatable {
         mode = UInt32(buffer.st_mode)
         owner = UInt32(buffer.st_uid)
         group = UInt32(buffer.st_gid)
+        nodeDevice = UInt64(buffer.st_rdev)
     }
 }
 
