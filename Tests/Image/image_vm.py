@@ -394,6 +394,12 @@ def step_boot(card, work, boot_files, photo):
     guest = boot(card, work, boot_files, extra=impostor_stick(work, disk_id))
     shown_after = wait_showing(guest)
     check_own_partitions(guest, disk_id)
+    # The console in graphics mode (no kernel text over the photos): Debian 13 makes /dev/tty0
+    # 0600, and the frame then takes its own tty1 (/dev/tty).
+    _, console = guest.sh("journalctl -b -u babyalbum.service -o cat | grep -F 'console text may show' || true")
+    if console.strip():
+        raise Failure("the frame could not put the console in graphics mode: " + console.strip())
+    print("console: in graphics mode (no 'console text may show over the photos' in the frame's log)")
     status, mounts = guest.sh("findmnt -no OPTIONS /; findmnt -no OPTIONS /boot/firmware; findmnt -no OPTIONS /var/lib/babyalbum")
     print("mounts (/, /boot/firmware, /var/lib/babyalbum):", " | ".join(mounts.split()))
     root_options = mounts.split()[0].split(",")
