@@ -120,9 +120,9 @@ After=babyalbum-network-setup.service
 EOF
     ln -sf /dev/null "$ROOT/etc/systemd/system/wpa_supplicant.service"
     # Started by wlan0's appearance, not by multi-user.target: the unit Requires= and is After= its
-    # device, and is Before=network.target, which babyalbum.service follows (through
-    # systemd-user-sessions). Enabled the usual way, a card without a radio (or its firmware)
-    # waited 90 s for wlan0 before the first photo: 102 s to the first photo instead of 48.
+    # device, and is Before=network.target, which babyalbum.service followed then (through
+    # systemd-user-sessions, an ordering it has no more). Enabled the usual way, a card without a
+    # radio (or its firmware) waited 90 s for wlan0 before the first photo: 102 s instead of 48.
     local wants="$ROOT/etc/systemd/system/sys-subsystem-net-devices-wlan0.device.wants"
     [[ -e $ROOT/lib/systemd/system/wpa_supplicant@.service ]] || die "wpasupplicant has no wpa_supplicant@.service"
     mkdir -p "$wants"
