@@ -28,6 +28,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "Tests", "Image"))
 import image_vm as vm  # noqa: E402
 import raspi3b  # noqa: E402
+from vmrig import SINGLE_THREAD_TCG  # noqa: E402  (Tests/VM/vmrig.py, on the path image_vm sets)
 
 
 def prepared(image, work):
@@ -68,7 +69,7 @@ def raspi3b_boot(image, work):
     card.detach()
     machine = ["-M", "raspi3b", "-dtb", files["dtb"], "-append", f"{cmdline} {raspi3b.EXTRA}",
                "-drive", f"file={card.path},if=sd,format=raw", "-serial", "null", "-serial", "SERIAL"]
-    guest = vm.Guest(card, work, files["kernel"], files["initrd"], "", machine=machine, accel=vm.SINGLE_THREAD_TCG)
+    guest = vm.Guest(card, work, files["kernel"], files["initrd"], "", machine=machine, accel=SINGLE_THREAD_TCG)
     try:
         guest.read_until("IMAGE-READY", 900)
         deadline = time.monotonic() + 900

@@ -4,9 +4,7 @@ handing back the frame) for `babyalbum decode-worker` and the small C program, a
 memory of both processes."""
 import os
 import re
-import subprocess
 import sys
-import time
 import statistics
 
 from measure import peak_rss_mb, run, timed_ms

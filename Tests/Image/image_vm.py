@@ -55,7 +55,6 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "Tests", "Reporting"))
 import xunit  # noqa: E402
 sys.path.insert(0, os.path.join(REPO, "Tests", "VM"))
-from vmrig import SINGLE_THREAD_TCG  # noqa: E402,F401  (raspi3b.py's accelerator, shared with armrig.py)
 BIN = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build/release/babyalbum"))
 SHELL_UNIT = """[Unit]
 Description=image test shell on the serial console (test copies only)

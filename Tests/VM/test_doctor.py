@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 import unittest
 
 from vmrig import BABYALBUM_BIN, REPO, VM, release_shared_vm, shared_vm

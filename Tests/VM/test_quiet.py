@@ -12,7 +12,6 @@ Each jump is followed "within a second or two" on a real machine; under TCG the 
 times slower, so the limits below are a few seconds, measured from the `date -s` command's return.
 """
 
-import glob
 import os
 import time
 import unittest

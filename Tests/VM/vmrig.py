@@ -56,11 +56,9 @@ import atexit
 import glob
 import gzip
 import hashlib
-import io
 import json
 import os
 import re
-import select
 import shutil
 import socket
 import subprocess
