@@ -14,11 +14,11 @@ struct ChildProcessTests {
             posix_spawn(&pid, "/bin/sleep", nil, nil, argv, environ)
         }
         try #require(spawned == 0)
-        #expect(ChildProcess.send(ChildProcess.kill, to: pid))
+        #expect(ChildProcess.send(SignalNumber.kill, to: pid))
         var status: Int32 = 0
         try #require(waitpid(pid, &status, 0) == pid)
         #expect(ChildProcess.endingSignal(ofWaitStatus: status) == SIGKILL)
-        #expect(!ChildProcess.send(ChildProcess.kill, to: pid), "a reaped child is gone")
+        #expect(!ChildProcess.send(SignalNumber.kill, to: pid), "a reaped child is gone")
         var exited: pid_t = 0
         let exitedSpawn = ChildProcess.withArgv(["/bin/sh", "-c", "exit 3"]) { argv in
             posix_spawn(&exited, "/bin/sh", nil, nil, argv, environ)

@@ -99,7 +99,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         let peakKilobytes = basandbox_peak_rss_kb(pid)
         let cpu = basandbox_cpu_ns(pid)
         socket.closeNow()
-        ChildProcess.send(ChildProcess.kill, to: pid)
+        ChildProcess.send(SignalNumber.kill, to: pid)
         let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
             let reply = try Self.reply(buffer, length: length, path: path)
             try Self.check(reply, path: path)
@@ -126,7 +126,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         var text = [CChar](repeating: 0, count: Int(BASANDBOX_ERROR_SIZE))
         basandbox_describe_status(status, &text)
         let signal = ChildProcess.endingSignal(ofWaitStatus: status)
-        let tooCostly = signal == ChildProcess.cpuTimeExceeded || signal == ChildProcess.abort
+        let tooCostly = signal == SignalNumber.cpuTimeExceeded || signal == SignalNumber.abort
         return PhotoError(kind: tooCostly ? .tooCostly : .decoderFailed, reason: String(cString: text), path: path)
     }
 

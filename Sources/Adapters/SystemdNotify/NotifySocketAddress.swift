@@ -20,7 +20,7 @@ public enum NotifySocketAddress: Sendable, Hashable, CustomStringConvertible {
         } else {
             return nil
         }
-        guard sunPathBytes.count <= Self.sunPathCapacity else { return nil }
+        guard unixAddress.fits else { return nil }
     }
 
     public var description: String {
@@ -37,12 +37,6 @@ public enum NotifySocketAddress: Sendable, Hashable, CustomStringConvertible {
         case .abstract(let name): .abstract(name)
         }
     }
-
-    /// `sun_path`'s size: 108 on Linux.
-    static let sunPathCapacity = UnixSocketAddress.capacity
-
-    /// The bytes of `sun_path` that count: the path, or NUL followed by the abstract name.
-    var sunPathBytes: [UInt8] { unixAddress.sunPathBytes }
 
     /// Sends `message` as one datagram from a fresh `SOCK_DGRAM` socket, like `sd_notify(3)`.
     func sendDatagram(_ message: String) throws(SystemdNotifyError) {

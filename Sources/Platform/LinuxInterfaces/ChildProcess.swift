@@ -8,13 +8,6 @@
 /// line as C strings for a spawn, a signal, and what its wait status says. (The decode sandbox
 /// spawns and reaps its workers in C, `CSandbox`, where the confinement is.)
 public enum ChildProcess {
-    /// `SIGKILL`.
-    public static let kill = SIGKILL
-    /// `SIGXCPU`: over its `RLIMIT_CPU`.
-    public static let cpuTimeExceeded = SIGXCPU
-    /// `SIGABRT`: it aborted (a C++ allocation that failed under `RLIMIT_AS`).
-    public static let abort = SIGABRT
-
     /// Sends `signal` to the process `pid` (`kill(2)`); `false` when it is gone or not ours.
     @discardableResult
     public static func send(_ signal: Int32, to pid: Int32) -> Bool { Glibc.kill(pid, signal) == 0 }

@@ -16,6 +16,12 @@ public enum SignalNumber {
     public static let hangUp = SIGHUP
     /// `SIGPIPE`: a write to a closed pipe or socket; ignored, so that the write fails with `EPIPE`.
     public static let brokenPipe = SIGPIPE
+    /// `SIGKILL`: a decode worker stopped once it answered, or over its deadline.
+    public static let kill = SIGKILL
+    /// `SIGXCPU`: a child over its `RLIMIT_CPU`.
+    public static let cpuTimeExceeded = SIGXCPU
+    /// `SIGABRT`: a child that aborted (a C++ allocation that failed under `RLIMIT_AS`).
+    public static let abort = SIGABRT
     /// The four the slideshow watches: the first three stop it, `hangUp` re-reads.
     public static let watched = [terminate, interrupt, quit, hangUp]
 }
