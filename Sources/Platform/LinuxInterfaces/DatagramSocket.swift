@@ -138,10 +138,12 @@ public final class DatagramSocket {
     /// The next datagram, at most `capacity` bytes of it; `nil` when none came within `timeout`
     /// (`.zero`: only one already queued; `nil`: wait for one).
     public func receive(capacity: Int = 8192, timeout: Duration?) throws(SystemCallFailure) -> [UInt8]? {
-        if let timeout, try !waitUntilReadable(rawValue, timeout: timeout) { return nil }
+        // `.zero` needs no poll: `MSG_DONTWAIT` alone says whether one is queued. `nil` blocks in
+        // `recv` itself (on a blocking socket).
+        if let timeout, timeout > .zero, try !waitUntilReadable(rawValue, timeout: timeout) { return nil }
         var buffer = [UInt8](repeating: 0, count: capacity)
         let raw = rawValue
-        let count = recv(raw, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        let count = recv(raw, &buffer, buffer.count, timeout == nil ? 0 : Int32(MSG_DONTWAIT))
         if count < 0 {
             if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
             throw SystemCallFailure(operation: "recv", path: name, code: errno)
