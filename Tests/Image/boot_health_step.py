@@ -65,7 +65,7 @@ def debugfs(vm, device, *commands):
 
 
 def root_file(vm, card, path):
-    return vm.run("debugfs", "-R", f"cat {path}", card.part(2)).stdout
+    return vm.run("debugfs", "-R", f"cat {path}", card.part(card.SLOT_A)).stdout
 
 
 def put_root_file(vm, card, work, path, text):
@@ -73,11 +73,11 @@ def put_root_file(vm, card, work, path, text):
     local = os.path.join(work, "root-file")
     with open(local, "w") as f:
         f.write(text)
-    debugfs(vm, card.part(2), f"rm {path}", f"write {local} {path}")
+    debugfs(vm, card.part(card.SLOT_A), f"rm {path}", f"write {local} {path}")
 
 
 def remove_root_file(vm, card, path):
-    vm.run("debugfs", "-w", "-R", f"rm {path}", card.part(2), check=False)
+    vm.run("debugfs", "-w", "-R", f"rm {path}", card.part(card.SLOT_A), check=False)
 
 
 def screen_text(guest):
@@ -166,7 +166,7 @@ def superblock(device, block=None):
 
 def check_faults_at_boot(vm, card, work, boot_files):
     card.attach()
-    state = card.part(3)
+    state = card.part(card.STATE)
     with open(state, "rb") as f:
         kept = f.read()
     with open(state, "r+b") as f:
@@ -174,13 +174,13 @@ def check_faults_at_boot(vm, card, work, boot_files):
     hang = os.path.join(work, "image-test-hang.service")
     with open(hang, "w") as f:
         f.write(HANG_UNIT)
-    debugfs(vm, card.part(2), f"write {hang} /etc/systemd/system/image-test-hang.service",
+    debugfs(vm, card.part(card.SLOT_A), f"write {hang} /etc/systemd/system/image-test-hang.service",
             "symlink /etc/systemd/system/sysinit.target.wants/image-test-hang.service "
             "/etc/systemd/system/image-test-hang.service")
     # Last: debugfs cannot write to a file system with a feature it does not know.
-    original = superblock(card.part(2))
-    superblock(card.part(2), with_unknown_feature(original))
-    if not vm.run("e2fsck", "-n", card.part(2), check=False).returncode & 8:
+    original = superblock(card.part(card.SLOT_A))
+    superblock(card.part(card.SLOT_A), with_unknown_feature(original))
+    if not vm.run("e2fsck", "-n", card.part(card.SLOT_A), check=False).returncode & 8:
         raise vm.Failure("the root with an unknown feature does not fail e2fsck (status 8, operational error)")
     try:
         kernel, initrd, cmdline = boot_files
@@ -211,12 +211,12 @@ def check_faults_at_boot(vm, card, work, boot_files):
         guest.kill()
     finally:
         card.attach()
-        with open(card.part(3), "r+b") as f:
+        with open(card.part(card.STATE), "r+b") as f:
             f.write(kept)
-        superblock(card.part(2), original)
+        superblock(card.part(card.SLOT_A), original)
         remove_root_file(vm, card, "/etc/systemd/system/sysinit.target.wants/image-test-hang.service")
         remove_root_file(vm, card, "/etc/systemd/system/image-test-hang.service")
-    if vm.run("e2fsck", "-n", card.part(2), check=False).returncode != 0:
+    if vm.run("e2fsck", "-n", card.part(card.SLOT_A), check=False).returncode != 0:
         raise vm.Failure("the root was not put back as it was")
 
 
@@ -224,12 +224,12 @@ def settled_state(vm, card):
     """The state partition with its journal replayed (e2fsck), so that debugfs reads and writes
     what the guest wrote last, and the guest's next mount replays nothing over the test's write."""
     card.attach()
-    vm.run("e2fsck", "-y", card.part(3), check=False)
+    vm.run("e2fsck", "-y", card.part(card.STATE), check=False)
 
 
 def failures_counted(vm, card):
     settled_state(vm, card)
-    return vm.run("debugfs", "-R", "cat /boot-failures", card.part(3), check=False).stdout.strip()
+    return vm.run("debugfs", "-R", "cat /boot-failures", card.part(card.STATE), check=False).stdout.strip()
 
 
 def set_failures_counted(vm, card, work, count):
@@ -238,8 +238,8 @@ def set_failures_counted(vm, card, work, count):
     local = os.path.join(work, "boot-failures")
     with open(local, "w") as f:
         f.write(f"{count}\n")
-    vm.run("debugfs", "-w", "-R", "rm /boot-failures", card.part(3), check=False)
-    debugfs(vm, card.part(3), f"write {local} /boot-failures")
+    vm.run("debugfs", "-w", "-R", "rm /boot-failures", card.part(card.STATE), check=False)
+    debugfs(vm, card.part(card.STATE), f"write {local} /boot-failures")
 
 
 def check_emergency(vm, card, work, boot_files):
@@ -250,11 +250,11 @@ def check_emergency(vm, card, work, boot_files):
     restart_soon = os.path.join(work, "restart-soon.conf")
     with open(restart_soon, "w") as f:
         f.write(RESTART_SOON)
-    debugfs(vm, card.part(2), f"write {restart_soon} /etc/systemd/system/emergency.service.d/image-test.conf")
+    debugfs(vm, card.part(card.SLOT_A), f"write {restart_soon} /etc/systemd/system/emergency.service.d/image-test.conf")
     hold_back = os.path.join(work, "frame-held-back.conf")
     with open(hold_back, "w") as f:
         f.write(FRAME_HELD_BACK)
-    debugfs(vm, card.part(2), f"write {hold_back} {FRAME_DROP_INS}/image-test.conf")
+    debugfs(vm, card.part(card.SLOT_A), f"write {hold_back} {FRAME_DROP_INS}/image-test.conf")
     try:
         # 1. A failed boot in which the frame cannot start either: the line, the journal, the
         # count of 1 (logged, and on the partition), a restart after RESTART_AFTER seconds.

@@ -68,10 +68,10 @@ def forget_the_time(card):
     steps before this one, when Tests/Image/run runs them in one lane) had the host's time from
     the virt board's RTC, and systemd advances the clock to that file's time at boot: the trixie
     card's clock was then only 50 s off before NTP."""
-    found = subprocess.run(["debugfs", "-R", "stat /timesync/clock", card.part(3)], capture_output=True, text=True)
+    found = subprocess.run(["debugfs", "-R", "stat /timesync/clock", card.part(card.STATE)], capture_output=True, text=True)
     if "Inode:" not in found.stdout:
         return
-    subprocess.run(["debugfs", "-w", "-R", "set_inode_field /timesync/clock mtime 20250101000000", card.part(3)],
+    subprocess.run(["debugfs", "-w", "-R", "set_inode_field /timesync/clock mtime 20250101000000", card.part(card.STATE)],
                    check=True, capture_output=True)
 
 
@@ -223,7 +223,7 @@ def check_synchronised(vm, guest, server):
     to_line, to_dark = check_prompt(vm, guest)
     _, clock = guest.sh("findmnt -no SOURCE /var/lib/systemd/timesync; stat -c %Y /var/lib/systemd/timesync/clock")
     words = clock.split()
-    if len(words) < 2 or "vda3" not in words[0] or abs(time.time() - int(words[-1])) > 600:
+    if len(words) < 2 or "vda5" not in words[0] or abs(time.time() - int(words[-1])) > 600:
         raise vm.Failure(f"timesyncd's clock file is not a fresh file on the state partition: {clock!r}")
     _, sync_line = guest.sh("journalctl -b -u systemd-timesyncd.service -o cat | grep -m1 -i 'synchroniz'")
     print(f"(b) synchronised {took:.0f} s after the SNTP server started ({server.answers} answers; "

@@ -48,6 +48,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sync_step  # noqa: E402  (Tests/Image/sync_step.py: the family library, issue 37)
 import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared with test_dtb_exit_button.py)
 import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
+import slots_step  # noqa: E402  (Tests/Image/slots_step.py: two system slots through U-Boot, issue 64)
+import update_step  # noqa: E402  (Tests/Image/update_step.py: an update from a USB stick, issue 64)
 import boot_health_step  # noqa: E402  (Tests/Image/boot_health_step.py: no dead end at boot, the watchdog, issue 63)
 import test_dtb_clock_bus  # noqa: E402  (the clock module's bus in a decompiled tree)
 
@@ -89,6 +91,10 @@ def run(*args, **kw):
 class Card:
     """A copy of the image, its partitions reachable on the host through a loop device."""
 
+    #: The card's partitions (scripts/image): the FAT, system slots A and B, the extended
+    #: partition 4 that holds the state and the library (the partitions a parent owns).
+    FAT, SLOT_A, SLOT_B, STATE, LIBRARY = 1, 2, 3, 5, 6
+
     def __init__(self, image, work):
         self.path = os.path.join(work, "card.img")
         run("cp", "--sparse=always", image, self.path)
@@ -122,7 +128,7 @@ class Card:
                               env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
 
     def state_file(self):
-        out = run("debugfs", "-R", "cat /shuffle.state", self.part(3), check=False)
+        out = run("debugfs", "-R", "cat /shuffle.state", self.part(self.STATE), check=False)
         return out.stdout
 
     def add_shell(self, tty="ttyAMA0"):
@@ -135,17 +141,19 @@ class Card:
                 "/etc/systemd/system/image-test-shell.service",
                 f"symlink /etc/systemd/system/serial-getty@{tty}.service /dev/null"]
         for cmd in cmds:
-            run("debugfs", "-w", "-R", cmd, self.part(2))
+            run("debugfs", "-w", "-R", cmd, self.part(self.SLOT_A))
 
 
 class Guest:
     """qemu-system-aarch64 on the card; a shell on the serial line (a UNIX socket)."""
 
-    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=(), accel="tcg"):
+    def __init__(self, card, work, kernel, initrd, cmdline, machine=None, extra=(), accel="tcg", reboot=False):
         """`machine`: QEMU's machine and devices (with the kernel command line's console), in
         place of the `virt` board with virtio disk, GPU and keyboard; its serial port must be
         SERIAL (replaced by the socket). `extra`: more QEMU arguments (a network, the RTC).
-        `accel`: QEMU's -accel (SINGLE_THREAD_TCG, or multi-threaded TCG)."""
+        `accel`: QEMU's -accel (SINGLE_THREAD_TCG, or multi-threaded TCG). No `kernel`: the
+        machine's own firmware boots (`-bios` in `machine`). `reboot`: a reset restarts the board
+        (U-Boot's `reset`, a kernel's panic=10) instead of ending QEMU."""
         self.work = work
         self.qmp_path = os.path.join(work, "qmp.sock")
         self.serial_path = os.path.join(work, "serial.sock")
@@ -160,9 +168,10 @@ class Guest:
         machine = machine + list(extra)
         serial = f"unix:{self.serial_path},server=on,wait=off"
         self.proc = subprocess.Popen(
-            ["qemu-system-aarch64", "-accel", accel, "-kernel", kernel, "-initrd", initrd]
+            ["qemu-system-aarch64", "-accel", accel] + (["-kernel", kernel] if kernel else [])
+            + (["-initrd", initrd] if initrd else [])
             + [serial if word == "SERIAL" else word for word in machine]
-            + ["-display", "none", "-no-reboot", "-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-monitor", "none"],
+            + ["-display", "none"] + ([] if reboot else ["-no-reboot"]) + ["-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-monitor", "none"],
             stdout=subprocess.DEVNULL, stderr=open(os.path.join(work, "qemu.log"), "w"))
         self.console = ""
         import codecs
@@ -335,10 +344,10 @@ def disk_identifier(card):
 def impostor_stick(work, disk_id):
     """A USB stick as a careless or hostile one could be (issue 61), a second card flashed from
     the same image as far as names go: the card's own disk identifier (so its partitions carry the
-    card's PARTUUIDs ID-01, -03 and -04) and its labels, partition 1 a FAT labelled BABYALBUM with
-    a babyalbum.txt of its own, 3 and 4 ext4 labelled BA-STATE and BA-LIBRARY. Slot 2 is empty:
-    the kernel's root= names the root by PARTUUID, and a second root of the same name is the one
-    case left to chance (docs/card.md). Returns QEMU's arguments that plug it in (xHCI)."""
+    card's PARTUUIDs ID-01, -05 and -06) and its labels, partition 1 a FAT labelled BABYALBUM with
+    a babyalbum.txt of its own, 5 and 6 (logical, in an extended 4) ext4 labelled BA-STATE and
+    BA-LIBRARY. Slots 2 and 3 are empty: the kernel's root= names the root by PARTUUID, and a
+    second root of the same name is the one case left to chance (docs/card.md). Returns QEMU's arguments that plug it in (xHCI)."""
     path = os.path.join(work, "impostor-stick.img")
     parts = {}
     for name, label, size in (("fat", "BABYALBUM", 40), ("state", "BA-STATE", 16), ("library", "BA-LIBRARY", 16)):
@@ -356,9 +365,10 @@ def impostor_stick(work, disk_id):
     with open(path, "wb") as f:
         f.truncate(80 << 20)
     table = (f"label: dos\nlabel-id: 0x{disk_id}\nunit: sectors\n1: start=2048, size=81920, type=c\n"
-             "3: start=83968, size=32768, type=83\n4: start=116736, size=32768, type=83\n")
+             "4: start=83968, size=79872, type=5\n5: start=86016, size=32768, type=83\n"
+             "6: start=120832, size=32768, type=83\n")
     subprocess.run(["sfdisk", "-q", path], input=table, text=True, check=True)
-    for name, start in (("fat", 2048), ("state", 83968), ("library", 116736)):
+    for name, start in (("fat", 2048), ("state", 86016), ("library", 120832)):
         run("dd", f"if={parts[name]}", f"of={path}", "bs=512", f"seek={start}", "conv=notrunc,sparse", "status=none")
         os.unlink(parts[name])
     return ["-drive", f"file={path},if=none,id=stick,format=raw,snapshot=on", "-device", "qemu-xhci,id=xhci",
@@ -372,18 +382,19 @@ def check_own_partitions(guest, disk_id):
                       "findmnt -no SOURCE --mountpoint $m; done; udevadm settle --timeout=30; "
                       "lsblk -rno NAME,LABEL,PARTUUID /dev/sda 2>&1 | tr '\\n' ' '; echo; "
                       "ls /dev/disk/babyalbum | tr '\\n' ' '; echo; grep -o 'root=[^ ]*' /proc/cmdline")
-    lines = out.strip().splitlines()
+    # systemd's status lines share the serial console (a failed mount of the stick, in colour).
+    lines = [line for line in out.strip().splitlines() if "\x1b[" not in line]
     print("mounts with a stick of the card's disk identifier and labels plugged in: " + ", ".join(lines[:4])
           + f"; the stick: {lines[4] if len(lines) > 4 else '?'}; /dev/disk/babyalbum: "
           + f"{lines[5] if len(lines) > 5 else '?'}; {lines[-1]}")
-    if lines[:4] != ["/dev/vda2", "/dev/vda1", "/dev/vda3", "/dev/vda4"]:
+    if lines[:4] != ["/dev/vda2", "/dev/vda1", "/dev/vda5", "/dev/vda6"]:
         raise Failure("a partition was not the card's own with the impostor stick plugged in: " + out)
     if len(lines) < 7 or "BABYALBUM" not in lines[4] or f"{disk_id}-01" not in lines[4] or \
-            f"{disk_id}-04" not in lines[4]:
+            f"{disk_id}-06" not in lines[4]:
         raise Failure("the impostor stick, with the card's labels and PARTUUIDs, was not seen by the card "
                       "(no positive control): " + out)
-    if lines[5].split() != ["part1", "part2", "part3", "part4"]:
-        raise Failure("/dev/disk/babyalbum does not hold the card's four partitions alone: " + out)
+    if lines[5].split() != ["part1", "part2", "part3", "part4", "part5", "part6"]:
+        raise Failure("/dev/disk/babyalbum does not hold the card's six partitions alone: " + out)
     if lines[-1] != f"root=PARTUUID={disk_id}-02":
         raise Failure("the root is not named by the card's disk identifier: " + lines[-1])
 
@@ -439,8 +450,8 @@ def vda_sectors_written(guest):
 
 
 def partition_sectors_written(guest):
-    """Sectors written to each of the card's partitions since the boot (vda1: FAT, vda2: root,
-    vda3: state, vda4: library)."""
+    """Sectors written to each of the card's partitions since the boot (vda1: FAT, vda2: slot A,
+    vda3: slot B, vda5: state, vda6: library)."""
     _, out = guest.sh("for p in /sys/block/vda/vda[0-9]*; do echo ${p##*/} $(cat $p/stat); done")
     return {fields[0]: int(fields[7]) for fields in (line.split() for line in out.splitlines())
             if len(fields) >= 11 and fields[0].startswith("vda")}
@@ -711,9 +722,10 @@ def mbr(card):
 
 
 def library_sizes(guest):
-    """Partition 4's end and the disk's size (sectors), its size and its ext4's (MiB, from the superblock)."""
-    _, out = guest.sh("cat /sys/class/block/vda4/start /sys/class/block/vda4/size /sys/class/block/vda/size; "
-                      "tune2fs -l /dev/vda4 | sed -n 's/^Block count: *//p; s/^Block size: *//p'")
+    """The library's end (partition 6) and the disk's size (sectors), its size and its ext4's (MiB,
+    from the superblock)."""
+    _, out = guest.sh("cat /sys/class/block/vda6/start /sys/class/block/vda6/size /sys/class/block/vda/size; "
+                      "tune2fs -l /dev/vda6 | sed -n 's/^Block count: *//p; s/^Block size: *//p'")
     start, size, disk, blocks, block_size = (int(x) for x in out.split())
     return start + size, disk, size // 2048, blocks * block_size // (1024 * 1024)
 
@@ -724,8 +736,9 @@ def shown_names(guest):
 
 
 def cut_after_partition_write(card, work, boot_files, before, timeout=600):
-    """Boots the card and cuts its power (QEMU killed) as soon as the first boot's one write to
-    the partition table reaches the card: the worst moment, partition grown, file system not."""
+    """Boots the card and cuts its power (QEMU killed) as soon as the first boot's write to the
+    MBR reaches the card (the extended partition grown; the library's own entry may or may not
+    be): the worst moment, partition table changed, file system not grown."""
     card.detach()
     power_off_all()
     guest = Guest(card, work, *boot_files)
@@ -743,8 +756,8 @@ def cut_after_partition_write(card, work, boot_files, before, timeout=600):
 
 def step_library(card, work, boot_files):
     """The family library partition (issue 37): the first boot of a card larger than the image
-    grows partition 4 to the card's end, and its power is cut the moment the partition table is
-    written; the next boot finishes the job (its ext4 grown online) and shows the library's
+    grows the extended partition 4 and the library in it, partition 6, to the card's end, and its
+    power is cut the moment the MBR is written; the next boot finishes the job (its ext4 grown online) and shows the library's
     photos with the FAT partition's, and the library's ext4 is clean after it. That a later boot
     grows nothing is checked on the sync step's first boot (check_grown_once), which saves a card
     boot (about 80 s of host CPU)."""
@@ -774,10 +787,12 @@ def check_library_grown(card, work, boot_files):
     wait_showing(guest)
     _, grew = guest.sh("journalctl -b -o cat -u babyalbum-grow-library.service -u 'systemd-growfs@*' | grep -v '^Finished\\|^Starting'")
     print("  the boot after the cut:", " | ".join(grew.strip().splitlines()))
-    if "already fills" not in grew or "Successfully resized" not in grew:
+    # The cut came after the MBR's write (the extended partition 4 grown); the library's own entry
+    # (partition 6, in the extended partition) is written next, and the cut may come before it.
+    if not ("already fills" in grew or "grown by" in grew) or "Successfully resized" not in grew:
         raise Failure("the boot after the cut did not finish growing the library (its file system):\n" + grew)
     end, disk, part_mib, fs_mib = library_sizes(guest)
-    print(f"  partition 4 ends at sector {end} of {disk}: {part_mib} MiB, its ext4 {fs_mib} MiB")
+    print(f"  partition 6 ends at sector {end} of {disk}: {part_mib} MiB, its ext4 {fs_mib} MiB")
     if disk - end >= 2048 or fs_mib < part_mib - 1:
         raise Failure(f"the library does not fill the card: partition end {end} of {disk}, ext4 {fs_mib} of {part_mib} MiB")
     _, options = guest.sh("findmnt -no OPTIONS /var/lib/babyalbum-sync")
@@ -800,7 +815,7 @@ def check_library_grown(card, work, boot_files):
         raise Failure("the partition table did not change on the card")
     GROWN_TABLE["mbr"] = grown
     card.attach()
-    check = run("e2fsck", "-n", "-f", card.part(4), check=False)
+    check = run("e2fsck", "-n", "-f", card.part(card.LIBRARY), check=False)
     if check.returncode != 0:
         raise Failure("the library's fsck is not clean:\n" + check.stdout)
 
@@ -848,7 +863,7 @@ def library_mounted(card):
     (the file's inode handed to the next new file)."""
     card.attach()
     mount = tempfile.mkdtemp(prefix="library.")
-    run("mount", card.part(4), mount)
+    run("mount", card.part(card.LIBRARY), mount)
     try:
         yield os.path.join(mount, "photos")
     finally:
@@ -913,13 +928,22 @@ def debian_tree_tests(records):
 
 
 def virt_boot_files(card, work):
-    """The kernel and initramfs config.txt names, copied from the card's FAT into `work`, and
-    cmdline.txt without its console= words (the guest's console is the serial port)."""
+    """Slot A's kernel and initramfs (/vmlinuz, /initrd.img), copied from its root into `work`, and
+    the command line its boot.scr gives (root= slot A by the card's disk identifier, rauc.slot=A,
+    panic=10, /boot/cmdline.env) without its console= words (the guest's console is the serial
+    port). `virt` has no U-Boot of the card's: QEMU loads the slot's kernel as U-Boot would."""
     kernel, initrd = os.path.join(work, "vmlinuz"), os.path.join(work, "initrd.img")
-    config = card.mtools("mtype", "::/config.txt").stdout
-    card.mtools("mcopy", "::/" + re.search(r"^kernel=(\S+)", config, re.M).group(1), kernel)
-    card.mtools("mcopy", "::/" + re.search(r"^initramfs (\S+)", config, re.M).group(1), initrd)
-    cmdline = card.mtools("mtype", "::/cmdline.txt").stdout.strip()
+    slot = card.part(card.SLOT_A)
+    for link, local in (("/vmlinuz", kernel), ("/initrd.img", initrd)):
+        target = run("debugfs", "-R", f"stat {link}", slot).stdout
+        name = re.search(r'Fast link dest: "([^"]+)"', target)
+        run("debugfs", "-R", f"dump {'/' + name.group(1) if name else link} {local}", slot)
+        if not os.path.getsize(local):
+            raise Failure(f"slot A has no {link} for U-Boot to load")
+    env = run("debugfs", "-R", "cat /boot/cmdline.env", slot).stdout.strip()
+    if not env.startswith("ba_cmdline="):
+        raise Failure(f"slot A's /boot/cmdline.env is not one ba_cmdline= line: {env!r}")
+    cmdline = f"root=PARTUUID={disk_identifier(card)}-02 rauc.slot=A panic=10 " + env.removeprefix("ba_cmdline=")
     return kernel, initrd, " ".join(w for w in cmdline.split() if not w.startswith("console="))
 
 
@@ -962,6 +986,10 @@ def main():
                             "and emergency mode never stop at a prompt",
                             lambda: boot_health_step.step_boot_health(sys.modules[__name__], card, work, boot_files)),
                            ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
+                           ("slots: U-Boot falls back from a slot whose kernel is broken; the slot that shows a photo is marked good",
+                            lambda: slots_step.step_slots(sys.modules[__name__], card, work)),
+                           ("update: a signed bundle from a USB stick boots in slot B, another key's is refused, "
+                            "nothing a parent owns changes", lambda: update_step.step_update(sys.modules[__name__], card, work)),
                            ("sync: the family library paired from babyalbum.txt, 30 photos arrive",
                             lambda: sync_step.step_sync(sys.modules[__name__], card, work, boot_files)),
                            ("clock: no RTC, wired DHCP, NTP sets the clock, quiet hours follow it",
@@ -992,7 +1020,8 @@ def wear_reserve(options):
 
 #: Every step's name (the words before the colon of its record), for --steps, --leave-out and
 #: BABYALBUM_IMAGE_STEPS; scripts/test's lanes together run them all.
-STEP_NAMES = ["device trees", "boot", "boot health", "library", "sync", "clock", "power cuts", "card wear"]
+STEP_NAMES = ["device trees", "boot", "boot health", "library", "slots", "update", "sync", "clock", "power cuts",
+              "card wear"]
 
 
 def chosen(options, step):

@@ -1,11 +1,15 @@
 #!/usr/bin/python3
 """The card booted the way a Raspberry Pi 3's firmware hands it over, on QEMU's `raspi3b` board
-(Cortex-A53, 1 GiB, the BCM2835 SD host, no vc4): the kernel, initramfs and device tree that
-config.txt names, read from the card's FAT partition with mtools as the firmware reads them;
-cmdline.txt as the card has it, plus the mini UART (ttyS1) as the console; the card image itself
-as the SD card (a copy grown to a power of two, which QEMU requires).
+(Cortex-A53, 1 GiB, the BCM2835 SD host, no vc4): the kernel config.txt names (U-Boot, issue 64)
+and the Pi 3 device tree, read from the card's FAT partition with mtools as the firmware reads
+them; U-Boot then runs the card's boot.scr, which takes a try from slot A and loads the slot's
+own kernel, initramfs, tree and command line (/boot/cmdline.env, plus the mini UART (ttyS1) as
+the console in the test's copy); the card image itself as the SD card (a copy grown to a power of
+two, which QEMU requires).
 
-It shows: the root found by label on mmcblk0p2, the three partitions mounted as fstab says (/
+It shows: U-Boot's script choosing slot A with a try taken (its line on the console, and the
+environment it saved read back by Linux's fw_printenv), the root found by the card's disk
+identifier on mmcblk0p2 with rauc.slot=A, the three partitions mounted as fstab says (/
 read-only, noatime), babyalbum.service started, the device tree's gpio-keys exit button as an
 input device with KEY_POWER, and `babyalbum doctor`'s Input section naming it; the clock
 module's bus (the tree's /clock-i2c node, scripts/dtb-clock-bus) as an i2c-gpio adapter, and
@@ -28,12 +32,14 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from image_vm import Card, Failure, Guest, card_work_folder, xunit  # noqa: E402
+from image_vm import Card, Failure, Guest, card_work_folder, run, xunit  # noqa: E402
 from vmrig import SINGLE_THREAD_TCG  # noqa: E402  (Tests/VM/vmrig.py, on the path image_vm sets)
 
 TREE = "bcm2837-rpi-3-b.dtb"
+#: The card's partitions (scripts/image): the FAT, slot A, and the state (logical, in the extended 4).
+FAT, SLOT_A, STATE = 1, 2, 5
 NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
-#: Added to cmdline.txt: the mini UART as the console (the PL011 is the Bluetooth UART in this
+#: Added to slot A's command line (/boot/cmdline.env): the mini UART as the console (the PL011 is the Bluetooth UART in this
 #: tree), and systemd's wait for a device raised from 90 s: under TCG with a loaded host, udev's
 #: coldplug took more than a minute to make the state partition's /dev/disk link in one run, and a run on
 #: a busier host went to emergency mode, most likely from that wait (a real Pi takes seconds).
@@ -55,17 +61,25 @@ def grown_copy(card, work):
 
 
 def boot_files(card, work):
-    """The kernel, initramfs and Pi 3 tree config.txt names, and cmdline.txt, from the FAT."""
+    """The kernel config.txt names (U-Boot) and the Pi 3 tree, from the FAT; slot A's command line
+    (/boot/cmdline.env) with EXTRA added, written back into the test's copy of the slot."""
     config = card.mtools("mtype", "::/config.txt").stdout
-    files = {}
-    for key, pattern in (("kernel", r"^kernel=(\S+)"), ("initrd", r"^initramfs (\S+)")):
-        name = re.search(pattern, config, re.M).group(1)
-        files[key] = os.path.join(work, os.path.basename(name))
-        card.mtools("mcopy", "-o", "::/" + name, files[key])
-    files["dtb"] = os.path.join(work, TREE)
+    name = re.search(r"^kernel=(\S+)", config, re.M).group(1)
+    if re.search(r"^initramfs ", config, re.M):
+        raise Failure("config.txt still names an initramfs: the slot's own is U-Boot's to load")
+    files = {"kernel": os.path.join(work, os.path.basename(name)), "dtb": os.path.join(work, TREE)}
+    card.mtools("mcopy", "-o", "::/" + name, files["kernel"])
     card.mtools("mcopy", "-o", "::/" + TREE, files["dtb"])
-    cmdline = card.mtools("mtype", "::/cmdline.txt").stdout.strip()
-    return files, cmdline
+    slot = card.part(SLOT_A)
+    cmdline = run("debugfs", "-R", "cat /boot/cmdline.env", slot).stdout.strip()
+    if not cmdline.startswith("ba_cmdline="):
+        raise Failure(f"slot A's /boot/cmdline.env is not one ba_cmdline= line: {cmdline!r}")
+    local = os.path.join(work, "cmdline.env")
+    with open(local, "w") as f:
+        f.write(f"{cmdline} {EXTRA}\n")
+    run("debugfs", "-w", "-R", "rm /boot/cmdline.env", slot)
+    run("debugfs", "-w", "-R", f"write {local} /boot/cmdline.env", slot)
+    return files, cmdline.removeprefix("ba_cmdline=")
 
 
 def has_key_power(bitmap):
@@ -93,16 +107,17 @@ def main(image):
         card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
         card.detach()
         size = grown_copy(card, work)
-        print(f"raspi3b: {os.path.basename(files['kernel'])}, {os.path.basename(files['initrd'])}, {TREE}; "
-              f"SD card {size >> 20} MiB; cmdline.txt: {cmdline}; added: {EXTRA}")
-        machine = ["-M", "raspi3b", "-dtb", files["dtb"], "-append", cmdline + " " + EXTRA,
+        print(f"raspi3b: {os.path.basename(files['kernel'])} and {TREE} from the FAT; "
+              f"SD card {size >> 20} MiB; slot A's command line: {cmdline}; added: {EXTRA}")
+        machine = ["-M", "raspi3b", "-dtb", files["dtb"],
                    "-drive", f"file={card.path},if=sd,format=raw", "-serial", "null", "-serial", "SERIAL"]
-        guest = Guest(card, work, files["kernel"], files["initrd"], cmdline, machine=machine,
+        guest = Guest(card, work, files["kernel"], None, cmdline, machine=machine,
                       accel=SINGLE_THREAD_TCG)
         try:
             guest.read_until("IMAGE-READY", 1500)
             shell = time.monotonic() - guest.started
             checks(guest, shell)
+            check_boot_script(guest)
         finally:
             guest.kill()
         records.add(NAME, "passed", time.monotonic() - started)
@@ -119,7 +134,30 @@ def main(image):
 
 #: fstab's mount points and what each must be (scripts/image's fstab): device, options required.
 MOUNTS = (("/", "/dev/mmcblk0p2", ("ro", "noatime")), ("/boot/firmware", "/dev/mmcblk0p1", ("ro",)),
-          ("/var/lib/babyalbum", "/dev/mmcblk0p3", ("rw",)))
+          ("/var/lib/babyalbum", "/dev/mmcblk0p5", ("rw",)))
+#: U-Boot's boot.scr on the console: the slot it chose, and the tries left after this boot's.
+SLOT_LINE = re.compile(r"babyalbum: slot (\w) \(mmc \d+:(\d+)\), BOOT_ORDER=([AB ]+), (\w+) tries left after this one "
+                       r"\(read from ([^)]*)\)")
+
+
+def check_boot_script(guest):
+    """U-Boot ran boot.scr, which chose slot A (partition 2) on a fresh card (no slots file yet) and
+    took one of its 3 tries before loading it; Linux's fw_printenv reads what boot.scr wrote, from
+    the slots file and its copy on the FAT (/etc/fw_env.config, /etc/babyalbum/fw_env.backup.config) (once the FAT is mounted: after checks()); the
+    kernel got rauc.slot=A."""
+    line = SLOT_LINE.search(guest.console)
+    if not line:
+        raise Failure("U-Boot's boot.scr printed no slot line before Linux:\n" + guest.console[:3000])
+    print(f"raspi3b: U-Boot's boot.scr: {line.group(0)}")
+    if line.groups() != ("A", "2", "A B", "2", "nothing: a new card"):
+        raise Failure(f"a fresh card's first boot must be slot A on partition 2 with 2 tries left: {line.group(0)}")
+    _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
+                      "fw_printenv -c /etc/babyalbum/fw_env.backup.config BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
+                      "sed -n 's/.*\\(rauc\\.slot=[^ ]*\\).*/\\1/p' /proc/cmdline", timeout=600)
+    print("raspi3b: Linux reads U-Boot's environment (fw_printenv) and the command line:\n  "
+          + env.strip().replace("\n", "\n  "))
+    if env.split() != ["BOOT_ORDER=A", "B", "BOOT_A_LEFT=2", "BOOT_B_LEFT=3"] * 2 + ["rauc.slot=A"]:
+        raise Failure("fw_printenv does not read what boot.scr saved (slot A, 2 tries left): " + env)
 
 
 def checks(guest, shell):
@@ -154,7 +192,7 @@ def checks(guest, shell):
             raise Failure(f"{point} is not {source} with {','.join(options)} as fstab says: {' '.join(seen)}")
 
     _, root = guest.sh("cat /proc/cmdline; id=$(sed -n 's/.*root=PARTUUID=\\([0-9a-f]*\\)-02.*/\\1/p' /proc/cmdline); "
-                       "for n in 02 01 03; do readlink -f /dev/disk/by-partuuid/$id-$n; done; "
+                       "for n in 02 01 05; do readlink -f /dev/disk/by-partuuid/$id-$n; done; "
                        "h=$(readlink -f /sys/block/mmcblk0/device/../../..); "
                        "echo ${h##*/} $(basename $(readlink -f $h/driver))")
     lines = root.strip().splitlines()
@@ -162,7 +200,7 @@ def checks(guest, shell):
           f"by the card's disk identifier: {', '.join(lines[1:4])}; "
           f"the SD card's host driver: {lines[4] if len(lines) > 4 else '?'}")
     if not re.search(r"(^| )root=PARTUUID=[0-9a-f]{8}-02( |$)", lines[0]) or lines[1:4] != [
-            "/dev/mmcblk0p2", "/dev/mmcblk0p1", "/dev/mmcblk0p3"]:
+            "/dev/mmcblk0p2", "/dev/mmcblk0p1", "/dev/mmcblk0p5"]:
         raise Failure("the root was not found by the card's disk identifier on mmcblk0p2: " + root)
 
     deadline, match = time.monotonic() + 120, None

@@ -353,9 +353,9 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     print(f"  power cut while family-big.png was in transfer ({size.strip() or '?'} bytes of its temporary file)")
     guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
-    # The library's fsck unit is named for partition 4 of the card (its fstab name); e2fsck names
+    # The library's fsck unit is named for partition 6 of the card (its fstab name); e2fsck names
     # the file system by its label.
-    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-babyalbum-part4.service' "
+    _, fsck = guest.sh("journalctl -b -o cat -u 'systemd-fsck@dev-disk-babyalbum-part6.service' "
                        "| grep BA-LIBRARY", timeout=60)
     print("  the next boot's fsck of the library:", fsck.strip() or "(no line)")
     if "BA-LIBRARY" not in fsck or not re.search(r"clean|recovering journal|\d+/\d+ files", fsck):
@@ -376,7 +376,7 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     vm.freeze_library(guest)
     guest.kill()
     card.attach()
-    check = subprocess.run(["e2fsck", "-n", "-f", card.part(4)], capture_output=True, text=True)
+    check = subprocess.run(["e2fsck", "-n", "-f", card.part(card.LIBRARY)], capture_output=True, text=True)
     if check.returncode != 0:
         raise vm.Failure("the library's fsck after the boot that resumed is not clean:\n" + check.stdout)
     return guest

@@ -49,7 +49,7 @@ def settings_lines():
 def card_suite(card):
     """The Debian release the card was made from (its root's os-release; /etc/os-release is a
     symbolic link, which debugfs does not follow)."""
-    release = subprocess.run(["debugfs", "-R", "cat /usr/lib/os-release", card.part(2)], capture_output=True,
+    release = subprocess.run(["debugfs", "-R", "cat /usr/lib/os-release", card.part(card.SLOT_A)], capture_output=True,
                              text=True, check=True).stdout
     return re.search(r"^VERSION_CODENAME=(\w+)", release, re.M).group(1)
 
@@ -82,7 +82,7 @@ def prepare(card, work):
         commands.append(f"write {local} {target}")
     commands += [f"write {fetch_hostapd(work, card_suite(card))} /usr/sbin/test-hostapd", "sif /usr/sbin/test-hostapd mode 0100755"]
     for command in commands:
-        subprocess.run(["debugfs", "-w", "-R", command, card.part(2)], check=True, capture_output=True)
+        subprocess.run(["debugfs", "-w", "-R", command, card.part(card.SLOT_A)], check=True, capture_output=True)
 
 
 def check(vm, guest, wait_for):

@@ -1,9 +1,9 @@
-# BabyAlbum's U-Boot boot script (issue 64, prototype): two system slots with boot counters.
+# BabyAlbum's U-Boot boot script (issue 64): two system slots with boot counters.
 # Compiled to boot.scr on the card's FAT:  mkimage -A arm64 -O linux -T script -C none -d boot.cmd boot.scr
 # U-Boot (Debian's u-boot-rpi: rpi_3, rpi_4, rpi_arm64) finds boot.scr on mmc 0:1 by its default
 # boot command, also when its environment (uboot.env on the FAT) is missing or damaged.
 #
-# The environment is RAUC's `uboot` backend's interface (docs/updates.md):
+# The slots' state uses the names of RAUC's `uboot` backend (docs/updates.md):
 #   BOOT_ORDER   the slots' bootnames in the order they are tried, "A B" or "B A"; RAUC puts a
 #                freshly written slot first and removes a slot it marks bad
 #   BOOT_A_LEFT  the tries slot A has left, BOOT_B_LEFT the same for B; hexadecimal digits, as
@@ -12,33 +12,67 @@
 # (`rauc status mark-good`, fw_setenv) once it has shown a photo. A slot with no tries left is
 # skipped; with none left anywhere, every slot gets 3 again (never a card that stops in U-Boot).
 #
+# They live in a file of their own on the FAT (partition 1 of the device this script was read
+# from), babyalbum-slots.env, and its copy babyalbum-slots.bak, each written whole with its CRC
+# (`env export -c`, the format of libubootenv's fw_printenv and fw_setenv, /etc/fw_env.config):
+# never in U-Boot's own environment, whose place is the board's build's (the Pi's: one uboot.env on
+# the FAT, no second copy; QEMU virt's: flash), so a power cut while one file is written leaves the
+# other, and the same script runs on the Pi and on QEMU's virt board.
 # Slot A is partition 2, slot B partition 3, of the device this script was read from (bootstd and
-# distro boot set devtype and devnum; U-Boot's own environment stays at mmc 0:1, its build's
-# CONFIG_ENV_FAT_DEVICE_AND_PART). Each slot's boot files are in its own root file system,
+# distro boot set devtype and devnum). Each slot's boot files are in its own root file system,
 # written with it by an update: /vmlinuz and /initrd.img (Debian's links to the kernel and
 # initramfs in /boot), the device tree /boot/dtbs/${fdtfile} (the card's patched tree: exit
 # button, clock bus), and the kernel command line /boot/cmdline.env ("ba_cmdline=...").
 
-# From the next boot on (saved below): never wait for a key (a floating serial RX line must not
-# stop the frame in U-Boot), and no USB scan before the script (U-Boot needs no USB device).
-if test "${bootdelay}" != "-2"; then setenv bootdelay -2; fi
-if test -n "${preboot}"; then setenv preboot; fi
+# From the next boot on (U-Boot's own environment, saved once): never wait for a key (a floating
+# serial RX line must not stop the frame in U-Boot), and no USB scan before the script.
+if test "${bootdelay}" != "-2"; then
+  setenv bootdelay -2
+  setenv preboot
+  saveenv
+fi
 
 test -n "${devtype}" || setenv devtype mmc
 test -n "${devnum}" || setenv devnum 0
 
+# Addresses of our own, not the rpi defaults (kernel_addr_r=0x80000, fdt_addr_r=0x2600000,
+# ramdisk_addr_r=0x2700000): Debian's arm64 Image is uncompressed, 37 MiB with its bss in 6.12,
+# and would overwrite a tree or initramfs loaded at the defaults. QEMU's virt (RAM from 1 GiB):
+# its own kernel and ramdisk addresses, 60 MiB apart, the tree just below the ramdisk.
+if test "${board}" = "rpi"; then
+  setenv ba_kernel 0x00200000
+  setenv ba_fdt 0x04000000
+  setenv ba_initrd 0x04200000
+  setenv ba_text 0x03f00000
+else
+  setenv ba_kernel ${kernel_addr_r}
+  setenv ba_initrd ${ramdisk_addr_r}
+  setexpr ba_fdt ${ramdisk_addr_r} - 0x100000
+  setexpr ba_text ${scriptaddr} + 0x100000
+fi
+
+# The slots' state: the file, else its copy (a cut while the file was written), else a new card's.
+setenv BOOT_ORDER
+setenv BOOT_A_LEFT
+setenv BOOT_B_LEFT
+setenv ba_from
+for f in babyalbum-slots.env babyalbum-slots.bak; do
+  if test -z "${ba_from}" && load ${devtype} ${devnum}:1 ${ba_text} ${f} && env import -c ${ba_text} 0x4000 BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; then
+    setenv ba_from ${f}
+  fi
+done
+test -n "${ba_from}" || setenv ba_from "nothing: a new card"
 test -n "${BOOT_ORDER}" || setenv BOOT_ORDER "A B"
 test -n "${BOOT_A_LEFT}" || setenv BOOT_A_LEFT 3
 test -n "${BOOT_B_LEFT}" || setenv BOOT_B_LEFT 3
 
+# (No empty branch and no elif here: U-Boot 2023.01's hush took the first slot in BOOT_ORDER
+# whatever its tries with the prototype's "if chosen; then (comment) elif ...".)
 setenv ba_slot
 for s in ${BOOT_ORDER}; do
-  if test -n "${ba_slot}"; then
-    # a slot is chosen: the rest are not tried
-  elif test "${s}" = "A" && test 0x${BOOT_A_LEFT} -gt 0; then
-    setenv ba_slot A
-  elif test "${s}" = "B" && test 0x${BOOT_B_LEFT} -gt 0; then
-    setenv ba_slot B
+  if test -z "${ba_slot}"; then
+    if test "${s}" = "A" && test 0x${BOOT_A_LEFT} -gt 0; then setenv ba_slot A; fi
+    if test "${s}" = "B" && test 0x${BOOT_B_LEFT} -gt 0; then setenv ba_slot B; fi
   fi
 done
 if test -z "${ba_slot}"; then
@@ -61,17 +95,12 @@ else
   setenv ba_part 3
   setenv ba_left ${BOOT_B_LEFT}
 fi
-echo "babyalbum: slot ${ba_slot} (${devtype} ${devnum}:${ba_part}), BOOT_ORDER=${BOOT_ORDER}, ${ba_left} tries left after this one"
-# The try is counted before anything is loaded: a slot that hangs or resets still loses it.
-saveenv
-
-# Addresses of our own, not the rpi defaults (kernel_addr_r=0x80000, fdt_addr_r=0x2600000,
-# ramdisk_addr_r=0x2700000): Debian's arm64 Image is uncompressed, 37 MiB with its bss in 6.12,
-# and would overwrite a tree or initramfs loaded at the defaults.
-setenv ba_kernel 0x00200000
-setenv ba_fdt 0x04000000
-setenv ba_initrd 0x04200000
-setenv ba_text 0x03f00000
+echo "babyalbum: slot ${ba_slot} (${devtype} ${devnum}:${ba_part}), BOOT_ORDER=${BOOT_ORDER}, ${ba_left} tries left after this one (read from ${ba_from})"
+# The try is counted before anything is loaded: a slot that hangs or resets still loses it. The
+# file, then its copy: a cut during either write leaves the other whole.
+env export -c -s 0x4000 ${ba_text} BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT
+fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.env 0x4000
+fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.bak 0x4000
 
 setenv ba_cmdline "console=tty3 ro fsck.repair=yes net.ifnames=0 cma=128M rootwait consoleblank=0 vt.global_cursor_default=0 quiet loglevel=3 logo.nologo fbcon=font:TER16x32"
 if load ${devtype} ${devnum}:${ba_part} ${ba_text} /boot/cmdline.env; then
@@ -80,15 +109,26 @@ fi
 part uuid ${devtype} ${devnum}:${ba_part} ba_partuuid
 setenv bootargs "root=PARTUUID=${ba_partuuid} rauc.slot=${ba_slot} panic=10 ${ba_cmdline}"
 
+# The slot's tree, else the firmware's (moved, as the Pi's is small), else the one U-Boot runs on
+# (QEMU's virt: no fdtfile, and a 1 MiB tree at fdt_addr). No comments inside an if or for: U-Boot
+# 2023.01's hush reads a quote in them as a quote ("syntax error", the script's end), nor in a
+# quoted echo inside one (an apostrophe in "..." ended the script the same way); and no elif
+# (with && in it, 2023.01 took the wrong branch or stopped at a syntax error).
 setenv ba_ok
 if load ${devtype} ${devnum}:${ba_part} ${ba_kernel} /vmlinuz; then
   if load ${devtype} ${devnum}:${ba_part} ${ba_initrd} /initrd.img; then
     setenv ba_initrd_size ${filesize}
     if load ${devtype} ${devnum}:${ba_part} ${ba_fdt} /boot/dtbs/${fdtfile}; then
       setenv ba_ok 1
-    else
+    fi
+    if test -z "${ba_ok}" && test -n "${fdt_addr}" && fdt addr ${fdt_addr} && fdt move ${fdt_addr} ${ba_fdt} 0x10000; then
       echo "babyalbum: slot ${ba_slot} has no /boot/dtbs/${fdtfile}, so the tree from the firmware"
-      if fdt move ${fdt_addr} ${ba_fdt} 0x10000; then setenv ba_ok 1; fi
+      setenv ba_ok 1
+    fi
+    if test -z "${ba_ok}"; then
+      echo "babyalbum: slot ${ba_slot} has no /boot/dtbs/${fdtfile}, so the tree U-Boot runs on (the board)"
+      setenv ba_fdt ${fdtcontroladdr}
+      setenv ba_ok 1
     fi
   fi
 fi
@@ -101,5 +141,7 @@ fi
 # a reset runs this script again and it boots the other slot.
 echo "babyalbum: slot ${ba_slot} cannot be booted: marked with no tries left, resetting"
 if test "${ba_slot}" = "A"; then setenv BOOT_A_LEFT 0; else setenv BOOT_B_LEFT 0; fi
-saveenv
+env export -c -s 0x4000 ${ba_text} BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT
+fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.env 0x4000
+fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.bak 0x4000
 reset

@@ -1,0 +1,159 @@
+"""An update from a USB stick (issue 64), on QEMU's `virt` board through Debian's U-Boot for it
+(u-boot-qemu's qemu_arm64, `-bios`, which runs the card's boot.scr as the Pi's U-Boot does).
+
+The bundles are made by scripts/bundle from a copy of the test's card whose slot A says a newer
+babyalbum version (its dpkg status; the system is otherwise the card's, test shell included):
+one signed with the development key that the card trusts, one with a throwaway key it does not.
+Both are in the root folder of a FAT stick plugged in at power-on. The card boots slot A and
+shows a photo; its update timer finds the stick's bundles: the other key's is refused with one
+line, nothing written; the good one is installed into slot B beside the slideshow, and the card
+reboots into it: U-Boot boots slot B, the frame shows a photo, slot-good marks B good, and
+dpkg says the new version. The FAT's photos, the state partition and the library's photo are the
+same before and after. Measured: the bundle's size, the install's time, the sectors written to
+slot B, the time from the reboot to the first photo.
+"""
+import hashlib
+import os
+import re
+import time
+
+UBOOT = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+NEW_VERSION_SUFFIX = "+update1"
+
+
+def newer_card(vm, card, work):
+    """A copy of the test's card whose slot A's dpkg status says babyalbum VERSION+update1."""
+    path = os.path.join(work, "newer-card.img")
+    vm.run("cp", "--sparse=always", card.path, path)
+    offset = json_partition_start(vm, path, 2)
+    loop = vm.run("losetup", "--find", "--show", "--offset", str(offset * 512), path).stdout.strip()
+    try:
+        status = vm.run("debugfs", "-R", "cat /var/lib/dpkg/status", loop).stdout
+        stanza = re.search(r"^Package: babyalbum\n(?:.+\n)*?Version: (\S+)$", status, re.M)
+        version = stanza.group(1) + NEW_VERSION_SUFFIX
+        start, end = stanza.span(1)
+        local = os.path.join(work, "status")
+        with open(local, "w") as f:
+            f.write(status[:start] + version + status[end:])
+        vm.run("debugfs", "-w", "-R", "rm /var/lib/dpkg/status", loop)
+        vm.run("debugfs", "-w", "-R", f"write {local} /var/lib/dpkg/status", loop)
+    finally:
+        vm.run("losetup", "-d", loop)
+    return path, stanza.group(1), version
+
+
+def json_partition_start(vm, path, number):
+    import json
+    table = json.loads(vm.run("sfdisk", "-J", path).stdout)["partitiontable"]["partitions"]
+    return table[number - 1]["start"]
+
+
+def make_bundles(vm, card, work):
+    """The good bundle (development key) and one signed by a throwaway key, in work/bundles."""
+    image, old, new = newer_card(vm, card, work)
+    good = os.path.join(work, "good")
+    vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", good, image)
+    other = os.path.join(work, "other")
+    key, cert = os.path.join(work, "other.key"), os.path.join(work, "other.cert")
+    vm.run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "30",
+           "-subj", "/CN=not BabyAlbum")
+    vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", other, "--key", key, "--cert", cert, image)
+    os.unlink(image)
+    (name,) = os.listdir(good)
+    bundles = {"b-good.raucb": os.path.join(good, name), "a-other-key.raucb": os.path.join(other, os.listdir(other)[0])}
+    return bundles, old, new
+
+
+def stick(vm, work, bundles):
+    """A FAT32 stick with the bundles in its root folder; QEMU's arguments that plug it in."""
+    path = os.path.join(work, "update-stick.img")
+    size = sum(os.path.getsize(p) for p in bundles.values()) + (64 << 20)
+    with open(path, "wb") as f:
+        f.truncate(size)
+    vm.run("mkfs.vfat", "-F", "32", "-n", "UPDATE", path)
+    for name, source in bundles.items():
+        vm.run("mcopy", "-i", path, source, "::/" + name, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
+    return ["-drive", f"file={path},if=none,id=stick,format=raw,snapshot=on", "-device", "qemu-xhci,id=xhci",
+            "-device", "usb-storage,bus=xhci.0,drive=stick"]
+
+
+def parents_data(vm, card):
+    """What an update must not touch: the FAT's photos, the state partition's file system and its
+    shuffle state file's presence, the library's photos (names and checksums)."""
+    card.attach()
+    state_uuid = vm.run("blkid", "-s", "UUID", "-o", "value", card.part(card.STATE)).stdout.strip()
+    shuffle = bool(card.state_file())
+    library = {}
+    with vm.library_mounted(card) as photos:
+        for name in sorted(os.listdir(photos)):
+            with open(os.path.join(photos, name), "rb") as f:
+                library[name] = hashlib.sha256(f.read()).hexdigest()
+    return {"photos": vm.checksums(card), "state": state_uuid, "shuffle state": shuffle, "library": library}
+
+
+def step_update(vm, card, work):
+    if not os.path.exists(UBOOT):
+        raise vm.Failure(f"{UBOOT} is missing: scripts/install-deps --test installs u-boot-qemu")
+    card.attach()
+    vm.put_in_library(card, os.path.join(REPO, "Photos", "duck.png"), "library-duck.png")
+    started = time.monotonic()
+    bundles, old, new = make_bundles(vm, card, work)
+    size = os.path.getsize(bundles["b-good.raucb"])
+    print(f"  bundles of {new} (slot A of the test's card, its version raised): {size / 1e6:.1f} MB each, made in "
+          f"{time.monotonic() - started:.0f} s; one signed by a throwaway key")
+    plug = stick(vm, work, bundles)
+    for bundle in bundles.values():
+        os.unlink(bundle)
+    before = parents_data(vm, card)
+    card.detach()
+    vm.power_off_all()
+    machine = ["-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-bios", UBOOT,
+               "-drive", f"file={card.path},if=none,id=card,format=raw,cache=writeback", "-device",
+               "virtio-blk-pci,drive=card", "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci",
+               "-serial", "SERIAL"] + plug
+    guest = vm.Guest(card, work, None, None, "", machine=machine, reboot=True)
+    vm.LIVE.append(guest)
+    try:
+        guest.read_until("IMAGE-READY", 900)
+        vm.wait_showing(guest)
+        refused = vm.journal_line(guest, "babyalbum-update.service", "refused a-other-key.raucb", 600)
+        print(f"  the other key's bundle: {refused}")
+        if not refused or "not signed for this frame" not in refused:
+            _, why = guest.sh("journalctl -b -u babyalbum-update.service -o cat | tail -n 20")
+            raise vm.Failure("the bundle of another key was not refused as not signed for this frame:\n" + why)
+        _, written = guest.sh("cat /sys/block/vda/vda3/stat")
+        installing = vm.journal_line(guest, "babyalbum-update.service", "installing b-good.raucb", 300)
+        if not installing:
+            _, why = guest.sh("journalctl -b -u babyalbum-update.service -u rauc.service -o cat | tail -n 30")
+            raise vm.Failure("the good bundle was not installed:\n" + why)
+        mark = time.monotonic()
+        guest.read_until(r"babyalbum: slot B \(virtio 0:3\)", 1800)
+        install_seconds = time.monotonic() - mark
+        reboot = time.monotonic()
+        print(f"  installed and rebooted {install_seconds:.0f} s after '{installing.strip()}' "
+              f"(slot B's writes before: {written.split()[6] if written.split() else '?'} sectors)")
+        guest.read_until(r"slot B \(virtio 0:3\)[\s\S]*IMAGE-READY", 900)
+        vm.wait_showing(guest)
+        to_photo = time.monotonic() - reboot
+        marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
+        _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
+                          "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
+                          "cat /var/lib/babyalbum/update-result")
+        print(f"  after the reboot: {' | '.join(now.strip().splitlines())}; first photo {to_photo:.0f} s after "
+              f"the reboot's U-Boot line; {marked}")
+        lines = now.strip().splitlines()
+        if lines[:3] != ["rauc.slot=B", "/dev/vda3", new]:
+            raise vm.Failure(f"the card does not run {new} from slot B after the update: {now!r}")
+        if not marked or "marked good" not in marked or "BOOT_B_LEFT=3" not in now:
+            raise vm.Failure(f"slot B showed a photo but was not marked good: {marked!r} {now!r}")
+        if f"installed {new} into slot B" not in now:
+            raise vm.Failure(f"update-result does not say what happened: {now!r}")
+    finally:
+        guest.kill()
+    after = parents_data(vm, card)
+    if after != before:
+        raise vm.Failure(f"the update changed what a parent owns: before {before}, after {after}")
+    print(f"  the FAT's {len(before['photos'])} photos, the state partition ({before['state']}) and the library's "
+          f"{len(before['library'])} photo(s) are the same after the update; {old} -> {new}")
+
