@@ -2,30 +2,37 @@
 U-Boot for it (u-boot-qemu's qemu_arm64, `-bios`), which runs the card's own boot.scr from its FAT
 as the Pi's U-Boot does (the Pi's cannot show a screen under QEMU: Tests/Image/raspi3b.py).
 
-The test's copy of the card gets what a bad update would leave: slot B a copy of slot A with a
-kernel that is not one (its /vmlinuz overwritten with junk), and the slots file saying B first
-with its 3 tries (`BOOT_ORDER=B A`, as RAUC's `uboot` backend writes after an install). Then it
-is switched on once and left alone:
-- boot.scr takes a try from B, cannot boot its kernel, marks B with no tries left, resets;
-- after the reset it boots A (read from the slots file), the frame shows a photo, and
-  deploy/card/slot-good gives A its 3 tries back;
-- the slots file and its copy, read by Linux's fw_printenv, say B 0, A 3.
+The test's copy of the card gets what a bad update would leave, twice; each time it is switched
+on once and left alone.
+1. A kernel that is not one: slot B a copy of slot A with its /vmlinuz overwritten with junk, the
+   slots file saying B first with its 3 tries (`BOOT_ORDER=B A`, as RAUC's `uboot` backend
+   writes after an install). boot.scr takes a try from B, cannot boot its kernel, marks B with
+   no tries left, resets; then it boots A, whose frame shows a photo, and slot-good gives A its
+   3 tries back: the slots file and its copy say B 0, A 3.
+2. A frame that cannot show a photo: slot B a copy of slot A whose babyalbum is a program that
+   exits 1 at once, the slots file as update-check leaves it after an install (`B A`, 3 tries,
+   `BA_TRIAL=B`), and B's slot-trial timer at 100 s instead of 10 minutes (a drop-in in the
+   test's copy). B boots 3 times and each time slot-trial reboots it; then U-Boot boots A, whose
+   first photo ends the trial: "rolled back: the update in slot B never showed a photo".
 Slot B's copy and the slots files are removed again for the later steps.
 """
 import os
 import re
 import subprocess
+import time
 
 UBOOT = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"  # Debian's u-boot-qemu (scripts/install-deps --test)
 SLOTS = ("babyalbum-slots.env", "babyalbum-slots.bak")
 SLOT_LINE = r"babyalbum: slot (\w) \((\w+) \d+:(\d)\), BOOT_ORDER=([AB ]+), (\w+) tries left after this one \(read from ([^)]*)\)"
 
 
-def slots_file(work, order, a_left, b_left):
+def slots_file(work, order, a_left, b_left, trial=None):
     """The slots file as boot.scr writes it (`env export -c -s 0x4000`): CRC32 and the variables."""
     text = os.path.join(work, "slots.txt")
     with open(text, "w") as f:
         f.write(f"BOOT_ORDER={order}\nBOOT_A_LEFT={a_left}\nBOOT_B_LEFT={b_left}\n")
+        if trial:
+            f.write(f"BA_TRIAL={trial}\n")
     binary = os.path.join(work, "slots.env")
     subprocess.run(["mkenvimage", "-s", "0x4000", "-o", binary, text], check=True, capture_output=True)
     return binary
@@ -53,17 +60,27 @@ def break_kernel(vm, card, work):
     return target
 
 
-def step_slots(vm, card, work):
-    if not os.path.exists(UBOOT):
-        raise vm.Failure(f"{UBOOT} is missing: scripts/install-deps --test installs u-boot-qemu")
-    card.attach()
-    copied = copy_slot_a_to_b(vm, card)
-    target = break_kernel(vm, card, work)
-    state = slots_file(work, "B A", 3, 3)
-    for name in SLOTS:
-        card.mtools("mcopy", "-o", state, "::/" + name)
-    print(f"  slot B: slot A's file system ({copied >> 20} MiB) with {target} overwritten by junk; "
-          "the slots file and its copy: BOOT_ORDER=B A, 3 tries each")
+def break_frame(vm, card, work):
+    """Slot B's babyalbum (the file its /usr/local/bin/babyalbum link names) replaced with a
+    program that exits 1 at once, and its slot-trial timer at 100 s."""
+    slot = card.part(card.SLOT_B)
+    link = vm.run("debugfs", "-R", "stat /usr/local/bin/babyalbum", slot).stdout
+    target = re.search(r'Fast link dest: "([^"]+)"', link)
+    target = target.group(1) if target else "/usr/local/bin/babyalbum"
+    broken = os.path.join(work, "broken-frame")
+    with open(broken, "w") as f:
+        f.write("#!/bin/sh\necho 'a frame that cannot show a photo (the Image suite slots step)' >&2\nexit 1\n")
+    drop_in = os.path.join(work, "trial-test.conf")
+    with open(drop_in, "w") as f:
+        f.write("[Timer]\nOnBootSec=\nOnBootSec=100s\n")
+    for command in (f"rm {target}", f"write {broken} {target}", f"sif {target} mode 0100755",
+                    "mkdir /etc/systemd/system/babyalbum-slot-trial.timer.d",
+                    f"write {drop_in} /etc/systemd/system/babyalbum-slot-trial.timer.d/test.conf"):
+        vm.run("debugfs", "-w", "-R", command, slot)
+    return target
+
+
+def u_boot_guest(vm, card, work):
     card.detach()
     vm.power_off_all()
     machine = ["-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-bios", UBOOT,
@@ -72,6 +89,32 @@ def step_slots(vm, card, work):
                "-serial", "SERIAL"]
     guest = vm.Guest(card, work, None, None, "", machine=machine, reboot=True)
     vm.LIVE.append(guest)
+    return guest
+
+
+def step_slots(vm, card, work):
+    if not os.path.exists(UBOOT):
+        raise vm.Failure(f"{UBOOT} is missing: scripts/install-deps --test installs u-boot-qemu")
+    try:
+        broken_kernel(vm, card, work)
+        broken_frame(vm, card, work)
+    finally:
+        card.attach()
+        for name in SLOTS:
+            card.mtools("mdel", "::/" + name, check=False)
+        vm.run("wipefs", "-a", "-q", card.part(card.SLOT_B), check=False)
+
+
+def broken_kernel(vm, card, work):
+    card.attach()
+    copied = copy_slot_a_to_b(vm, card)
+    target = break_kernel(vm, card, work)
+    state = slots_file(work, "B A", 3, 3)
+    for name in SLOTS:
+        card.mtools("mcopy", "-o", state, "::/" + name)
+    print(f"  slot B: slot A's file system ({copied >> 20} MiB) with {target} overwritten by junk; "
+          "the slots file and its copy: BOOT_ORDER=B A, 3 tries each")
+    guest = u_boot_guest(vm, card, work)
     try:
         guest.read_until("IMAGE-READY", 900)
         lines = re.findall(SLOT_LINE, guest.console)
@@ -100,7 +143,36 @@ def step_slots(vm, card, work):
             raise vm.Failure("the slots file does not say B given up and A good (or the FAT stayed read-write): " + env)
     finally:
         guest.kill()
-        card.attach()
-        for name in SLOTS:
-            card.mtools("mdel", "::/" + name, check=False)
-        vm.run("wipefs", "-a", "-q", card.part(card.SLOT_B), check=False)
+
+
+def broken_frame(vm, card, work):
+    card.attach()
+    copy_slot_a_to_b(vm, card)
+    target = break_frame(vm, card, work)
+    state = slots_file(work, "B A", 3, 3, trial="B")
+    for name in SLOTS:
+        card.mtools("mcopy", "-o", state, "::/" + name)
+    print(f"  slot B: slot A's file system with {target} a program that exits 1 and slot-trial at 100 s; the slots "
+          "file and its copy: BOOT_ORDER=B A, 3 tries each, BA_TRIAL=B (as update-check leaves them)")
+    guest = u_boot_guest(vm, card, work)
+    started = time.monotonic()
+    try:
+        guest.read_until(r"slot A \(virtio 0:2\)[\s\S]*IMAGE-READY", 1800)
+        lines = re.findall(SLOT_LINE, guest.console)
+        print("  boot.scr's lines: " + " | ".join(f"slot {s}, {left} left" for s, _, _, _, left, _ in lines)
+              + f" ({time.monotonic() - started:.0f} s)")
+        if [(s, left) for s, _, _, _, left, _ in lines] != [("B", "2"), ("B", "1"), ("B", "0"), ("A", "2")]:
+            raise vm.Failure(f"slot B was not booted 3 times before slot A: {lines}")
+        vm.wait_showing(guest)
+        marked = vm.journal_line(guest, "babyalbum.service", "rolled back", 120)
+        _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; echo BA_TRIAL=$(fw_printenv -n BA_TRIAL "
+                          "2>/dev/null || echo none); cat /var/lib/babyalbum/update-result")
+        print(f"  slot A's frame: {marked}; then: {' '.join(env.split())}")
+        if not marked or "rolled back: the update in slot B never showed a photo" not in marked:
+            raise vm.Failure(f"slot A showed a photo but no rollback was said: {marked!r}")
+        if env.split()[:5] != ["BOOT_ORDER=B", "A", "BOOT_A_LEFT=3", "BOOT_B_LEFT=0", "BA_TRIAL=none"]:
+            raise vm.Failure("after the rollback, A is not marked good, B not given up, or the trial still open: " + env)
+        if "rolled back" not in env:
+            raise vm.Failure("update-result does not say the update was rolled back: " + env)
+    finally:
+        guest.kill()

@@ -146,13 +146,14 @@ def step_update(vm, card, work):
         marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
         _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
                           "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
+                          "echo BA_TRIAL=$(fw_printenv -n BA_TRIAL 2>/dev/null || echo none); "
                           "cat /var/lib/babyalbum/update-result")
         print(f"  after the reboot: {' | '.join(now.strip().splitlines())}; first photo {to_photo:.0f} s after "
               f"the reboot's U-Boot line; {marked}")
         lines = now.strip().splitlines()
         if lines[:3] != ["rauc.slot=B", "/dev/vda3", new]:
             raise vm.Failure(f"the card does not run {new} from slot B after the update: {now!r}")
-        if not marked or "marked good" not in marked or "BOOT_B_LEFT=3" not in now:
+        if not marked or "marked good" not in marked or "BOOT_B_LEFT=3" not in now or "BA_TRIAL=none" not in now:
             raise vm.Failure(f"slot B showed a photo but was not marked good: {marked!r} {now!r}")
         if f"installed {new} into slot B" not in now:
             raise vm.Failure(f"update-result does not say what happened: {now!r}")

@@ -8,6 +8,8 @@
 #                freshly written slot first and removes a slot it marks bad
 #   BOOT_A_LEFT  the tries slot A has left, BOOT_B_LEFT the same for B; hexadecimal digits, as
 #                RAUC writes them (printf "%x") and as setexpr computes them
+#   BA_TRIAL     the slot an update was just installed into, until it shows a photo (kept here,
+#                set and cleared by Linux: deploy/card/update-check, slot-good, slot-trial)
 # Each boot takes one try from the slot it boots; the booted system gives the tries back
 # (`rauc status mark-good`, fw_setenv) once it has shown a photo. A slot with no tries left is
 # skipped; with none left anywhere, every slot gets 3 again (never a card that stops in U-Boot).
@@ -55,9 +57,10 @@ fi
 setenv BOOT_ORDER
 setenv BOOT_A_LEFT
 setenv BOOT_B_LEFT
+setenv BA_TRIAL
 setenv ba_from
 for f in babyalbum-slots.env babyalbum-slots.bak; do
-  if test -z "${ba_from}" && load ${devtype} ${devnum}:1 ${ba_text} ${f} && env import -c ${ba_text} 0x4000 BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; then
+  if test -z "${ba_from}" && load ${devtype} ${devnum}:1 ${ba_text} ${f} && env import -c ${ba_text} 0x4000 BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT BA_TRIAL; then
     setenv ba_from ${f}
   fi
 done
@@ -98,7 +101,7 @@ fi
 echo "babyalbum: slot ${ba_slot} (${devtype} ${devnum}:${ba_part}), BOOT_ORDER=${BOOT_ORDER}, ${ba_left} tries left after this one (read from ${ba_from})"
 # The try is counted before anything is loaded: a slot that hangs or resets still loses it. The
 # file, then its copy: a cut during either write leaves the other whole.
-env export -c -s 0x4000 ${ba_text} BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT
+env export -c -s 0x4000 ${ba_text} BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT BA_TRIAL
 fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.env 0x4000
 fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.bak 0x4000
 
@@ -141,7 +144,7 @@ fi
 # a reset runs this script again and it boots the other slot.
 echo "babyalbum: slot ${ba_slot} cannot be booted: marked with no tries left, resetting"
 if test "${ba_slot}" = "A"; then setenv BOOT_A_LEFT 0; else setenv BOOT_B_LEFT 0; fi
-env export -c -s 0x4000 ${ba_text} BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT
+env export -c -s 0x4000 ${ba_text} BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT BA_TRIAL
 fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.env 0x4000
 fatwrite ${devtype} ${devnum}:1 ${ba_text} babyalbum-slots.bak 0x4000
 reset
