@@ -157,6 +157,10 @@ def step_update(vm, card, work):
             raise vm.Failure(f"slot B showed a photo but was not marked good: {marked!r} {now!r}")
         if f"installed {new} into slot B" not in now:
             raise vm.Failure(f"update-result does not say what happened: {now!r}")
+        _, doctor = guest.sh("babyalbum doctor 2>&1 | sed -n '/^Updates/,/^$/p'", timeout=600)
+        print("  doctor: " + " | ".join(line.strip() for line in doctor.strip().splitlines()))
+        if "system slot B; order B A; tries A 3, B 3" not in doctor or f"installed {new} into slot B" not in doctor:
+            raise vm.Failure("doctor does not say slot B runs the update: " + doctor)
     finally:
         guest.kill()
     after = parents_data(vm, card)

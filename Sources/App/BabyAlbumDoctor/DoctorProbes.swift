@@ -80,6 +80,7 @@ public enum DoctorProbes {
         report.add(
             clock: DoctorClockSection.probe(
                 schedule: options.quietHours, mode: options.quietMode, unsetClock: options.unsetClock))
+        if let updates = DoctorUpdatesSection.probe() { report.add(updates: updates) }
         return report
     }
 

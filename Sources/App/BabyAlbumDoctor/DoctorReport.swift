@@ -22,6 +22,8 @@ public struct DoctorReport: Codable, Sendable, Equatable {
     public var service: DoctorServiceSection
     /// The system clock and the quiet hours.
     public var clock: DoctorClockSection?
+    /// The card's system slots and updates; `nil` off the card.
+    public var updates: DoctorUpdatesSection?
 
     /// Assembles a report and derives ``ok``, ``problems`` and ``warnings`` from the sections.
     public init(

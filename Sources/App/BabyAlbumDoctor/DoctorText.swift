@@ -9,6 +9,7 @@ extension DoctorReport {
         for section in [display.textLines, input.textLines, photos.textLines] { lines += section + [""] }
         lines += service.textLines
         if let clock { lines += [""] + clock.textLines }
+        if let updates { lines += [""] + updates.textLines }
         lines.append("")
         if ok {
             lines.append(
