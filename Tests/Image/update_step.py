@@ -146,7 +146,7 @@ def step_update(vm, card, work):
         marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
         _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
                           "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
-                          "echo BA_TRIAL=$(fw_printenv -n BA_TRIAL 2>/dev/null || echo none); "
+                          "t=$(fw_printenv -n BA_TRIAL 2>/dev/null); echo BA_TRIAL=${t:-none}; "
                           "cat /var/lib/babyalbum/update-result")
         print(f"  after the reboot: {' | '.join(now.strip().splitlines())}; first photo {to_photo:.0f} s after "
               f"the reboot's U-Boot line; {marked}")
