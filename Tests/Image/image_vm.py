@@ -540,8 +540,11 @@ def fsck_all(card, reports=None):
     """fsck of each partition: clean, or repaired by what -a/-p may do; returns what was repaired.
     `reports`, when given, gets each repaired partition's whole first report ({number: text})."""
     repaired = []
-    for n, check, fix in ((1, ["fsck.vfat", "-n"], ["fsck.vfat", "-a"]), (2, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"]),
-                          (3, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"]), (4, ["e2fsck", "-n", "-f"], ["e2fsck", "-p"])):
+    ext4 = (["e2fsck", "-n", "-f"], ["e2fsck", "-p"])
+    # The FAT, slot A (the system that runs), the state and the library: not the empty slot B,
+    # nor the extended partition 4 (a container whose loop device starts with a partition table).
+    for n, check, fix in ((card.FAT, ["fsck.vfat", "-n"], ["fsck.vfat", "-a"]), (card.SLOT_A, *ext4),
+                          (card.STATE, *ext4), (card.LIBRARY, *ext4)):
         first = run(*check, card.part(n), check=False)
         if first.returncode == 0:
             continue
