@@ -98,6 +98,14 @@ def step_update(vm, card, work):
         raise vm.Failure(f"{UBOOT} is missing: scripts/install-deps --test installs u-boot-qemu")
     card.attach()
     vm.put_in_library(card, os.path.join(REPO, "Photos", "duck.png"), "library-duck.png")
+    try:
+        update_from_stick(vm, card, work)
+    finally:
+        card.attach()
+        vm.empty_library(card)  # the later steps' library starts empty (the sync step counts its folders)
+
+
+def update_from_stick(vm, card, work):
     started = time.monotonic()
     bundles, old, new = make_bundles(vm, card, work)
     size = os.path.getsize(bundles["b-good.raucb"])
