@@ -10,9 +10,11 @@ import PackageDescription
 ///   `access`, user look-ups, TCP, resource usage, and signals with the restart in one place: the
 ///   system calls every layer shares; its C side is `CLinuxInterfaces`).
 /// - `Sources/Adapters/`:
-///   - `PhotoCodec`: in-process decoding, captions, EXIF, the backdrop and PNG writing;
-///     `DecodeSandbox`: the decode sandbox's Swift side (`DecodeWorkerPool`, the worker process,
-///     `SandboxedFramePreparer`); `PNGFileView`: the `png:DIR` output.
+///   - `PhotoCodec`: photos as the frame process handles them, with no decoder library (formats by
+///     their bytes, headers, captions, EXIF, the backdrop, the turn, PNG writing); `PhotoDecoding`:
+///     decoding in the calling process, for the tests and the benchmark only; `DecodeSandbox`: the
+///     decode sandbox's Swift side (`DecodeWorkerPool` starting `babyalbum-decoder`, the worker
+///     process, `SandboxedFramePreparer`); `PNGFileView`: the `png:DIR` output.
 ///   - `FolderRepository` (the photo folder) and `PhotoSources` (folders and USB sticks as one
 ///     repository).
 ///   - `DRMDisplay` (DRM/KMS output); `EvdevInput` (the exit button, every input grabbed).
@@ -23,8 +25,8 @@ import PackageDescription
 /// - `Sources/App/`: `AlbumRuntime` (the runner at the edge: feeds actions to the reducer and
 ///   performs its effects, with Dispatch), `BabyAlbumApp` (wires adapters to the domain), `BabyAlbumDoctor` (the checks
 ///   of `babyalbum doctor` and its report, text or JSON, assembled), `BabyAlbumCommands` (the command line: the slideshow, `doctor`,
-///   `settings`, the settings file, the decode worker's dispatch; `Benchmarks/`, the hidden
-///   `benchmark-decode`) and `babyalbum` (its `main.swift`).
+///   `settings`, the settings file) and `babyalbum` (its `main.swift`).
+/// - `Benchmarks/babyalbum-benchmark`: the decode benchmark of `scripts/bench` (built, not shipped).
 /// - `Sources/C/`, the C side:
 ///   - `Libraries/`: one system-library module per library (pkg-config): `CPNG` (libpng), `CJPEG`
 ///     (libjpeg-turbo), `CWebP` (libwebp), `CHEIF` (libheif: HEIC, HEIF, AVIF), `CLCMS2` (lcms2),
@@ -34,7 +36,8 @@ import PackageDescription
 ///     point of every format, `baphoto_read_header` and `baphoto_decode`; JPEG, WebP),
 ///     `CPNGCodec`, `CHEIFCodec`, `CColour` (ICC profiles to sRGB) and `CCaption` (captions).
 ///   - `Sandbox/`: `CSandbox` (seccomp allow-list, limits, the worker protocol), `CDecodeWorker`
-///     (the worker) and `babyalbum-decoder` (the worker as a C program).
+///     (the worker) and `babyalbum-decoder` (its program, installed as
+///     `/usr/libexec/babyalbum/babyalbum-decoder`: the one binary that links the decoders).
 ///   - `Platform/`: `CLinuxInterfaces`, `CClockShims`, `CDisplayShims` (libc and kernel macros
 ///     Swift cannot import) and `CFrameBlend` (the crossfade's blend).
 /// - Test helpers: `TestSupport` and `CColourFixtures` (under Tests/).
@@ -122,13 +125,18 @@ let package = Package(
         .target(name: "CFrameBlend", path: "Sources/C/Platform/CFrameBlend"),
 
         // MARK: Adapters
+        // Photos as the frame process handles them, with no decoder library: formats by their bytes,
+        // headers and metadata, captions, the backdrop, the turn and the PNG writer.
         .target(
             name: "PhotoCodec",
-            dependencies: [
-                "AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CPhotoCodec", "CHEIFCodec", "CCaption", "CColour",
-                "LinuxInterfaces",
-            ],
+            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CCaption", "CColour", "LinuxInterfaces"],
             path: "Sources/Adapters/PhotoCodec"),
+        // Decoding in the calling process, every format: the tests' reference and the decode benchmark.
+        // The slideshow and the doctor decode in workers (DecodeSandbox); nothing shipped links this.
+        .target(
+            name: "PhotoDecoding",
+            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CPhotoCodec", "CHEIFCodec", "CColour", "PhotoCodec"],
+            path: "Sources/Adapters/PhotoDecoding"),
         .target(
             name: "DecodeSandbox",
             dependencies: ["AlbumDomain", "CPhotoCodecCore", "CSandbox", "LinuxInterfaces", "PhotoCodec"],
@@ -191,12 +199,20 @@ let package = Package(
             name: "BabyAlbumCommands",
             dependencies: [
                 "AlbumDomain", "BabyAlbumApp", "PhotoSources", "BabyAlbumDoctor", "BabyAlbumSettings", "QuietHours",
-                "CDecodeWorker", "DRMDisplay", "EvdevInput", "DecodeSandbox", "PhotoCodec", "LinuxInterfaces",
+                "DRMDisplay", "EvdevInput", "DecodeSandbox", "PhotoCodec", "LinuxInterfaces",
                 "WiFiStatus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Sources/App/BabyAlbumCommands"),
         .executableTarget(name: "babyalbum", dependencies: ["BabyAlbumCommands"], path: "Sources/App/babyalbum"),
+        // The decode benchmark (scripts/bench): built, never shipped.
+        .executableTarget(
+            name: "babyalbum-benchmark",
+            dependencies: [
+                "AlbumDomain", "BabyAlbumCommands", "DecodeSandbox", "PhotoCodec", "PhotoDecoding", "LinuxInterfaces",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/babyalbum-benchmark"),
 
         // MARK: Tests
         .testTarget(name: "AlbumDomainTests", dependencies: ["AlbumDomain"]),
@@ -204,10 +220,11 @@ let package = Package(
             name: "AlbumRuntimeTests",
             dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
-            name: "PhotoCodecTests", dependencies: ["PhotoCodec", "PNGFileView", "AlbumDomain", "TestSupport"],
+            name: "PhotoCodecTests",
+            dependencies: ["PhotoCodec", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "AlbumDomain", "TestSupport"]),
+            name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "PhotoDecoding", "AlbumDomain", "TestSupport"]),
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "AlbumDomain", "LinuxInterfaces"]),
         .testTarget(
             name: "EvdevInputTests",
@@ -236,7 +253,7 @@ let package = Package(
             name: "BabyAlbumDoctorTests",
             dependencies: [
                 "BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "DRMDisplay", "EvdevInput", "FolderRepository",
-                "PhotoCodec", "TestSupport",
+                "PhotoCodec", "PhotoDecoding", "TestSupport",
             ]),
         // Helpers shared by the test targets (a temporary folder, resident memory, a log recorder).
         .target(
@@ -248,7 +265,8 @@ let package = Package(
         .testTarget(
             name: "DecodeWorkerTests",
             dependencies: [
-                "DecodeSandbox", "PhotoCodec", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour", "CColourFixtures",
+                "DecodeSandbox", "PhotoCodec", "PhotoDecoding", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour",
+                "CColourFixtures",
                 "CHEIFCodec", "CPhotoCodecCore", "LinuxInterfaces", "TestSupport",
             ]
         ),

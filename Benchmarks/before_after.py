@@ -40,8 +40,8 @@ def one_case(old, new, photo, reference, rounds, options):
     """Rounds of old, new and the reference (the order turned each round); medians of the per-round
     ratios: (old / reference, new / reference, new / old) for CPU and for wall time. `options` are
     the old and the new build's extra arguments."""
-    commands = {"old": [old, "benchmark-decode", photo, "--size", SIZE, "--runs", "1", *options[0]],
-                "new": [new, "benchmark-decode", photo, "--size", SIZE, "--runs", "1", *options[1]],
+    commands = {"old": [old + "-benchmark", "benchmark-decode", photo, "--size", SIZE, "--runs", "1", *options[0]],
+                "new": [new + "-benchmark", "benchmark-decode", photo, "--size", SIZE, "--runs", "1", *options[1]],
                 "reference": reference}
     names = list(commands)
     samples = {name: [] for name in names}

@@ -22,9 +22,9 @@ def benchmark(babyalbum, work, runs):
     os.makedirs(photos)
     run(["/usr/bin/python3", "-c", MAKE, photos])
     photo = os.path.join(photos, "dated-0.png")
-    plain = [float(run([babyalbum, "benchmark-decode", photo, "--size", SIZE, "--runs", str(runs)]).stdout)]
+    plain = [float(run([babyalbum + "-benchmark", "benchmark-decode", photo, "--size", SIZE, "--runs", str(runs)]).stdout)]
     _, paint_ms, prepare_plain, prepare_captioned = (float(v) for v in run(
-        [babyalbum, "benchmark-decode", photo, "--size", SIZE, "--runs", str(runs), "--caption", "age+date"]).stdout.split())
+        [babyalbum + "-benchmark", "benchmark-decode", photo, "--size", SIZE, "--runs", str(runs), "--caption", "age+date"]).stdout.split())
     memory = {}
     os.environ["BABYALBUM_TEST_FAST_INTERVAL"] = "1"  # intervals below 1 s are for tests only
     for style in ("none", "age+date"):

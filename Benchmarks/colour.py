@@ -45,7 +45,7 @@ def make_photos(work):
 def decode_ms(babyalbum, photo, runs, sandboxed):
     """One process: the median wall ms of `runs` decodes, and the CPU ms per photo of the process and its
     workers (all threads; the process's start-up is shared out over the runs)."""
-    command = [babyalbum, "benchmark-decode", photo, "--size", SIZE, "--runs", str(runs)]
+    command = [babyalbum + "-benchmark", "benchmark-decode", photo, "--size", SIZE, "--runs", str(runs)]
     result = run(REALTIME + command + (["--sandboxed"] if sandboxed else []))
     cpu = [line.split()[-1] for line in result.stderr.splitlines() if line.startswith("cpu ms per photo:")]
     return float(result.stdout.split()[0]), float(cpu[0])

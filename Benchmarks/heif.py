@@ -38,7 +38,7 @@ def decode(babyalbum, path, runs, *options):
     per photo (this process and its workers, start-up included), the median CPU ms on the
     critical path (the decoding thread's, plus the worker's from its request to its answer), and
     the waiting worker's VmRSS and RssAnon, kB (or None)."""
-    result = run(REALTIME + [babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)] + list(options))
+    result = run(REALTIME + [babyalbum + "-benchmark", "benchmark-decode", path, "--size", SIZE, "--runs", str(runs)] + list(options))
     rss = re.search(r"peak RSS MB: ([\d.]+) ([\d.]+)", result.stderr)
     cpu = float(re.search(r"cpu ms per photo: ([\d.]+)", result.stderr).group(1))
     path_cpu = float(re.search(r"critical path cpu ms: ([\d.]+)", result.stderr).group(1))
@@ -85,7 +85,7 @@ def benchmark(babyalbum, decoder, work, runs):
     }
     print("HEIC: worker overhead ...", file=sys.stderr)
     overhead_runs = max(runs, 20)
-    workers = (("babyalbum decode-worker", []), ("babyalbum-decoder (C program)", ["--worker", decoder]))
+    workers = (("babyalbum-decoder (the worker program)", ["--worker", decoder]),)
     # Interleaved rounds (in process, then each waiting worker), the median of each figure.
     rounds = {"base": [], **{name: [] for name, _ in workers}}
     for _ in range(OVERHEAD_ROUNDS):

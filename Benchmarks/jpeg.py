@@ -47,7 +47,7 @@ def commands(babyalbum, path):
     pillow = os.path.join(HERE, "pillow-jpeg-fit.py")
     fill = ["-resize", SIZE + "^", "-gravity", "center", "-extent", SIZE, "null:"]
     return {
-        "babyalbum (decode + scale to 1920x1080 fill)": [babyalbum, "benchmark-decode", path, "--size", SIZE, "--runs", "1"],
+        "babyalbum (decode + scale to 1920x1080 fill)": [babyalbum + "-benchmark", "benchmark-decode", path, "--size", SIZE, "--runs", "1"],
         f"djpeg -scale {dct_scale(path)} (decode only)": ["djpeg", "-scale", dct_scale(path), "-outfile", "/dev/null", path],
         "djpeg full size (decode only)": ["djpeg", "-outfile", "/dev/null", path],
         "Pillow draft() + ImageOps.fit": ["/usr/bin/python3", pillow, path, SIZE, "1", "draft"],

@@ -82,7 +82,7 @@ def main():
         # Whole processes, interleaved, median of the runs: the same measure for every row.
         decode = {name: ms for name, (ms, _) in compare({
             "babyalbum (decode + scale to 1920x1080 fill)":
-                [babyalbum, "benchmark-decode", twelve, "--size", SIZE, "--runs", "1"],
+                [babyalbum + "-benchmark", "benchmark-decode", twelve, "--size", SIZE, "--runs", "1"],
             "libpng simplified API (decode only, -O2)": [baseline, twelve, "1"],
             "Pillow ImageOps.fit": ["/usr/bin/python3", os.path.join(HERE, "pillow-fit.py"), twelve, SIZE, "1"],
             "ImageMagick convert -resize ^ -extent":

@@ -86,10 +86,13 @@ fi
 
 echo "== swift build ${build_args[*]}"
 (cd "$REPO" && swift build "${build_args[@]}")
+# The decode worker's program, which the frame starts from its own folder (or ../libexec/babyalbum).
+(cd "$REPO" && swift build "${build_args[@]}" --product babyalbum-decoder)
 bin_dir=$(cd "$REPO" && swift build "${build_args[@]}" --show-bin-path)
 mkdir -p "$OUT"
 cp "$bin_dir/babyalbum" "$OUT/babyalbum-$arch"
-echo "== $OUT/babyalbum-$arch ($(stat -c %s "$OUT/babyalbum-$arch") bytes)"
+cp "$bin_dir/babyalbum-decoder" "$OUT/babyalbum-decoder-$arch"
+echo "== $OUT/babyalbum-$arch ($(stat -c %s "$OUT/babyalbum-$arch") bytes), $OUT/babyalbum-decoder-$arch"
 
 # The libraries it needs at run time (readelf works for any architecture, unlike ldd).
 status=0
@@ -103,6 +106,6 @@ while read -r library; do
         echo "  $library: Debian package $package"
         packages+=("$package")
     fi
-done < <(readelf -d "$OUT/babyalbum-$arch" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
+done < <(readelf -d "$OUT/babyalbum-$arch" "$OUT/babyalbum-decoder-$arch" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort -u)
 echo "== runtime packages: $(printf '%s\n' "${packages[@]}" | sort -u | tr '\n' ' ')"
 exit $status

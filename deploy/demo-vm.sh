@@ -6,7 +6,7 @@
 #   deploy/demo-vm.sh [--out DIR] [--photos DIR] [--count N] [--interval SECONDS] [--seed N]
 #
 # Needs qemu-system-x86 linux-image-amd64 busybox-static cpio (scripts/install-deps) and a
-# release build (swift build -c release --product babyalbum; BABYALBUM_BIN picks another binary).
+# release build (swift build -c release: babyalbum and babyalbum-decoder; BABYALBUM_BIN picks another binary).
 set -euo pipefail
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 exec /usr/bin/python3 - "$REPO" "$@" <<'PYTHON'
@@ -31,7 +31,7 @@ parser.add_argument("--seed", default="1", help="photo order seed (default 1)")
 args = parser.parse_args(sys.argv[2:])
 
 if not os.access(BABYALBUM_BIN, os.X_OK):
-    sys.exit(f"{BABYALBUM_BIN} is not built: swift build -c release --product babyalbum")
+    sys.exit(f"{BABYALBUM_BIN} is not built: swift build -c release: babyalbum and babyalbum-decoder")
 out = os.path.abspath(args.out)
 os.makedirs(out, exist_ok=True)
 photos = os.path.abspath(args.photos)

@@ -1,5 +1,6 @@
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import TestSupport
 import Testing
 

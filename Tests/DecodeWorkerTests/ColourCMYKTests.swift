@@ -4,6 +4,7 @@ import CColourFixtures
 import DecodeSandbox
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import TestSupport
 import Testing
 

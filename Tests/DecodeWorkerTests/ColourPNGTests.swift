@@ -3,6 +3,7 @@ import CColourFixtures
 import DecodeSandbox
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import TestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import AlbumDomain
 import DecodeSandbox
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import TestSupport
 import Testing
 

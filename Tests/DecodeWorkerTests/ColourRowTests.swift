@@ -2,6 +2,7 @@ import AlbumDomain
 import CColour
 import CColourFixtures
 import PhotoCodec
+import PhotoDecoding
 import TestSupport
 import Testing
 

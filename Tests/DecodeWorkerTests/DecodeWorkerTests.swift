@@ -5,6 +5,7 @@ import CSandbox
 import DecodeSandbox
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import Synchronization
 import TestSupport
 import Testing

@@ -3,6 +3,7 @@ import DecodeSandbox
 import Foundation
 import LinuxInterfaces
 import PhotoCodec
+import PhotoDecoding
 import Synchronization
 import Testing
 

@@ -10,12 +10,11 @@ enum WorkerSupport {
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .path
 
-    /// The slideshow's own worker: `babyalbum decode-worker`, built next to the test runner.
+    /// The slideshow's own worker: `babyalbum-decoder` beside `BABYALBUM_BIN`, else built next
+    /// to the test runner (as the slideshow finds it: ``DecodeWorkerCommand/installed(besides:)``).
     static let command: DecodeWorkerCommand = {
-        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        let folder = runner.deletingLastPathComponent().path
-        let binary = ProcessInfo.processInfo.environment["BABYALBUM_BIN"] ?? folder + "/babyalbum"
-        return DecodeWorkerCommand(executable: binary, arguments: [DecodeWorkerCommand.subcommand])
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        return DecodeWorkerCommand.installed(besides: ProcessInfo.processInfo.environment["BABYALBUM_BIN"] ?? runner)
     }()
 
     /// A photo of the codec tests' fixtures.

@@ -440,7 +440,7 @@ def print_diagnostics(vm):
 
 def main():
     if not os.access(BABYALBUM_BIN, os.X_OK):
-        print(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+        print(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         return 1
     work = tempfile.mkdtemp(prefix="babyalbum-systemd-vm-")
     os.chmod(work, 0o755)

@@ -229,7 +229,7 @@ def check_many(vm, many):
 
 def main():
     if not os.access(BABYALBUM_BIN, os.X_OK):
-        print(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+        print(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         return 1
     work = tempfile.mkdtemp(prefix="babyalbum-usb-vm-")
     os.chmod(work, 0o755)

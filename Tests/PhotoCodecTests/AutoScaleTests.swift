@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// `--scale auto`'s decision, made by the codec layer's `baphoto_auto_scale` for the decode worker

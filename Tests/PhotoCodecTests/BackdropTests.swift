@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// `--scale auto`: fill, unless that crops more than a fifth of the photo; then the whole

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// Broken input, limits, scaling, and the two decoding paths.

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// Files made to exhaust memory or time are refused or cost no more than an honest photo.

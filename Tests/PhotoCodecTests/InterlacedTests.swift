@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// Adam7 photos are added pass by pass straight into the frame: they cost frame-size memory, have

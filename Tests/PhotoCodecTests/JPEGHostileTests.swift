@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// Hostile and damaged JPEGs are refused with one reason each; a photo is shown whole or not at

@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// The JPEG codec's own marker processor: it keeps the first Exif segment and the ICC profile's

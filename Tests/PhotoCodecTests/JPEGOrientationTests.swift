@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// JPEGs whose EXIF Orientation (APP1) says they are turned or mirrored are shown upright,

@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// Every JPEG variant a camera or an editor writes, against djpeg's pixels (Pillow's for CMYK and

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// Chunks that do not decide the pixels (text, ICC profiles, private chunks) are skipped unread,

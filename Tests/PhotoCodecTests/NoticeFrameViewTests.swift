@@ -1,5 +1,6 @@
 import AlbumDomain
 import PNGFileView
+import PhotoDecoding
 import Testing
 
 @testable import PhotoCodec

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// PNGs whose eXIf Orientation says they are turned or mirrored are shown upright, and scaled

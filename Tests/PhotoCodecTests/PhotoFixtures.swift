@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 
 /// The JPEG and WebP fixtures (made by `scripts/make-photo-fixtures` with cjpeg, jpegtran,
 /// djpeg, cwebp, dwebp and Pillow) and their reference pixels, stored as PNG.

@@ -1,6 +1,7 @@
 import AlbumDomain
 import Foundation
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// A frame for a mounted screen is the upright frame turned, pixel for pixel: the codecs turn

@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// WebP through libwebp: lossy scaled by libwebp to screen size, lossless within the budget,

@@ -1,5 +1,6 @@
 import AlbumDomain
 import PhotoCodec
+import PhotoDecoding
 import Testing
 
 /// Hostile WebPs: everything libwebp holds beyond a few rows is counted in the decode budget

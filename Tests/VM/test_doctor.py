@@ -55,7 +55,7 @@ def make_photo_folder(parent):
 
 def require_binary(test):
     if not os.access(BABYALBUM_BIN, os.X_OK):
-        raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+        raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
     result = subprocess.run([BABYALBUM_BIN, "doctor", "--help"], capture_output=True, text=True, timeout=60)
     test.assertEqual(result.returncode, 0, "babyalbum has no `doctor` subcommand (register Doctor in "
                      f"BabyAlbumCommand's subcommands):\n{result.stdout}{result.stderr}")

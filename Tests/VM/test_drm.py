@@ -56,7 +56,7 @@ class SlideshowOnScreenTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.frames_dir = tempfile.TemporaryDirectory(prefix="babyalbum-expected-")
         # The order seed 3 gives, and each photo's frame, as --output png: renders them.
         cls.seeded_order = render(PHOTOS, os.path.join(cls.frames_dir.name, "seeded"), count=4)[0]

@@ -76,7 +76,7 @@ class FadeTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.frames = tempfile.TemporaryDirectory(prefix="babyalbum-fade-")
         done = subprocess.run(
             [BABYALBUM_BIN, "--photos", PHOTOS, "--output", f"png:{cls.frames.name}", "--size", "1280x800",

@@ -79,7 +79,7 @@ class FourKTelevisionTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.vm = VM(vga=None, devices=["virtio-gpu-pci,xres=3840,yres=2160"])
         cls.vm.start()
 
@@ -129,7 +129,7 @@ class PortraitPanelTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.vm = VM(vga=None, devices=["virtio-gpu-pci,xres=1200,yres=1920"])
         cls.vm.start()
 

@@ -346,7 +346,7 @@ class InputTests(unittest.TestCase):
 
     def setUp(self):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            self.skipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            self.skipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
 
     def boot(self, devices=None):
         vm = VM(vga="std", devices=devices)

@@ -46,7 +46,7 @@ class MemoryTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.vm = shared_vm()
         cls.work = os.path.join(cls.vm.out, "memory-photos")  # the guest sees the rig's folder
         picture = photo(SIZE)

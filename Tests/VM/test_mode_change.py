@@ -81,7 +81,7 @@ class ModeChangeTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.work = tempfile.TemporaryDirectory(prefix="babyalbum-mode-")
         cls.photo, cls.wide = render(os.path.join(cls.work.name, "wide"), "1280x800")
         _, cls.smaller = render(os.path.join(cls.work.name, "smaller"), "1024x768")

@@ -51,7 +51,7 @@ class RotationTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.frames = tempfile.TemporaryDirectory(prefix="babyalbum-rotation-")
         cls.photo, cls.turned = render(os.path.join(cls.frames.name, "turned"), "--rotate", "90")
         _, cls.upright = render(os.path.join(cls.frames.name, "upright"), "--rotate", "0")
@@ -88,7 +88,7 @@ class PanelOrientationTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         cls.frames = tempfile.TemporaryDirectory(prefix="babyalbum-panel-")
         cls.photo, cls.turned = render(os.path.join(cls.frames.name, "turned"), "--rotate", "90")
         _, cls.upright = render(os.path.join(cls.frames.name, "upright"), "--rotate", "0")

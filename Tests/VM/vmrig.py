@@ -614,7 +614,7 @@ class GuestTestCase(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         if not os.access(BABYALBUM_BIN, os.X_OK):
-            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release --product babyalbum)")
+            raise unittest.SkipTest(f"{BABYALBUM_BIN} not built (swift build -c release: babyalbum and babyalbum-decoder)")
         if cls.vm_options == {"vga": "std"}:
             cls.vm = shared_vm()
         else:

@@ -4,24 +4,43 @@ import LinuxInterfaces
 import PhotoCodec
 import Synchronization
 
-/// The program a decode worker runs.
+/// The program a decode worker runs: `babyalbum-decoder`, a small C program installed beside the
+/// frame (`/usr/libexec/babyalbum/`), so that the frame itself links no decoder library.
 public struct DecodeWorkerCommand: Sendable, Equatable {
-    /// The `babyalbum` subcommand that serves one decode: `babyalbum decode-worker`.
-    public static let subcommand = "decode-worker"
+    /// The worker program's file name.
+    public static let programName = "babyalbum-decoder"
+    /// Where the package installs it, from the frame's folder (`/usr/bin`).
+    public static let installedFromBinaries = "../libexec/babyalbum/" + programName
     /// The executable's path.
     public var executable: String
     /// Its arguments (without the program name).
     public var arguments: [String]
 
     /// A command.
-    public init(executable: String, arguments: [String]) {
+    public init(executable: String, arguments: [String] = []) {
         self.executable = executable
         self.arguments = arguments
     }
 
-    /// This very program, as `babyalbum decode-worker` (one binary to install and update).
-    public static func thisProgram() -> DecodeWorkerCommand {
-        DecodeWorkerCommand(executable: SymbolicLink.target(of: "/proc/self/exe") ?? "", arguments: [subcommand])
+    /// The worker installed with this program: `babyalbum-decoder` in this program's own folder
+    /// (a build folder), else the package's `../libexec/babyalbum/babyalbum-decoder`, which is
+    /// also named when neither exists (starting it then fails with that path).
+    public static func installed(besides program: String? = SymbolicLink.target(of: "/proc/self/exe"))
+        -> DecodeWorkerCommand
+    {
+        let folder = program.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." } ?? "."
+        let candidates = [folder + "/" + programName, Self.resolving(folder, installedFromBinaries)]
+        let found = candidates.first(where: PathAccess.mayExecute) ?? candidates[1]
+        return DecodeWorkerCommand(executable: found)
+    }
+
+    /// `relative` (with `..` parts) read from `folder`, as an absolute path without `..`.
+    static func resolving(_ folder: String, _ relative: String) -> String {
+        var parts = folder.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        for part in relative.split(separator: "/") {
+            if part == ".." { _ = parts.popLast() } else if part != "." { parts.append(String(part)) }
+        }
+        return "/" + parts.joined(separator: "/")
     }
 }
 
@@ -42,6 +61,8 @@ public struct DecodeRequest: Sendable {
     /// How long the decode may take, when shorter than the pool's deadline: the slideshow's
     /// wait for the next photo (a worker still decoding then is stopped and the photo passed over).
     public var deadline: Duration?
+    /// Only the header is read (`doctor --quick`): the frame stays empty.
+    public var headerOnly: Bool
     /// Test-only: a `BADECODE_TEST_*` action the worker does inside its sandbox.
     public var testAction: Int32
 
@@ -49,7 +70,7 @@ public struct DecodeRequest: Sendable {
     public init(
         size: FrameSize, scale: ScaleMode, rotation: ScreenRotation = .none, limits: PhotoLimits = PhotoLimits(),
         budget: DecodeMemoryBudget = .default, cpuSeconds: UInt32 = 10, deadline: Duration? = nil,
-        testAction: Int32 = 0
+        headerOnly: Bool = false, testAction: Int32 = 0
     ) {
         self.size = size
         self.scale = scale
@@ -58,6 +79,7 @@ public struct DecodeRequest: Sendable {
         self.budget = budget
         self.cpuSeconds = cpuSeconds
         self.deadline = deadline
+        self.headerOnly = headerOnly
         self.testAction = testAction
     }
 
@@ -71,8 +93,9 @@ public struct DecodeRequest: Sendable {
         return badecode_request(
             magic: BADECODE_MAGIC, version: BADECODE_VERSION, width: UInt32(size.width), height: UInt32(size.height),
             scale: mode, quarter_turns: Int32(rotation.quarterTurns), auto_crop_limit: Backdrop.cropLimit,
-            max_pixels: limits.maxPixels, budget_bytes: budget.bytes, max_scans: PhotoDecoder.maxJPEGScans,
-            max_chunk_bytes: limits.maxChunkBytes, cpu_seconds: cpuSeconds, test_action: testAction)
+            max_pixels: limits.maxPixels, budget_bytes: budget.bytes, max_scans: PhotoLimits.maxJPEGScans,
+            max_chunk_bytes: limits.maxChunkBytes, cpu_seconds: cpuSeconds, test_action: testAction,
+            flags: headerOnly ? UInt32(BADECODE_REQUEST_HEADER_ONLY) : 0)
     }
 }
 
@@ -116,7 +139,7 @@ public final class DecodeWorkerPool: Sendable {
 
     /// A pool starting `command`; decodes over `deadline` are stopped.
     public init(
-        command: DecodeWorkerCommand = .thisProgram(), deadline: Duration = .seconds(20), keepsWarm: Bool = true,
+        command: DecodeWorkerCommand = .installed(), deadline: Duration = .seconds(20), keepsWarm: Bool = true,
         refusalAlarm: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.command = command
@@ -187,7 +210,7 @@ public final class DecodeWorkerPool: Sendable {
     private func decodeInWorker(
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void
     ) throws(PhotoError) -> WorkerDecode {
-        let format = try PhotoDecoder.detectDecoded(file, path: path)
+        let format = try PhotoFormat.recognise(file, path: path)
         var held = warm.withLock { $0.take() }
         // The memfd offered to the waiting worker when it is the frame's size (never resized while
         // that worker lives), else one of the pool's.

@@ -102,7 +102,7 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         ChildProcess.send(SignalNumber.kill, to: pid)
         let decoded = Result { () throws(PhotoError) -> (badecode_reply, Frame) in
             let reply = try Self.reply(buffer, length: length, path: path)
-            try Self.check(reply, path: path)
+            try Self.check(reply, format: format, path: path)
             return (reply, try Self.frame(reply, from: frameMemory, request: request, path: path))
         }
         _ = basandbox_reap(pid, 1)
@@ -141,12 +141,15 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         return reply
     }
 
-    private static func check(_ reply: badecode_reply, path: String) throws(PhotoError) {
+    /// The reply's failure, if any; an AVIF the worker's libheif cannot decode (no AV1 decoder) is
+    /// an unsupported format, as `doctor` counts it.
+    private static func check(_ reply: badecode_reply, format: PhotoFormat, path: String) throws(PhotoError) {
         let message = withUnsafeBytes(of: reply.message) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
         if reply.status == BADECODE_STATUS_REFUSED_CALL { throw PhotoError.sandboxRefused(message, path: path) }
         guard let error = PhotoError(codecStatus: reply.status, reason: message, path: path) else { return }
+        if format == .avif, error.kind == .unsupportedFeature { throw PhotoError.unsupported(format, path: path) }
         guard error.kind == .outOfMemory else { throw error }
         let reason = "\(error.reason) (over the decode worker's memory limit)"
         throw PhotoError(kind: .outOfMemory, reason: reason, path: path)

@@ -28,7 +28,7 @@ package struct CodecTarget: Sendable {
     }
 
     /// The C target drawing into `pixels` (`size.pixelCount` of them, zeroed).
-    func codecTarget(pixels: UnsafeMutablePointer<UInt32>?) -> baphoto_target {
+    package func codecTarget(pixels: UnsafeMutablePointer<UInt32>?) -> baphoto_target {
         baphoto_target(
             pixels: pixels, width: UInt32(size.width), height: UInt32(size.height),
             scale: scale == .fill ? BAPHOTO_SCALE_FILL : BAPHOTO_SCALE_FIT, dct_scale_eighths: Int32(dctScaleEighths),
@@ -38,7 +38,7 @@ package struct CodecTarget: Sendable {
 
 extension PhotoFormat {
     /// The codec layer's format (`baphoto_format`): HEIC, HEIF and AVIF are all libheif's.
-    var codecFormat: baphoto_format {
+    package var codecFormat: baphoto_format {
         switch self {
         case .png: BAPHOTO_FORMAT_PNG
         case .jpeg: BAPHOTO_FORMAT_JPEG

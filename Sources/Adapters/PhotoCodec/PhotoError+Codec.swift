@@ -18,7 +18,7 @@ extension PhotoError {
     }
 
     /// Throws the error a codec's `status` and `message` (its `error` buffer) describe, if any.
-    static func check(codecStatus status: Int32, message: [CChar], path: String) throws(PhotoError) {
+    package static func check(codecStatus status: Int32, message: [CChar], path: String) throws(PhotoError) {
         if let error = PhotoError(codecStatus: status, reason: String(cString: message), path: path) { throw error }
     }
 }

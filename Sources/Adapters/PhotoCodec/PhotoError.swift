@@ -52,7 +52,7 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
     public var description: String { reason }
 
     /// The skip reason for a recognised format that is not decoded, telling the parent what to do.
-    static func unsupported(_ format: PhotoFormat, path: String) -> PhotoError {
+    package static func unsupported(_ format: PhotoFormat, path: String) -> PhotoError {
         let reason =
             switch format {
             case .avif:
@@ -73,7 +73,7 @@ public struct PhotoError: Error, Equatable, CustomStringConvertible {
     }
 
     /// The error for content that no decoder recognises.
-    static func unrecognized(path: String, isEmpty: Bool) -> PhotoError {
+    package static func unrecognized(path: String, isEmpty: Bool) -> PhotoError {
         PhotoError(
             kind: .unrecognized, reason: isEmpty ? "empty file" : "not a photo (neither JPEG, PNG, WebP nor HEIF)",
             path: path

@@ -1,9 +1,8 @@
-import CHEIFCodec
-
 /// The file formats BabyAlbum recognises, by their bytes.
 ///
-/// PNG, JPEG, WebP, HEIC and HEIF are shown (HEIF through libheif, in the decode sandbox); AVIF
-/// too when libheif has an AV1 decoder.
+/// Each is offered to a decode worker (PNG, JPEG, WebP, HEIC and HEIF; AVIF when the worker's
+/// libheif has an AV1 decoder, else the worker refuses it as unsupported). This process links no
+/// decoder: the format is known here by the bytes alone.
 public enum PhotoFormat: String, Sendable, CaseIterable, CustomStringConvertible {
     /// PNG: the 8-byte signature.
     case png
@@ -20,12 +19,6 @@ public enum PhotoFormat: String, Sendable, CaseIterable, CustomStringConvertible
 
     /// How many leading bytes ``detect(prefix:)`` looks at (enough for an `ftyp` box's brands).
     public static let prefixLength = 64
-
-    /// Whether BabyAlbum decodes and shows this format.
-    public var isShown: Bool { self == .avif ? Self.decodesAVIF : true }
-
-    /// Whether libheif here has an AV1 decoder (dav1d or aom).
-    static let decodesAVIF = baphoto_heif_decodes_avif() != 0
 
     /// The name a parent knows ("JPEG", "HEIC").
     public var description: String { rawValue.uppercased() }
@@ -49,6 +42,16 @@ public enum PhotoFormat: String, Sendable, CaseIterable, CustomStringConvertible
     /// The format of the opened `file` (named `path` in errors) by its content.
     public static func detect(file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat? {
         detect(prefix: try file.prefix(prefixLength, path: path))
+    }
+
+    /// The format of the opened `file` (named `path` in errors), when its bytes show one;
+    /// otherwise the reason why not (empty, or not a photo).
+    package static func recognise(_ file: borrowing PhotoFile, path: String) throws(PhotoError) -> PhotoFormat {
+        let prefix = try file.prefix(prefixLength, path: path)
+        guard let format = detect(prefix: prefix) else {
+            throw PhotoError.unrecognized(path: path, isEmpty: prefix.isEmpty)
+        }
+        return format
     }
 
     /// The format a file name's extension promises, in any case (`IMG_0001.JPG`, `a.jpeg`), or

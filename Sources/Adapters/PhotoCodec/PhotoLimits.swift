@@ -15,10 +15,13 @@ public struct PhotoLimits: Sendable, Equatable {
         self.maxChunkBytes = maxChunkBytes
     }
 
+    /// Most scans a progressive JPEG may have; ordinary encoders write about 10.
+    public static let maxJPEGScans: UInt32 = 100
+
     /// The limits every C codec takes: these, the decode-memory `budget` and the JPEG scan limit.
-    func codecLimits(budget: DecodeMemoryBudget = .default) -> baphoto_limits {
+    package func codecLimits(budget: DecodeMemoryBudget = .default) -> baphoto_limits {
         baphoto_limits(
-            max_pixels: maxPixels, budget_bytes: budget.bytes, max_scans: PhotoDecoder.maxJPEGScans,
+            max_pixels: maxPixels, budget_bytes: budget.bytes, max_scans: Self.maxJPEGScans,
             max_chunk_bytes: maxChunkBytes)
     }
 }

@@ -58,14 +58,17 @@ struct OutputOption: ExpressibleByArgument {
 
 /// `WxH`, for example `1920x1080`: two numbers of at most 6 digits. The range is checked by
 /// `OptionRanges.check(_:_:)`, so a size out of range is a usage error naming the range.
-struct SizeOption: ExpressibleByArgument {
-    let value: FrameSize
+package struct SizeOption: ExpressibleByArgument {
+    /// The size.
+    package let value: FrameSize
 
-    init(_ value: FrameSize) {
+    /// The option holding `value`.
+    package init(_ value: FrameSize) {
         self.value = value
     }
 
-    init?(argument: String) {
+    /// `WxH`, or `nil`.
+    package init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2,
             parts.allSatisfy({ (1...6).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
@@ -74,7 +77,8 @@ struct SizeOption: ExpressibleByArgument {
         value = FrameSize(width: width, height: height)
     }
 
-    var defaultValueDescription: String { value.description }
+    /// The size as `--help` shows it.
+    package var defaultValueDescription: String { value.description }
 }
 
 /// `--mode`: `native` (or `preferred`) for the display's own mode, or `WxH` as for `--size`.

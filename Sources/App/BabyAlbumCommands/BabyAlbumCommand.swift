@@ -23,7 +23,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         abstract: "A child-safe photo frame: a full-screen slideshow that only a hardware button can end.",
         version: BabyAlbumVersion.current,
         subcommands: [
-            Show.self, Doctor.self, SettingsCommand.self, BenchmarkDecode.self, NetworkSetup.self, WiFiWatch.self,
+            Show.self, Doctor.self, SettingsCommand.self, NetworkSetup.self, WiFiWatch.self,
             ClockModuleSetupCommand.self, FamilyLibraryCommand.self,
         ],
         defaultSubcommand: Show.self

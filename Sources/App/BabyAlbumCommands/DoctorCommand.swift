@@ -90,7 +90,6 @@ struct Doctor: AsyncParsableCommand {
         options.quietMode = quiet.quietMode
         options.unsetClock = quiet.quietHoursWithoutClock
         options.rotation = (show?.screen ?? screen).rotate.value
-        options.decodeWorkers = DecodeWorkerPool()
         let interval = Duration.milliseconds(Int64(((show?.interval.value ?? 15) * 1000).rounded()))
         options.decodeDeadline = PublishPhoto(interval: max(interval, Duration.milliseconds(1))).decodeDeadline
 

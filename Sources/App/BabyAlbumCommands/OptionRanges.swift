@@ -9,7 +9,7 @@ import ArgumentParser
 
 /// The range every numeric option accepts. A value outside it is a usage error (exit 64) naming
 /// the range; these are also the ranges `--help` and the README give.
-enum OptionRanges {
+package enum OptionRanges {
     /// `--interval`, seconds. At least 1: a frame never flashes photos faster than one a second.
     static let interval = 1.0...86_400.0
     /// `--interval` when `BABYALBUM_TEST_FAST_INTERVAL=1` is set (tests and benchmarks only).
@@ -53,7 +53,7 @@ enum OptionRanges {
     }
 
     /// Throws a usage error unless `size` is a frame size BabyAlbum accepts.
-    static func check(_ size: FrameSize, _ option: String) throws {
+    package static func check(_ size: FrameSize, _ option: String) throws {
         guard side.contains(size.width), side.contains(size.height), size.width * size.height <= framePixels else {
             throw ValidationError(
                 "\(option) must be WxH with each side from \(side.lowerBound) to \(side.upperBound) and at most "

@@ -18,7 +18,7 @@ extension DoctorProbes {
         let sections = distinct.kept.map { folder(at: $0, options) }
         var section = sections.count == 1 ? sections[0].section : DoctorPhotoSection(combining: sections, options)
         section.warnings += distinct.duplicates.map(\.description)
-        section.noteSandboxRefusals(options.decodeWorkers?.refusedCalls ?? [:])
+        section.noteSandboxRefusals(options.decodeWorkers.refusedCalls)
         if section.valid == 0, section.problem != nil, options.stickPhotos > 0 {
             section.warnings.append(
                 "\(section.problem ?? ""); but the frame shows the \(options.stickPhotos) photo(s) on USB sticks")
@@ -57,10 +57,10 @@ extension DoctorProbes {
 extension DoctorProbes {
     /// The photos below `folder` that the slideshow would show, by name: the watcher's own walk
     /// (``FolderWalk``: hidden and temporary names left out, links and caps as in the frame)
-    /// without the formats it only names (HEIC, HEIF, AVIF). For a USB stick in doctor's list.
+    /// of every format it offers to a worker. For a USB stick in doctor's list.
     public static func shownPhotoCount(in folder: String) -> Int {
         FolderWalk(root: folder).photos.count {
-            PhotoFormat(fileName: String(decoding: $0.bytes, as: UTF8.self))?.isShown == true
+            PhotoFormat(fileName: String(decoding: $0.bytes, as: UTF8.self)) != nil
         }
     }
 }
@@ -89,26 +89,17 @@ struct DoctorPhotoFindings {
                 mismatched.append(
                     DoctorSkippedFile(
                         path: path,
-                        reason: content.isShown
-                            ? "a \(content) file named as \(named): shown as \(content)"
-                            : "a \(content) file named as \(named): not shown (\(content) is not decoded)"))
+                        reason: "a \(content) file named as \(named): shown as \(content)"))
             }
+            // Through a worker, as the slideshow decodes: the header alone with `--quick`, else a
+            // small frame, which reads and checks every row and hands back the captions' metadata.
+            let request = DecodeRequest(
+                size: FrameSize(width: 32, height: 32), scale: .fit, limits: options.limits,
+                deadline: options.decodeDeadline, headerOnly: options.headersOnly)
+            let metadata = try options.decodeWorkers.decode(file, path: path, request: request).metadata
             if options.headersOnly {
-                _ = try PhotoDecoder.header(of: file, path: path, limits: options.limits)
                 valid += 1
                 return
-            }
-            // Decoding into a small frame reads and checks every row, as the slideshow does, and
-            // hands back the metadata the captions use.
-            let size = FrameSize(width: 32, height: 32)
-            let metadata: PhotoMetadata
-            if let workers = options.decodeWorkers {
-                let request = DecodeRequest(
-                    size: size, scale: .fit, limits: options.limits, deadline: options.decodeDeadline)
-                metadata = try workers.decode(file, path: path, request: request).metadata
-            } else {
-                metadata = try PhotoDecoder.decode(file, path: path, to: size, scale: .fit, limits: options.limits)
-                    .metadata
             }
             valid += 1
             if case .found = metadata.captureDate { dated += 1 }

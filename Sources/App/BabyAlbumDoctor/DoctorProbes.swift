@@ -42,9 +42,9 @@ public struct DoctorOptions: Sendable {
     /// How the screen is mounted.
     public var rotation = RotationSetting.automatic
     /// The slideshow's decode workers: each photo is decoded in the same confined worker, with the
-    /// same limits, as the slideshow decodes it, and a call the sandbox refuses is counted. `nil`
-    /// decodes in this process (the tests of the report, which have no `babyalbum` program).
-    public var decodeWorkers: DecodeWorkerPool?
+    /// same limits, as the slideshow decodes it, and a call the sandbox refuses is counted (this
+    /// process links no decoder).
+    public var decodeWorkers = DecodeWorkerPool()
     /// How long the slideshow waits for one photo's decode (``PublishPhoto/decodeDeadline`` of its
     /// interval): a photo the workers do not decode by then is reported as skipped, as the
     /// slideshow passes it over. `nil`: the pool's own deadline.

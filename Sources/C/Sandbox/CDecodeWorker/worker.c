@@ -150,6 +150,20 @@ static void *offered_frame(int memfd, size_t bytes) {
     return MAP_FAILED;
 }
 
+/* BADECODE_REQUEST_HEADER_ONLY: the header alone; the frame (sized by the slideshow) stays empty. */
+static int read_header_only(int photo_fd, baphoto_format format, const badecode_request *request,
+                            badecode_reply *reply) {
+    baphoto_header header;
+    baphoto_limits limits = photo_limits(request);
+    reply->status = baphoto_read_header(photo_fd, format, &limits, &header, reply->message);
+    if (reply->status != BAPHOTO_OK) return -1;
+    copy_header(reply, &header);
+    reply->frame_width = request->width;
+    reply->frame_height = request->height;
+    reply->scale_used = request->scale == BADECODE_SCALE_FIT ? BADECODE_SCALE_FIT : BADECODE_SCALE_FILL;
+    return 0;
+}
+
 /* Decodes into the memfd (the slideshow's, sized for the frame); fills the reply. Returns 0 when the frame is ready. */
 static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *request, badecode_reply *reply,
                            decode_metadata *metadata) {
@@ -160,6 +174,7 @@ static int decode_to_memfd(int photo_fd, int memfd, const badecode_request *requ
         snprintf(reply->message, sizeof reply->message, "not a photo (neither JPEG, PNG, WebP nor HEIF)");
         return -1;
     }
+    if (request->flags & BADECODE_REQUEST_HEADER_ONLY) return read_header_only(photo_fd, format, request, reply);
     baphoto_target target = {.width = request->width, .height = request->height,
                              .scale = request->scale == BADECODE_SCALE_FIT ? BAPHOTO_SCALE_FIT : BAPHOTO_SCALE_FILL,
                              .quarter_turns = request->quarter_turns};

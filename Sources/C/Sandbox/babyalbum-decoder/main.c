@@ -1,6 +1,7 @@
 /*
- * babyalbum-decoder: the decode worker as a small C program, for comparing its start-up with
- * `babyalbum decode-worker` (scripts/bench) and for `strace -f` measurements of the sandbox:
+ * babyalbum-decoder: the decode worker's program, installed as /usr/libexec/babyalbum/babyalbum-decoder
+ * and started by the slideshow and `babyalbum doctor` for each photo (the only shipped program that
+ * links the decoders); its second form is for `strace -f` measurements of the sandbox:
  *   babyalbum-decoder              serve one request on descriptor 3
  *   babyalbum-decoder FILE W H     decode FILE to a W x H frame inside the sandbox
  */

@@ -2,8 +2,8 @@
 #define C_DECODE_WORKER_H
 /*
  * The decode worker: a process that confines itself (CSandbox), waits for one photo and writes
- * its screen-size frame into the slideshow's memfd. Run as `babyalbum decode-worker` (descriptor
- * 3 is its socket to the slideshow) or `babyalbum-decoder`.
+ * its screen-size frame into the slideshow's memfd. Run as `babyalbum-decoder` (descriptor 3 is its
+ * socket to the slideshow), a program of its own so that the slideshow links no decoder.
  */
 
 #include "warm_up.h"

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #define BADECODE_MAGIC 0x57444142u /* "BADW" */
-#define BADECODE_VERSION 1u
+#define BADECODE_VERSION 2u
 #define BADECODE_MESSAGE_SIZE 256
 /** The largest reply: the fixed part and its records. */
 #define BADECODE_REPLY_MAX (128 * 1024)
@@ -32,6 +32,12 @@ enum {
      * (not turned for the screen), on a frame of the upright screen's size.
      */
     BADECODE_SCALE_AUTO = 2,
+};
+
+/** Request flags. */
+enum {
+    /** Read the header only (`doctor --quick`): the reply has the header; the frame stays empty. */
+    BADECODE_REQUEST_HEADER_ONLY = 1,
 };
 
 /** Test-only actions, to prove the sandbox (the worker does them after confining itself). */
@@ -116,6 +122,8 @@ typedef struct {
     /** RLIMIT_CPU, seconds (set by the slideshow before the request, like RLIMIT_AS). */
     uint32_t cpu_seconds;
     int32_t test_action;
+    /** BADECODE_REQUEST_* flags. */
+    uint32_t flags;
 } badecode_request;
 
 /** What the worker answers. */

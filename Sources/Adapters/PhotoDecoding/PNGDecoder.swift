@@ -1,4 +1,5 @@
 import AlbumDomain
+import PhotoCodec
 
 /// Decodes PNG files with libpng into frames of XRGB8888 pixels, through the codec layer's one
 /// entry point (``PhotoDecoder``'s), with the file taken as a PNG whatever its bytes (so a file

@@ -1,20 +1,21 @@
 import AlbumDomain
 import ArgumentParser
+import BabyAlbumCommands
 import DecodeSandbox
 import LinuxInterfaces
 import PhotoCodec
+import PhotoDecoding
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
     import Foundation
 #endif
-/// `babyalbum benchmark-decode`: times decode-and-scale alone, for `scripts/bench` (hidden).
+/// `babyalbum-benchmark benchmark-decode`: times decode-and-scale alone, for `scripts/bench`.
 struct BenchmarkDecode: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "benchmark-decode",
-        abstract: "Print the median milliseconds of decoding and scaling a photo (for scripts/bench).",
-        shouldDisplay: false)
+        abstract: "Print the median milliseconds of decoding and scaling a photo (for scripts/bench).")
 
     @Argument(help: "The photo to decode (PNG, JPEG, WebP, HEIC, HEIF or AVIF).")
     var path: String
@@ -31,7 +32,7 @@ struct BenchmarkDecode: ParsableCommand {
     @Flag(help: "Decode in sandboxed workers, as the slideshow does.")
     var sandboxed = false
 
-    @Option(help: "The worker program (default: this program's decode-worker).")
+    @Option(help: "The worker program (default: babyalbum-decoder beside this program).")
     var worker: String?
 
     @Flag(help: "Start each worker when its photo comes (no waiting worker).")
@@ -54,7 +55,7 @@ struct BenchmarkDecode: ParsableCommand {
         if let painter = try captionPainter() { return try runWithCaption(painter) }
         var times: [Double] = []
         let clock = ContinuousClock()
-        let command = worker.map { DecodeWorkerCommand(executable: $0, arguments: []) } ?? .thisProgram()
+        let command = worker.map { DecodeWorkerCommand(executable: $0) } ?? .installed()
         let pool = DecodeWorkerPool(command: command, keepsWarm: !cold)
         var workerPeak = 0
         var pathCPU: [Double] = []
