@@ -130,6 +130,12 @@ else
     fi
     [[ -n $BINARY ]] || die "no babyalbum package found: copy babyalbum_<version>_$deb_arch.deb here or pass --deb FILE"
     [[ -f $BINARY && -x $BINARY ]] || die "--binary $BINARY: not an executable file"
+    # The decode worker's program (the frame itself links no decoder), found as the frame finds
+    # it: beside it (a build folder), else in ../libexec/babyalbum (an unpacked package).
+    DECODER=$(dirname "$BINARY")/babyalbum-decoder
+    [[ -x $DECODER ]] || DECODER=$(dirname "$BINARY")/../libexec/babyalbum/babyalbum-decoder
+    [[ -f $DECODER && -x $DECODER ]] ||
+        die "--binary $BINARY: no babyalbum-decoder beside it or in ../libexec/babyalbum (build both: swift build -c release)"
 fi
 
 # The ELF machine of the binary must match this machine (an x86_64 build cannot run on a Pi).
@@ -268,8 +274,12 @@ if ((PACKAGED)); then
     # The package's program and unit (/usr/bin, /usr/lib/systemd/system); a copy of an earlier
     # bare install would shadow them.
     remove /usr/local/bin/babyalbum
+    remove /usr/local/libexec/babyalbum/babyalbum-decoder
+    remove_dir_if_empty /usr/local/libexec/babyalbum
 else
     put_file /usr/local/bin/babyalbum 0755 "$BINARY"
+    # Where the frame looks for it: ../libexec/babyalbum from its own folder.
+    put_file /usr/local/libexec/babyalbum/babyalbum-decoder 0755 "$DECODER"
 fi
 
 # The options go into the settings file, where a parent can change them (deploy/settings.sh).

@@ -74,6 +74,8 @@ remove /etc/default/babyalbum
 uninstall_settings_file
 uninstall_usb_sticks
 remove /usr/local/bin/babyalbum
+remove /usr/local/libexec/babyalbum/babyalbum-decoder
+remove_dir_if_empty /usr/local/libexec/babyalbum
 remove /usr/local/share/doc/babyalbum/README.md
 remove_dir_if_empty /usr/local/share/doc/babyalbum
 remove /etc/systemd/logind.conf.d/babyalbum.conf

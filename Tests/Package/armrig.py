@@ -168,8 +168,8 @@ def package_root(deb, suite="bookworm", extra=("strace", "python3-pil")):
 
 
 def install_unit_tests(root):
-    """Copies the arm64 unit tests (`scripts/package --unit-tests --build-only`), the `babyalbum`
-    built beside them (the workers the tests start) into `root`, and the arm64 Swift runtime they
+    """Copies the arm64 unit tests (`scripts/package --unit-tests --build-only`), `babyalbum` and
+    `babyalbum-decoder` built beside them (the workers the tests start) into `root`, and the arm64 Swift runtime they
     link into its library folder; returns their folder as the guest sees it."""
     scratch = os.path.join(CACHE, "scratch", "arm64-tests", "aarch64-unknown-linux-gnu", "release")
     runtime = glob.glob(os.path.join(CACHE, "sdks", "babyalbum-trixie-arm64.artifactbundle", "*", "lib", "swift",
@@ -181,7 +181,7 @@ def install_unit_tests(root):
     target = root + folder
     shutil.rmtree(target, ignore_errors=True)
     os.makedirs(target)
-    for name in ("BabyAlbumPackageTests.xctest", "babyalbum"):
+    for name in ("BabyAlbumPackageTests.xctest", "babyalbum", "babyalbum-decoder"):
         shutil.copy2(os.path.join(scratch, name), target)
     # Where the dynamic loader looks by default: the workers start with an empty environment.
     libraries = os.path.join(root, "usr", "lib", "aarch64-linux-gnu")
