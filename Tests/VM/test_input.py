@@ -304,8 +304,13 @@ def installed_pi_settings():
         shutil.copytree("/usr/lib/systemd/system", f"{root}/usr/lib/systemd/system", symlinks=True)
         os.symlink("usr/bin", f"{root}/bin")
         shutil.copy("/usr/bin/dash", f"{root}/usr/bin/sh")
+        # Stand-ins for the frame and its decode worker, which install.sh copies beside each other.
+        os.makedirs(f"{root}/stand-in")
+        for name in ("babyalbum", "babyalbum-decoder"):
+            shutil.copy("/bin/true", f"{root}/stand-in/{name}")
         result = subprocess.run(
-            ["bash", os.path.join(REPO, "deploy/install.sh"), "--root", root, "--binary", "/bin/true", "--no-apt",
+            ["bash", os.path.join(REPO, "deploy/install.sh"), "--root", root, "--binary", f"{root}/stand-in/babyalbum",
+             "--no-apt",
              "--owner", "root", "--board", "pi"], capture_output=True, text=True, timeout=300)
         if result.returncode != 0:
             raise AssertionError(f"staged install.sh failed:\n{result.stdout}{result.stderr}")
