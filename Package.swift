@@ -36,8 +36,9 @@ import PackageDescription
 ///     point of every format, `baphoto_read_header` and `baphoto_decode`; JPEG, WebP),
 ///     `CPNGCodec`, `CHEIFCodec`, `CColour` (ICC profiles to sRGB) and `CCaption` (captions).
 ///   - `Sandbox/`: `CSandbox` (seccomp allow-list, limits, the worker protocol), `CDecodeWorker`
-///     (the worker) and `babyalbum-decoder` (its program, installed as
-///     `/usr/libexec/babyalbum/babyalbum-decoder`: the one binary that links the decoders).
+///     (the worker) and `babyalbum-decoder` (its program with every codec; the package builds one a
+///     format family with clang, `/usr/libexec/babyalbum/babyalbum-decoder-jpeg` and so on, each
+///     linking its own decoder library: the only binaries that link the decoders).
 ///   - `Platform/`: `CLinuxInterfaces`, `CClockShims`, `CDisplayShims` (libc and kernel macros
 ///     Swift cannot import) and `CFrameBlend` (the crossfade's blend).
 /// - Test helpers: `TestSupport` and `CColourFixtures` (under Tests/).

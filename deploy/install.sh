@@ -130,11 +130,17 @@ else
     fi
     [[ -n $BINARY ]] || die "no babyalbum package found: copy babyalbum_<version>_$deb_arch.deb here or pass --deb FILE"
     [[ -f $BINARY && -x $BINARY ]] || die "--binary $BINARY: not an executable file"
-    # The decode worker's program (the frame itself links no decoder), found as the frame finds
-    # it: beside it (a build folder), else in ../libexec/babyalbum (an unpacked package).
-    DECODER=$(dirname "$BINARY")/babyalbum-decoder
-    [[ -x $DECODER ]] || DECODER=$(dirname "$BINARY")/../libexec/babyalbum/babyalbum-decoder
-    [[ -f $DECODER && -x $DECODER ]] ||
+    # The decode workers' programs (the frame itself links no decoder), found as the frame finds
+    # them: beside it (a build folder: babyalbum-decoder), else in ../libexec/babyalbum (an
+    # unpacked package: babyalbum-decoder-png, -jpeg, -webp, -heif).
+    DECODERS=()
+    for folder in "$(dirname "$BINARY")" "$(dirname "$BINARY")/../libexec/babyalbum"; do
+        for decoder in "$folder"/babyalbum-decoder "$folder"/babyalbum-decoder-*; do
+            if [[ -f $decoder && -x $decoder ]]; then DECODERS+=("$decoder"); fi
+        done
+        ((${#DECODERS[@]} == 0)) || break
+    done
+    ((${#DECODERS[@]} > 0)) ||
         die "--binary $BINARY: no babyalbum-decoder beside it or in ../libexec/babyalbum (build both: swift build -c release)"
 fi
 
@@ -274,12 +280,16 @@ if ((PACKAGED)); then
     # The package's program and unit (/usr/bin, /usr/lib/systemd/system); a copy of an earlier
     # bare install would shadow them.
     remove /usr/local/bin/babyalbum
-    remove /usr/local/libexec/babyalbum/babyalbum-decoder
+    for decoder in "$(tpath /usr/local/libexec/babyalbum)"/babyalbum-decoder*; do
+        if [[ -e $decoder ]]; then remove "/usr/local/libexec/babyalbum/$(basename "$decoder")"; fi
+    done
     remove_dir_if_empty /usr/local/libexec/babyalbum
 else
     put_file /usr/local/bin/babyalbum 0755 "$BINARY"
-    # Where the frame looks for it: ../libexec/babyalbum from its own folder.
-    put_file /usr/local/libexec/babyalbum/babyalbum-decoder 0755 "$DECODER"
+    # Where the frame looks for them: ../libexec/babyalbum from its own folder.
+    for decoder in "${DECODERS[@]}"; do
+        put_file "/usr/local/libexec/babyalbum/$(basename "$decoder")" 0755 "$decoder"
+    done
 fi
 
 # The options go into the settings file, where a parent can change them (deploy/settings.sh).

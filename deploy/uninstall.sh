@@ -74,7 +74,9 @@ remove /etc/default/babyalbum
 uninstall_settings_file
 uninstall_usb_sticks
 remove /usr/local/bin/babyalbum
-remove /usr/local/libexec/babyalbum/babyalbum-decoder
+for decoder in "$(tpath /usr/local/libexec/babyalbum)"/babyalbum-decoder*; do
+    if [[ -e $decoder ]]; then remove "/usr/local/libexec/babyalbum/$(basename "$decoder")"; fi
+done
 remove_dir_if_empty /usr/local/libexec/babyalbum
 remove /usr/local/share/doc/babyalbum/README.md
 remove_dir_if_empty /usr/local/share/doc/babyalbum

@@ -32,7 +32,7 @@ struct BenchmarkDecode: ParsableCommand {
     @Flag(help: "Decode in sandboxed workers, as the slideshow does.")
     var sandboxed = false
 
-    @Option(help: "The worker program (default: babyalbum-decoder beside this program).")
+    @Option(help: "The worker program for every format (default: those installed with this program).")
     var worker: String?
 
     @Flag(help: "Start each worker when its photo comes (no waiting worker).")
@@ -55,8 +55,8 @@ struct BenchmarkDecode: ParsableCommand {
         if let painter = try captionPainter() { return try runWithCaption(painter) }
         var times: [Double] = []
         let clock = ContinuousClock()
-        let command = worker.map { DecodeWorkerCommand(executable: $0) } ?? .installed()
-        let pool = DecodeWorkerPool(command: command, keepsWarm: !cold)
+        let programs = worker.map { DecodeWorkerPrograms(DecodeWorkerCommand(executable: $0)) } ?? .installed()
+        let pool = DecodeWorkerPool(programs: programs, keepsWarm: !cold)
         var workerPeak = 0
         var pathCPU: [Double] = []
         for _ in 0..<max(1, runs) {

@@ -90,14 +90,18 @@ SINGLE_THREAD_TCG = "tcg,thread=single"
 
 
 
-def decoder_beside(binary):
-    """The decode worker's program that the frame `binary` starts: `babyalbum-decoder` beside it
-    (a build folder), else `../libexec/babyalbum/babyalbum-decoder` (an unpacked package)."""
+def decoders_beside(binary):
+    """The decode workers' programs that the frame `binary` starts, as it finds them: beside it (a
+    build folder: `babyalbum-decoder`), else in `../libexec/babyalbum` (an unpacked package: one
+    program a format family)."""
     folder = os.path.dirname(os.path.abspath(binary))
-    beside = os.path.join(folder, "babyalbum-decoder")
-    if os.access(beside, os.X_OK):
-        return beside
-    return os.path.normpath(os.path.join(folder, "..", "libexec", "babyalbum", "babyalbum-decoder"))
+    for place in (folder, os.path.normpath(os.path.join(folder, "..", "libexec", "babyalbum"))):
+        found = sorted(os.path.join(place, name) for name in os.listdir(place) if name.startswith("babyalbum-decoder")
+                       and os.path.isfile(os.path.join(place, name))) if os.path.isdir(place) else []
+        if found:
+            return found
+    return []
+
 
 class VMError(Exception):
     """The virtual machine failed to boot, died, or a guest command timed out."""
@@ -460,9 +464,9 @@ class VM:
         another user, so the repository's own paths would fail before what the test is about.
         Returns (binary, photos) in the guest."""
         folder = "/tmp/babyalbum-any-user"
-        decoder = decoder_beside(binary)
+        decoders = " ".join(_quote(decoder) for decoder in decoders_beside(binary))
         rc, out = self.sh(f"rm -rf {folder} && mkdir -p {folder} && cp {_quote(binary)} {folder}/babyalbum && "
-                          f"cp {_quote(decoder)} {folder}/babyalbum-decoder && "
+                          f"cp {decoders} {folder}/ && "
                           f"cp -r {_quote(photos)} {folder}/Photos && chmod -R a+rX {folder} && "
                           f"setpriv --reuid=65534 --regid=65534 --clear-groups test -x {folder}/babyalbum", timeout=120)
         if rc != 0:

@@ -4,13 +4,12 @@ import LinuxInterfaces
 import PhotoCodec
 import Synchronization
 
-/// The program a decode worker runs: `babyalbum-decoder`, a small C program installed beside the
-/// frame (`/usr/libexec/babyalbum/`), so that the frame itself links no decoder library.
+/// A program a decode worker runs: a small C program installed beside the frame
+/// (`/usr/libexec/babyalbum/`; ``DecodeWorkerPrograms`` has one a format family), so that the frame
+/// itself links no decoder library.
 public struct DecodeWorkerCommand: Sendable, Equatable {
-    /// The worker program's file name.
+    /// The worker program's file name (with every codec; a family's program adds `-jpeg`, ...).
     public static let programName = "babyalbum-decoder"
-    /// Where the package installs it, from the frame's folder (`/usr/bin`).
-    public static let installedFromBinaries = "../libexec/babyalbum/" + programName
     /// The executable's path.
     public var executable: String
     /// Its arguments (without the program name).
@@ -22,14 +21,14 @@ public struct DecodeWorkerCommand: Sendable, Equatable {
         self.arguments = arguments
     }
 
-    /// The worker installed with this program: `babyalbum-decoder` in this program's own folder
-    /// (a build folder), else the package's `../libexec/babyalbum/babyalbum-decoder`, which is
-    /// also named when neither exists (starting it then fails with that path).
-    public static func installed(besides program: String? = SymbolicLink.target(of: "/proc/self/exe"))
-        -> DecodeWorkerCommand
-    {
+    /// The worker program `name` installed with this program: in this program's own folder (a
+    /// build folder), else in the package's `../libexec/babyalbum/`, which is also named when
+    /// neither exists (starting it then fails with that path).
+    public static func installed(
+        besides program: String? = SymbolicLink.target(of: "/proc/self/exe"), named name: String = programName
+    ) -> DecodeWorkerCommand {
         let folder = program.map { path in path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "." } ?? "."
-        let candidates = [folder + "/" + programName, Self.resolving(folder, installedFromBinaries)]
+        let candidates = [folder + "/" + name, Self.resolving(folder, "../libexec/babyalbum/" + name)]
         let found = candidates.first(where: PathAccess.mayExecute) ?? candidates[1]
         return DecodeWorkerCommand(executable: found)
     }
@@ -123,8 +122,8 @@ public struct WorkerDecode: Sendable {
 /// waits for the next photo (it is never reused after a photo, so a hostile file cannot reach the
 /// next one); it is killed with the pool, and with this process (`PR_SET_PDEATHSIG`).
 public final class DecodeWorkerPool: Sendable {
-    /// The worker's program.
-    public let command: DecodeWorkerCommand
+    /// The workers' programs, by format.
+    public let programs: DecodeWorkerPrograms
     /// How long one decode may take before its worker is killed.
     public let deadline: Duration
     /// Whether the next photo's worker is started as soon as one finishes.
@@ -137,15 +136,25 @@ public final class DecodeWorkerPool: Sendable {
     /// Frame memfds between decodes (one, unless decodes overlap), their pages released.
     private let frameBuffers = Mutex<[FrameMemory]>([])
 
-    /// A pool starting `command`; decodes over `deadline` are stopped.
+    /// A pool starting each photo's program from `programs`; decodes over `deadline` are stopped.
     public init(
-        command: DecodeWorkerCommand = .installed(), deadline: Duration = .seconds(20), keepsWarm: Bool = true,
+        programs: DecodeWorkerPrograms = .installed(), deadline: Duration = .seconds(20), keepsWarm: Bool = true,
         refusalAlarm: @escaping @Sendable (String) -> Void = { _ in }
     ) {
-        self.command = command
+        self.programs = programs
         self.deadline = deadline
         self.keepsWarm = keepsWarm
         self.refusalAlarm = refusalAlarm
+    }
+
+    /// A pool starting `command` for every format.
+    public convenience init(
+        command: DecodeWorkerCommand, deadline: Duration = .seconds(20), keepsWarm: Bool = true,
+        refusalAlarm: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.init(
+            programs: DecodeWorkerPrograms(command), deadline: deadline, keepsWarm: keepsWarm,
+            refusalAlarm: refusalAlarm)
     }
 
     /// The photos whose decode the sandbox refused, counted by the system call ("system call 198
@@ -158,10 +167,11 @@ public final class DecodeWorkerPool: Sendable {
     }
 
     /// Starts the worker that waits for the next photo now, if none waits (and the pool keeps one
-    /// warm): the first photo then finds it confined, as every later one does.
+    /// warm): the first photo then finds it confined, as every later one does. It is JPEG's, the
+    /// camera's format; after a photo, the next worker is that photo's format's.
     public func startWaitingWorker() {
         guard warm.withLock({ $0 == nil }) else { return }
-        refill()
+        refill(programs.command(for: .jpeg))
     }
 
     /// The pid of the worker started ahead of need and waiting for the next photo, if any (for tests
@@ -211,7 +221,14 @@ public final class DecodeWorkerPool: Sendable {
         _ file: borrowing PhotoFile, path: String, request: DecodeRequest, started: (Int32) -> Void
     ) throws(PhotoError) -> WorkerDecode {
         let format = try PhotoFormat.recognise(file, path: path)
+        let command = programs.command(for: format)
         var held = warm.withLock { $0.take() }
+        // A waiting worker of another format's program is stopped, and this photo's started.
+        if held?.command != command {
+            let unused = held?.offeredFrame
+            held.take()?.process()?.stop()
+            if let unused { frameBuffers.withLock { $0.append(unused) } }
+        }
         // The memfd offered to the waiting worker when it is the frame's size (never resized while
         // that worker lives), else one of the pool's.
         let bytes = Int(request.size.width) * Int(request.size.height) * 4
@@ -235,10 +252,11 @@ public final class DecodeWorkerPool: Sendable {
                 if let offered, !usesOffered { buffers.append(offered) }
                 if released { buffers.append(frameBuffer) }
             }
-            if handedOver { refill() }
+            if handedOver { refill(command) }
         }
         let worker = try handOver(
-            held.take(), descriptor: file.descriptor, frame: frameBuffer, request: request.c, path: path)
+            held.take(), command: command, descriptor: file.descriptor, frame: frameBuffer, request: request.c,
+            path: path)
         handedOver = true
         started(worker.pid)
         return try worker.finish(
@@ -262,8 +280,8 @@ public final class DecodeWorkerPool: Sendable {
 
     /// The waiting worker `held` with the photo handed over, or a worker started for it.
     private func handOver(
-        _ held: consuming WaitingWorker?, descriptor: Int32, frame: FrameMemory, request: badecode_request,
-        path: String
+        _ held: consuming WaitingWorker?, command: DecodeWorkerCommand, descriptor: Int32, frame: FrameMemory,
+        request: badecode_request, path: String
     ) throws(PhotoError) -> DecodeWorkerProcess {
         if let waiting = held.take()?.process() {
             do throws(PhotoError) {
@@ -279,7 +297,7 @@ public final class DecodeWorkerPool: Sendable {
     /// Starts the next photo's worker now, in the background (the spawning thread does the
     /// `exec`), so that its start-up and confinement overlap the slideshow's wait; it holds no
     /// photo until the next `decode`.
-    private func refill() {
+    private func refill(_ command: DecodeWorkerCommand) {
         guard keepsWarm, var worker = WaitingWorker(command) else { return }
         // The last photo's memfd (its pages released), offered at once: the worker maps it while it waits.
         if let buffer = frameBuffers.withLock({ $0.popLast() }), !worker.offer(buffer) {

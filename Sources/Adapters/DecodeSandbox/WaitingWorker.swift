@@ -12,6 +12,8 @@ struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over 
     /// The pool's frame memfd offered to this worker ahead of its photo (it maps it while it
     /// waits; its pages were released, so it reads as a cleared frame), or `nil`; never resized while this worker lives.
     private(set) var offeredFrame: FrameMemory?
+    /// Its program.
+    let command: DecodeWorkerCommand
 
     /// Starts `command` in the background, or `nil` when even its socket cannot be made.
     init?(_ command: DecodeWorkerCommand) {
@@ -22,12 +24,13 @@ struct WaitingWorker: ~Copyable, @unchecked Sendable {  // `job` is handed over 
         // Delegates, so that no stored property is set before the `nil` return: Swift 6.2.3's
         // SIL verifier crashes on a failable init of a noncopyable struct that returns `nil` after
         // its default values were stored.
-        self.init(socket: socket, job: job)
+        self.init(socket: socket, job: job, command: command)
     }
 
-    private init(socket: consuming FileDescriptor, job: OpaquePointer) {
+    private init(socket: consuming FileDescriptor, job: OpaquePointer, command: DecodeWorkerCommand) {
         self.socket = socket
         self.job = job
+        self.command = command
         self.pid = -1
         self.offeredFrame = nil
     }

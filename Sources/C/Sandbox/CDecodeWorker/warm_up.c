@@ -95,8 +95,15 @@ static int decode_format(baphoto_format format, int fd, const baphoto_limits *li
     return status;
 }
 
-/* Decodes `length` bytes of a photo of `format` from a memfd into a 16x16 frame; returns the status. */
+/* libheif's set-up, absent from a worker built without the HEIF codec. */
+#pragma weak baphoto_heif_prepare
+
+/*
+ * Decodes `length` bytes of a photo of `format` from a memfd into a 16x16 frame; returns the status
+ * (BAPHOTO_OK at once when this program has no codec for `format`: nothing to set up).
+ */
 static int decode_bytes(baphoto_format format, const uint8_t *bytes, size_t length) {
+    if (!baphoto_has_codec(format)) return BAPHOTO_OK;
     int fd = memfd_create("babyalbum-warm-up", MFD_CLOEXEC);
     if (fd < 0) return BAPHOTO_ERROR_IO;
     int status = BAPHOTO_ERROR_IO;
@@ -114,7 +121,7 @@ static int decode_bytes(baphoto_format format, const uint8_t *bytes, size_t leng
 
 int badecode_warm_up(badecode_warm_up_result *result) {
     memset(result, 0, sizeof *result);
-    baphoto_heif_prepare();
+    if (baphoto_heif_prepare) baphoto_heif_prepare();
     result->jpeg = decode_bytes(BAPHOTO_FORMAT_JPEG, warm_up_jpeg, sizeof warm_up_jpeg);
     result->png = decode_bytes(BAPHOTO_FORMAT_PNG, warm_up_png, sizeof warm_up_png);
     result->webp = decode_bytes(BAPHOTO_FORMAT_WEBP, warm_up_webp, sizeof warm_up_webp);

@@ -24,6 +24,13 @@
 baphoto_format baphoto_detect_format(int fd);
 
 /**
+ * Whether this program has `format`'s codec: every codec in the build with all of them (SwiftPM's
+ * babyalbum-decoder, the tests), one in the package's workers of one format (babyalbum-decoder-jpeg,
+ * -png, -webp, -heif). A format without its codec is refused as unsupported.
+ */
+int baphoto_has_codec(baphoto_format format);
+
+/**
  * Reads the header of the photo of `format` at `fd`, checked against `limits`; an unknown
  * `format` is BAPHOTO_ERROR_WRONG_FORMAT.
  */
