@@ -96,8 +96,11 @@ import Testing
         let pool = DecodeWorkerPool(programs: programs)
         let size = FrameSize(width: 32, height: 24)
         let request = DecodeRequest(size: size, scale: .fit)
+        // Read once the waiting worker has said it is ready: before its `exec` (a slow board's) the
+        // new process still shows the test runner's image.
         func waitingProgram() -> String? {
-            pool.waitingWorker.flatMap { SymbolicLink.target(of: "/proc/\($0)/exe") }
+            guard pool.waitingWorkerMemory(timeout: .seconds(60)) != nil else { return nil }
+            return pool.waitingWorker.flatMap { SymbolicLink.target(of: "/proc/\($0)/exe") }
         }
         for (photo, program) in [
             ("pngsuite/png/basn2c08.png", WorkerSupport.command.executable),
