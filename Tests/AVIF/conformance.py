@@ -4,12 +4,17 @@
   conformance.py check-sums [DIR]
       every file of SHA256SUMS (beside the files, in DIR: by default the vendored subset,
       Tests/Fixtures/avif-conformance) has its checksum; exits 1 otherwise
-  conformance.py compare [--program BIN] [--files DIR] [--limit N] [--json OUT] [NAME...]
+  conformance.py compare [--root ROOT] [--program BIN] [--files DIR] [--limit N] [--json OUT] [NAME...]
       each AVIF of DIR (or the NAMEs, paths relative to it) decoded by avifdec (Debian's
       libavif-bin, dav1d) and shown by BIN (`--output png:` at the photo's own size after its
       transforms, `--scale fit`): prints one line a file with the mean absolute difference per
-      channel (0 to 255) and exits 1 when a file differs by more than N (default 3), when the
-      frame does not show a file that avifdec decodes, or shows one that avifdec refuses
+      channel (0 to 255) and exits 1 when a file differs by more than N (default 3; an HDR one,
+      PQ or HLG, by more than N + 1: see HDR_ALLOWANCE), when the
+      frame does not show a file that avifdec decodes, or shows one that avifdec refuses.
+      With --root, BIN (default /usr/bin/babyalbum) and avifdec are those of the Debian file
+      tree ROOT (another release's libraries: the Package suite's trixie root), run there by
+      chroot with /proc and /dev mounted in a mount namespace of their own; the comparison
+      itself runs here
   conformance.py tagged DIR
       writes into DIR one AVIF of Photos/meadow.png (avifenc) for each colour class that the set
       lacks or has only once: Display P3 (12/13/1), BT.2020 SDR (9/1/9, 10 bits), HDR PQ (9/16/9) and
@@ -56,6 +61,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 VENDORED = os.path.join(REPO, "Tests", "Fixtures", "avif-conformance")
 AVIFDEC = "/usr/bin/avifdec"
+#: HDR transfers (PQ, HLG): their files are compared after a tone mapping to SDR, which spreads a
+#: reference's rounding. avifdec 0.11 (Debian 12) and 1.2.1 (Debian 13) themselves differ by 2.74
+#: after it on Netflix's hdr_cosmos12920 qp10, where the frame's output is the same on both
+#: Debian's libheif: those files are allowed this much more than the limit.
+HDR_TRANSFERS = (16, 18)
+HDR_ALLOWANCE = 1.0
+#: The Debian file tree the frame and avifdec run in (`compare --root`), or None: this machine.
+ROOT = None
 #: How long the frame may take to show one photo (a 4K AVIF decodes in about a second).
 FRAME_TIMEOUT = 120
 
@@ -206,9 +219,23 @@ def srgb_reference(image, colour):
 
 # ---- the comparison ----
 
+def inside(path):
+    """`path` (under ROOT when there is one) as the programs under test see it."""
+    return "/" + os.path.relpath(path, ROOT) if ROOT else path
+
+
+def command_in_root(command):
+    """`command` as run in ROOT: chroot, with this machine's /proc and /dev mounted there in a
+    private mount namespace (gone with the command), as the frame's sandbox needs them."""
+    if not ROOT:
+        return command
+    script = 'mount --bind /proc "$0/proc" && mount --bind /dev "$0/dev" && exec chroot "$0" "$@"'
+    return ["unshare", "--mount", "--propagation", "private", "sh", "-c", script, ROOT] + command
+
+
 def avifdec(path, out, strict=True):
-    command = [AVIFDEC, "--jobs", "1", "-d", "8"] + ([] if strict else ["--no-strict"]) + [path, out]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    command = [AVIFDEC, "--jobs", "1", "-d", "8"] + ([] if strict else ["--no-strict"]) + [inside(path), inside(out)]
+    result = subprocess.run(command_in_root(command), capture_output=True, text=True, timeout=300)
     return result.returncode == 0, (result.stdout + result.stderr).strip()
 
 
@@ -247,14 +274,14 @@ def show(program, path, size, work):
     shutil.rmtree(frames, ignore_errors=True)
     os.makedirs(photos)
     os.makedirs(frames)
-    os.symlink(os.path.abspath(path), os.path.join(photos, os.path.basename(path)))
-    command = [program, "--photos", photos, "--output", "png:" + frames, "--size", f"{size[0]}x{size[1]}",
+    os.symlink(inside(os.path.abspath(path)), os.path.join(photos, os.path.basename(path)))
+    command = [program, "--photos", inside(photos), "--output", "png:" + inside(frames), "--size", f"{size[0]}x{size[1]}",
                "--scale", "fit", "--count", "1", "--transition", "none", "--sticks", "none",
                "--state-dir", "none", "--settings", "/nonexistent"]
     # The frame logs to standard error; a photo it skips leaves it on a black screen, waiting for
     # another: it is stopped as soon as it says so.
     lines = []
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(command_in_root(command), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     timer = threading.Timer(FRAME_TIMEOUT, process.kill)
     timer.start()
     try:
@@ -295,7 +322,8 @@ def compare_one(program, files, name, limit, work):
     if not decoded:
         frame, log = show(program, path, (640, 480), work)
         line = refusal_line(log, os.path.basename(name))
-        ok = frame is None and line is not None and "\\n" not in line
+        # Refused with its own reason: a libheif that decodes AV1 does not lack "an AV1 decoder".
+        ok = frame is None and line is not None and "\\n" not in line and "no AV1 decoder" not in line
         verdict = f"refused by libavif ({words.splitlines()[-1] if words else 'no reason'}); the frame: " + (
             line.split("] ", 1)[-1] if line else "no line" if frame is None else "SHOWN")
         return ok, verdict, {"name": name, "libavif": "refused", "frame": line, "passed": ok}
@@ -307,13 +335,16 @@ def compare_one(program, files, name, limit, work):
         line = refusal_line(log, os.path.basename(name)) or log.strip().splitlines()[-1:]
         return False, f"NOT SHOWN by the frame ({line}); {how} decodes it", {
             "name": name, "libavif": how, "frame": str(line), "passed": False}
+    with open(path, "rb") as file:
+        data = file.read()
+    if (nclx(data) or (0, 0))[1] in HDR_TRANSFERS:
+        limit += HDR_ALLOWANCE
     difference = mean_difference(frame, expected)
     ok = difference <= limit
     detail = {"name": name, "libavif": how, "size": list(expected.size), "difference": round(difference, 3),
               "seconds": round(seconds, 2), "passed": ok}
     line = f"{difference:6.2f}  {expected.size[0]}x{expected.size[1]}  ({how})"
-    with open(path, "rb") as file:
-        layered = {"a1op", "lsel"} & set(primary_properties(file.read()))
+    layered = {"a1op", "lsel"} & set(primary_properties(data))
     factor = min(4, 7680 // expected.size[0], 4320 // expected.size[1])  # the frame's largest --size
     if layered and factor >= 2:
         # A layer shown at its own size looks like another one scaled down to it: the frame and
@@ -339,11 +370,14 @@ def avif_names(files):
 
 
 def compare(arguments):
-    program = os.environ.get("BABYALBUM_BIN", os.path.join(REPO, ".build", "debug", "babyalbum"))
+    global ROOT
+    program = None
     files, limit, report, names = VENDORED, 3.0, None, []
     while arguments:
         argument = arguments.pop(0)
-        if argument == "--program":
+        if argument == "--root":
+            ROOT = os.path.abspath(arguments.pop(0))
+        elif argument == "--program":
             program = arguments.pop(0)
         elif argument == "--files":
             files = arguments.pop(0)
@@ -353,13 +387,20 @@ def compare(arguments):
             report = arguments.pop(0)
         else:
             names.append(argument)
-    if not os.path.exists(AVIFDEC):
-        print("conformance: avifdec is missing (Debian's libavif-bin: scripts/install-deps --test)")
+    if program is None:
+        program = "/usr/bin/babyalbum" if ROOT else os.environ.get(
+            "BABYALBUM_BIN", os.path.join(REPO, ".build", "debug", "babyalbum"))
+    if not os.path.exists((ROOT or "") + AVIFDEC):
+        print(f"conformance: avifdec is missing from {ROOT or 'this machine'} "
+              "(Debian's libavif-bin: scripts/install-deps --test)")
         return 1
     names = names or avif_names(files)
-    work = tempfile.mkdtemp(prefix="babyalbum-avif-")
+    work = tempfile.mkdtemp(prefix="babyalbum-avif-", dir=os.path.join(ROOT, "tmp") if ROOT else None)
     results, failures = [], 0
     try:
+        if ROOT:  # the files where the programs in ROOT can read them
+            files = shutil.copytree(files, os.path.join(work, "files"), symlinks=False,
+                                    ignore=lambda folder, found: [n for n in found if n.endswith((".png", ".jpg"))])
         for name in names:
             ok, line, detail = compare_one(program, files, name, limit, work)
             results.append(detail)

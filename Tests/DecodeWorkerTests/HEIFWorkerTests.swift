@@ -66,6 +66,22 @@ enum HEIFFixtures {
         #expect(decoded.extras[4].map { String(decoding: $0, as: UTF8.self) } == PhotoDecoder.heifVersion)
     }
 
+    /// An AVIF the worker's libheif can decode but the frame refuses for a feature (matrix
+    /// coefficients 10, which libavif refuses too) is skipped with that reason, not as a format
+    /// this libheif lacks a decoder for.
+    @Test func anAVIFRefusedForAFeatureKeepsItsReason() throws {
+        let path =
+            WorkerSupport.testsFolder
+            + "/Fixtures/avif-conformance/Microsoft/Chimera_10bit_cropped_to_1920x1008_with_HDR_metadata.avif"
+        #expect(PhotoDecoder.decodesAVIF)
+        let request = DecodeRequest(size: FrameSize(width: 160, height: 90), scale: .fit)
+        let error = try #require(throws: PhotoError.self) {
+            try WorkerSupport.decode(path, pool: pool, request: request)
+        }
+        #expect(error.kind == .unsupportedFeature, "\(error)")
+        #expect(error.reason.contains("matrix coefficients 10"), "\(error)")
+    }
+
     /// The slideshow's preparer (worker) and the in-process one give the same frames, `auto`'s
     /// backdrop and a turned screen included, for every format.
     @Test(arguments: ["grid.heic", "still.avif", "IMG_0004.jpg"])

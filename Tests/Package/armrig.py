@@ -119,26 +119,26 @@ def initramfs(base, version):
     return target
 
 
-def package_root(deb, suite="bookworm", extra=("strace", "python3-pil")):
-    """A `suite` arm64 root with `deb` installed: apt resolves the package's Depends there (from
+def package_root(deb, suite="bookworm", extra=("strace", "python3-pil"), arch="arm64"):
+    """A `suite` root of `arch` with `deb` installed: apt resolves the package's Depends there (from
     nothing installed), every package it picks is unpacked (without maintainer scripts), then the
-    package, and the package's own postinst runs (under qemu-user); plus dash and coreutils for
-    the guest shell, and `extra` (strace, to measure the decode sandbox's calls; Pillow, which the
-    worker's tests make photos with). Returns (root, names of the packages apt picked)."""
-    apt_dir = os.path.join(CACHE, f"apt-vm-root-{suite}-arm64")
-    debs = download(apt_dir, suite, "arm64", os.path.abspath(deb), "dash", "coreutils", *extra)
+    package, and the package's own postinst runs (arm64's under qemu-user); plus dash and coreutils
+    for the guest shell, and `extra` (strace, to measure the decode sandbox's calls; Pillow, which
+    the worker's tests make photos with). Returns (root, names of the packages apt picked)."""
+    apt_dir = os.path.join(CACHE, f"apt-vm-root-{suite}-{arch}")
+    debs = download(apt_dir, suite, arch, os.path.abspath(deb), "dash", "coreutils", *extra)
     names = sorted(os.path.basename(d).split("_")[0] for d in debs)
     key = hashlib.sha256("\n".join(os.path.basename(d) for d in debs).encode()).hexdigest()[:16]
-    root = os.path.join(CACHE, f"vm-arm64-root-{suite}")
+    root = os.path.join(CACHE, f"vm-{arch}-root-{suite}")
     stamp = os.path.join(root, ".key")
     if not (os.path.exists(stamp) and open(stamp).read() == key):
         shutil.rmtree(root, ignore_errors=True)
         os.makedirs(root)
         unpack(debs, root)
         # Debian 13's packages ship only under /usr: the merged-/usr aliases (base-files' on a
-        # real system; /bin/sh, /lib/ld-linux-aarch64.so.1) where no package made a real folder.
-        for alias in ("bin", "sbin", "lib"):
-            if not os.path.lexists(os.path.join(root, alias)):
+        # real system; /bin/sh, /lib/ld-linux-aarch64.so.1, /lib64/ld-linux-x86-64.so.2) where no package made a real folder.
+        for alias in ("bin", "sbin", "lib", "lib64"):
+            if os.path.isdir(os.path.join(root, "usr", alias)) and not os.path.lexists(os.path.join(root, alias)):
                 os.symlink(f"usr/{alias}", os.path.join(root, alias))
         for d in ("proc", "sys", "dev", "tmp", "run", "var/tmp", "root"):
             os.makedirs(os.path.join(root, d), exist_ok=True)
@@ -151,9 +151,10 @@ def package_root(deb, suite="bookworm", extra=("strace", "python3-pil")):
     unpack([deb], root)  # the package under test, always the newest
     # Its postinst, as dpkg would run it (arm64 code through the kernel's qemu-user binfmt handler,
     # registered by scripts/enable-arm64: one line that says why when it cannot be).
-    enabled = subprocess.run([os.path.join(REPO, "scripts", "enable-arm64")], capture_output=True, text=True)
-    if enabled.returncode != 0:
-        raise vmrig.VMError(enabled.stderr.strip())
+    if arch == "arm64":
+        enabled = subprocess.run([os.path.join(REPO, "scripts", "enable-arm64")], capture_output=True, text=True)
+        if enabled.returncode != 0:
+            raise vmrig.VMError(enabled.stderr.strip())
     control = os.path.join(root, "tmp", "babyalbum-control")
     shutil.rmtree(control, ignore_errors=True)
     subprocess.run(["dpkg-deb", "-e", deb, control], check=True)

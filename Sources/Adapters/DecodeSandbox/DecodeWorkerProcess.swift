@@ -141,15 +141,16 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
         return reply
     }
 
-    /// The reply's failure, if any; an AVIF the worker's libheif cannot decode (no AV1 decoder) is
-    /// an unsupported format, as `doctor` counts it.
+    /// The reply's failure, if any; a photo the worker's libraries cannot decode at all (an AVIF
+    /// where libheif has no AV1 decoder) is an unsupported format, as `doctor` counts it. An AVIF
+    /// it refuses for a feature (matrix coefficients 10, ...) keeps the worker's reason.
     private static func check(_ reply: badecode_reply, format: PhotoFormat, path: String) throws(PhotoError) {
         let message = withUnsafeBytes(of: reply.message) { bytes in
             String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
         if reply.status == BADECODE_STATUS_REFUSED_CALL { throw PhotoError.sandboxRefused(message, path: path) }
         guard let error = PhotoError(codecStatus: reply.status, reason: message, path: path) else { return }
-        if format == .avif, error.kind == .unsupportedFeature { throw PhotoError.unsupported(format, path: path) }
+        if reply.status == BAPHOTO_ERROR_NO_DECODER { throw PhotoError.unsupported(format, path: path) }
         guard error.kind == .outOfMemory else { throw error }
         let reason = "\(error.reason) (over the decode worker's memory limit)"
         throw PhotoError(kind: .outOfMemory, reason: reason, path: path)

@@ -11,7 +11,7 @@ extension PhotoError {
             case BAPHOTO_ERROR_WRONG_FORMAT: .unrecognized
             case BAPHOTO_ERROR_TOO_LARGE: .tooLarge
             case BAPHOTO_ERROR_NO_MEMORY: .outOfMemory
-            case BAPHOTO_ERROR_UNSUPPORTED: .unsupportedFeature
+            case BAPHOTO_ERROR_UNSUPPORTED, BAPHOTO_ERROR_NO_DECODER: .unsupportedFeature
             default: .corrupt
             }
         self.init(kind: kind, reason: reason.isEmpty ? "unknown decoder error" : reason, path: path)

@@ -22,6 +22,6 @@ public struct PhotoLimits: Sendable, Equatable {
     package func codecLimits(budget: DecodeMemoryBudget = .default) -> baphoto_limits {
         baphoto_limits(
             max_pixels: maxPixels, budget_bytes: budget.bytes, max_scans: Self.maxJPEGScans,
-            max_chunk_bytes: maxChunkBytes)
+            max_chunk_bytes: maxChunkBytes, library_bytes: 0)
     }
 }

@@ -133,6 +133,8 @@ static int check_structure(heif_job *job, const baphoto_limits *limits) {
     if (baheif_grid_is_too_costly(&job->structure, limits->max_pixels, reason, sizeof reason)) {
         return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
     }
+    if (job->structure.is_av1 && !heif_have_decoder_for_format(heif_compression_AV1))
+        return failure(job, BAPHOTO_ERROR_NO_DECODER, "AVIF: this libheif has no AV1 decoder");
     return BAPHOTO_OK;
 }
 
@@ -178,7 +180,12 @@ int baphoto_heif_has_security_limits(void) {
     return get_security_limits != NULL;
 }
 
-/* libheif's own limits from the pixel limit and the budget, as the worker's checks use them (0 would disable one). */
+/*
+ * libheif's own limits from the pixel limit and the budget, as the worker's checks use them (0
+ * would disable one); its total memory from what the worker's RLIMIT_AS leaves a decode
+ * (`library_bytes`): libheif 1.23 counts 140 MB for a 6400x2880 10-bit grid (its planes and its
+ * RGB image) that decodes within that limit on libheif 1.15.
+ */
 static void set_security_limits(heif_job *job, const baphoto_limits *limits) {
     if (!baphoto_heif_has_security_limits()) return;
     baheif_security_limits *own = get_security_limits(job->context);
@@ -187,7 +194,8 @@ static void set_security_limits(heif_job *job, const baphoto_limits *limits) {
     own->max_number_of_tiles = BAHEIF_MAX_TILES;
     own->max_children_per_box = BAHEIF_MAX_TILES;
     if (limits->budget_bytes) own->max_memory_block_size = limits->budget_bytes;
-    if (own->version >= 2 && limits->budget_bytes) own->max_total_memory = limits->budget_bytes;
+    uint64_t total = limits->library_bytes ? limits->library_bytes : limits->budget_bytes;
+    if (own->version >= 2 && total) own->max_total_memory = total;
 }
 
 /* How much larger than its `ispe` a coded image may be: HEVC pads to its coding blocks and crops back. */
@@ -216,12 +224,29 @@ static void select_layer(heif_job *job) {
     if (s->primary_method != 0 || s->primary_extents != 1 || s->primary_offset >= job->file_size) return;
     size_t length = job->file_size - (size_t)s->primary_offset;
     if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
-    if (baheif_av1_select_layer(job->file + s->primary_offset, length, s->operating_point, s->layer) <= 0) return;
-    /* The layer shown is the item's `ispe` size: the sequence headers say no more (libheif 1.23 holds dav1d to it). */
-    if (!s->ispe_width || !s->ispe_height) return;
-    (void)baheif_av1_limit_size(job->file + s->primary_offset, length, s->ispe_width, s->ispe_height);
+    (void)baheif_av1_select_layer(job->file + s->primary_offset, length, s->operating_point, s->layer);
+}
+
+/*
+ * An AV1 image's sequence headers (in its data and its `av1C`) declare at most its `ispe` size,
+ * lowered in their own bits where they declare more: a layered image's lower layer once the
+ * others are dropped (select_layer), or an item that holds only a stream's base layer (Apple's
+ * non-compliant `truncated_elementary_stream`: a 1024x768 layer of a 2048x1536 stream). libavif
+ * shows the `ispe`-sized frame; libheif 1.19 and later hold dav1d to the `ispe` and refuse a
+ * sequence header that says more ("Image size 2048x1536 exceeds the maximum image size"); 1.15
+ * decodes the frame the data holds. A frame that is larger than its `ispe` then fails to decode.
+ */
+static void declare_ispe_size(heif_job *job) {
+    const baheif_structure *s = &job->structure;
+    if (!s->is_av1 || s->is_grid || !s->ispe_width || !s->ispe_height) return;
+    if (s->primary_method != 0 || s->primary_extents != 1 || s->primary_offset >= job->file_size) return;
+    size_t length = job->file_size - (size_t)s->primary_offset;
+    if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
+    int lowered = baheif_av1_limit_size(job->file + s->primary_offset, length, s->ispe_width, s->ispe_height);
     if (s->av1c_offset && s->av1c_size > 4 && s->av1c_offset + s->av1c_size <= job->file_size)
-        (void)baheif_av1_limit_size(job->file + s->av1c_offset + 4, s->av1c_size - 4, s->ispe_width, s->ispe_height);
+        lowered += baheif_av1_limit_size(job->file + s->av1c_offset + 4, s->av1c_size - 4, s->ispe_width,
+                                         s->ispe_height);
+    if (lowered <= 0) return;
     job->structure.coded_width = s->ispe_width;
     job->structure.coded_height = s->ispe_height;
 }
@@ -307,6 +332,21 @@ static void still_of_sequence(heif_job *job) {
     job->file_size = still_size;
 }
 
+/*
+ * An AV1 image whose `colr` nclx says only "full range" (primaries, transfer and matrix all 2,
+ * unspecified, as Microsoft's files of the conformance set have it): libavif converts it as full
+ * range with BT.601's matrix, its default; libheif 1.19 and later take exactly that description
+ * for "no colr" and use the sequence header's range instead (limited in those files: every
+ * colour expanded). Its matrix is written as 6 (BT.601), in memory: the same conversion in every
+ * libheif (an unspecified matrix is BT.601's in libheif too), and a description libheif keeps.
+ */
+static void state_unspecified_colour(heif_job *job) {
+    const baheif_structure *s = &job->structure;
+    if (!s->is_av1 || !s->has_nclx || !s->nclx_full || s->nclx_offset + 11 > job->file_size) return;
+    if (s->nclx_primaries != 2 || s->nclx_transfer != 2 || s->nclx_matrix != 2) return;
+    job->file[s->nclx_offset + 9] = 6;
+}
+
 /* Opens the file's primary image and fills the header. */
 static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, baphoto_header *header) {
     int status = read_file(job, fd, limits);
@@ -314,7 +354,9 @@ static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, bap
     if (status == BAPHOTO_OK) status = check_structure(job, limits);
     if (status != BAPHOTO_OK) return status;
     select_layer(job);
+    declare_ispe_size(job);
     admit_sequence_still(job);
+    state_unspecified_colour(job);
     job->context = heif_context_alloc();
     if (!job->context) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     heif_context_set_maximum_image_size_limit(job->context, (int)side_limit(limits->max_pixels) + 1);

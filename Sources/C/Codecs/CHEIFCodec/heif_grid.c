@@ -314,6 +314,7 @@ static void read_item_sizes(const uint8_t *file, span ipma, span ipco, tile *til
                 s->nclx_transfer = (body[6] << 8) | body[7];
                 s->nclx_matrix = (body[8] << 8) | body[9];
                 s->nclx_full = body[10] >> 7;
+                s->nclx_offset = (uint64_t)(body - file);
             }
             if (size[4] == KIND_OPERATING_POINT) s->operating_point = (int)size[5];
             if (size[4] == KIND_LAYER && size[5] != 0xffff) s->layer = (int)size[5];
@@ -325,6 +326,7 @@ static void read_item_sizes(const uint8_t *file, span ipma, span ipco, tile *til
             if (size[0]) {
                 s->ispe_width = size[0];
                 s->ispe_height = size[1];
+                s->ispe_offset = (uint64_t)(body - file);
             }
             if (size[2]) {
                 s->coded_width = size[2];

@@ -35,6 +35,8 @@ typedef struct {
     int tile_without_size;
     /** The primary item's (not a grid's) `ispe` size, and its coded size from its `hvcC` (0 when unknown). */
     uint32_t ispe_width, ispe_height, coded_width, coded_height;
+    /** Where that `ispe`'s body is in the file (0 when it has none). */
+    uint64_t ispe_offset;
     /** 1 when the file has a `meta` box with a primary item (else it may be a sequence only). */
     int has_meta;
     /** 1 when the primary item is AV1 (`av01`), or a grid with AV1 tiles. */
@@ -48,8 +50,9 @@ typedef struct {
     /** Its `clap` (width N/D, height N/D, horizontal offset N/D, vertical offset N/D), when `has_clap`. */
     int has_clap;
     int32_t clap[8];
-    /** Its `colr` of type nclx (the first), when `has_nclx`. */
+    /** Its `colr` of type nclx (the first), when `has_nclx`, and where that box's body is in the file. */
     int has_nclx, nclx_primaries, nclx_transfer, nclx_matrix, nclx_full;
+    uint64_t nclx_offset;
     /** Where the primary item's (not a grid's) `av1C` body is in the file (0 when it has none). */
     uint64_t av1c_offset;
     uint32_t av1c_size;

@@ -35,7 +35,9 @@ static baphoto_limits photo_limits(const badecode_request *request) {
     return (baphoto_limits){.max_pixels = request->max_pixels,
                             .budget_bytes = unchecked ? (1ull << 40) : request->budget_bytes,
                             .max_scans = request->max_scans,
-                            .max_chunk_bytes = request->max_chunk_bytes};
+                            .max_chunk_bytes = request->max_chunk_bytes,
+                            /* RLIMIT_AS leaves a decode the budget and the margin (confine.c) */
+                            .library_bytes = unchecked ? 0 : request->budget_bytes + BADECODE_ADDRESS_SPACE_MARGIN};
 }
 
 static void copy_header(badecode_reply *reply, const baphoto_header *header) {

@@ -38,6 +38,8 @@ enum {
     BAPHOTO_ERROR_NO_MEMORY = -5,
     /** A valid file that BabyAlbum does not decode (12-bit JPEG, ...). */
     BAPHOTO_ERROR_UNSUPPORTED = -6,
+    /** A format the libraries here cannot decode at all (an AVIF where libheif has no AV1 decoder). */
+    BAPHOTO_ERROR_NO_DECODER = -7,
 };
 
 /** A format BabyAlbum decodes, by its leading bytes (the worker protocol's BADECODE_FORMAT_* agree). */
@@ -74,6 +76,12 @@ typedef struct {
      * other chunk but IHDR, IDAT and IEND is skipped unread, whatever its size.
      */
     uint32_t max_chunk_bytes;
+    /**
+     * The most a library that keeps its own count of what it allocates may count (libheif 1.20
+     * and later: its total memory): what the decoding process's memory limit leaves it, which is
+     * more than `budget_bytes`, as the libraries count buffers the budget does not. 0: the budget.
+     */
+    uint64_t library_bytes;
 } baphoto_limits;
 
 /** Where a decoded photo is drawn. */
