@@ -29,6 +29,7 @@ enum HEIFFixtures {
         try make(["grid", folder + "/photo.png", folder + "/turned.heic", "--irot", "1", "--imir", "1"])
         try make(["single", folder + "/alpha.png", folder + "/alpha.heic"])
         try make(["single", folder + "/deep.png", folder + "/ten-bit.heic"])
+        try make(["predicted", folder + "/photo.png", folder + "/predicted.heic"])
         try WorkerSupport.run([
             "/usr/bin/heif-enc", "-A", "-q", "90", "-o", folder + "/still.avif", folder + "/photo.png",
         ])
@@ -64,6 +65,18 @@ enum HEIFFixtures {
         #expect(largestDifference(decoded.frame, reference) <= 3, "\(name)")
         #expect(decoded.header.width == width * 3 || decoded.header.width == width * 2, "\(name): \(decoded.header)")
         #expect(decoded.extras[4].map { String(decoding: $0, as: UTF8.self) } == PhotoDecoder.heifVersion)
+    }
+
+    /// A primary item predicted from another (`pred`; Nokia's conformance file C044) is refused:
+    /// libheif 1.15 decodes it alone, a grey picture of differences, where 1.19 refuses it.
+    @Test func aPredictedImageIsRefused() throws {
+        let path = try HEIFFixtures.folder.get() + "/predicted.heic"
+        let request = DecodeRequest(size: FrameSize(width: 160, height: 120), scale: .fit)
+        let error = try #require(throws: PhotoError.self) {
+            try WorkerSupport.decode(path, pool: pool, request: request)
+        }
+        #expect(error.kind == .unsupportedFeature, "\(error)")
+        #expect(error.reason.contains("predictively coded"), "\(error)")
     }
 
     /// An AVIF the worker's libheif can decode but the frame refuses for a feature (matrix

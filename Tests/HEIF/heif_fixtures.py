@@ -18,6 +18,8 @@
       IN with its (first) image's `ispe` rewritten to W x H: the coded image is another size
   heif_fixtures.py big-exif OUT.heic KB
       a small HEIC (pillow-heif) with a dated Exif item of KB kilobytes (padded after the TIFF data)
+  heif_fixtures.py predicted IN.png OUT.heic
+      OUT: IN with a primary item predicted from another (`pred`), which the frame refuses
   heif_fixtures.py reference IN.heic W H OUT.rgb              Pillow's decode (pillow-heif),
       resized to W x H with Image.BOX, as raw RGB bytes
   heif_fixtures.py dated OUT.heic [DATE [OFFSET]] [--bad-offset]
@@ -298,6 +300,24 @@ def make_bomb_grid(source_png, out, rows, columns, size, avif=False, tile_ispe=N
         lie_about_size(out, tile_ispe)
 
 
+def make_predicted(source_png, out):
+    """A HEIC whose primary item has a `pred` reference (HEIF's predictively coded images): heif-enc
+    writes the photo with a thumbnail, whose `thmb` reference (thumbnail -> primary) is turned in
+    place into `pred` from the primary to the thumbnail."""
+    subprocess.run(["heif-enc", "-q", "90", "-t", "64", "-o", out, source_png], check=True, stdout=subprocess.DEVNULL)
+    data = bytearray(open(out, "rb").read())
+    _, meta, meta_at = next(found for found in boxes(data) if found[0] == "meta")
+    _, iref, iref_at = next(found for found in boxes(meta, 4) if found[0] == "iref")
+    assert iref[0] == 0, "heif-enc writes iref version 0 (16-bit item ids)"
+    base = meta_at + 8 + iref_at + 8  # iref's body in the file
+    entry = next(base + at for kind, _, at in boxes(iref, 4) if kind == "thmb")
+    thumbnail, count, primary = struct.unpack(">HHH", data[entry + 8:entry + 14])
+    assert count == 1
+    data[entry + 4:entry + 8] = b"pred"
+    data[entry + 8:entry + 14] = struct.pack(">HHH", primary, 1, thumbnail)
+    open(out, "wb").write(data)
+
+
 def lie_about_size(path, size):
     """Rewrites the first `ispe` (the first image's) to `size`: the coded image is larger."""
     data = bytearray(open(path, "rb").read())
@@ -420,6 +440,8 @@ def main(argv):
         data = open(argv[2], "rb").read()
         open(argv[3], "wb").write(data)
         lie_about_size(argv[3], (int(argv[4]), int(argv[5])))
+    elif command == "predicted":
+        make_predicted(argv[2], argv[3])
     elif command == "big-exif":
         make_big_exif(argv[2], int(argv[3]))
     elif command == "reference":

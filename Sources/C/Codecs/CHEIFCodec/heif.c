@@ -133,6 +133,9 @@ static int check_structure(heif_job *job, const baphoto_limits *limits) {
     if (baheif_grid_is_too_costly(&job->structure, limits->max_pixels, reason, sizeof reason)) {
         return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
     }
+    /* libheif 1.15 decodes such an item alone (a grey picture of differences); 1.19 refuses it. */
+    if (job->structure.is_predicted)
+        return failure(job, BAPHOTO_ERROR_UNSUPPORTED, "HEIF: a predictively coded image (pred) is not supported");
     if (job->structure.is_av1 && !heif_have_decoder_for_format(heif_compression_AV1))
         return failure(job, BAPHOTO_ERROR_NO_DECODER, "AVIF: this libheif has no AV1 decoder");
     return BAPHOTO_OK;
@@ -217,31 +220,35 @@ static void use_coded_size(const baheif_structure *s, baphoto_header *header) {
  * A layered AV1 image (`a1op`, `lsel`): only the layers of the operating point it names, up to the
  * layer it names, are left in its data (baheif_av1_select_layer), in the file's bytes in memory,
  * so that any libheif shows that layer (1.15 decodes operating point 0 and shows its highest).
+ * Returns 1 when layers were dropped.
  */
-static void select_layer(heif_job *job) {
+static int select_layer(heif_job *job) {
     const baheif_structure *s = &job->structure;
-    if (!s->is_av1 || s->is_grid || (s->operating_point <= 0 && s->layer < 0)) return;
-    if (s->primary_method != 0 || s->primary_extents != 1 || s->primary_offset >= job->file_size) return;
+    if (!s->is_av1 || s->is_grid || (s->operating_point <= 0 && s->layer < 0)) return 0;
+    if (s->primary_method != 0 || s->primary_extents != 1 || s->primary_offset >= job->file_size) return 0;
     size_t length = job->file_size - (size_t)s->primary_offset;
     if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
-    (void)baheif_av1_select_layer(job->file + s->primary_offset, length, s->operating_point, s->layer);
+    return baheif_av1_select_layer(job->file + s->primary_offset, length, s->operating_point, s->layer) > 0;
 }
 
 /*
- * An AV1 image's sequence headers (in its data and its `av1C`) declare at most its `ispe` size,
- * lowered in their own bits where they declare more: a layered image's lower layer once the
- * others are dropped (select_layer), or an item that holds only a stream's base layer (Apple's
- * non-compliant `truncated_elementary_stream`: a 1024x768 layer of a 2048x1536 stream). libavif
- * shows the `ispe`-sized frame; libheif 1.19 and later hold dav1d to the `ispe` and refuse a
- * sequence header that says more ("Image size 2048x1536 exceeds the maximum image size"); 1.15
- * decodes the frame the data holds. A frame that is larger than its `ispe` then fails to decode.
+ * A layered AV1 image's sequence headers (in its data and its `av1C`) declare at most its `ispe`
+ * size, lowered in their own bits where they declare more: the lower layer a layered item shows
+ * once the others are dropped (select_layer), or an item that holds only a scalable stream's base
+ * layer (Apple's non-compliant `truncated_elementary_stream`: a 1024x768 layer of a 2048x1536
+ * stream). libavif shows the `ispe`-sized frame; libheif 1.19 and later hold dav1d to the `ispe`
+ * and refuse a sequence header that says more ("Image size 2048x1536 exceeds the maximum image
+ * size"). A stream of one operating point whose layers were all kept is left alone: its largest
+ * frame is its frame, and an `ispe` that understates it is a lie the layout sees through
+ * (use_coded_size).
  */
-static void declare_ispe_size(heif_job *job) {
+static void declare_ispe_size(heif_job *job, int layers_dropped) {
     const baheif_structure *s = &job->structure;
     if (!s->is_av1 || s->is_grid || !s->ispe_width || !s->ispe_height) return;
     if (s->primary_method != 0 || s->primary_extents != 1 || s->primary_offset >= job->file_size) return;
     size_t length = job->file_size - (size_t)s->primary_offset;
     if (s->primary_length && s->primary_length < length) length = (size_t)s->primary_length;
+    if (!layers_dropped && baheif_av1_operating_points(job->file + s->primary_offset, length) <= 1) return;
     int lowered = baheif_av1_limit_size(job->file + s->primary_offset, length, s->ispe_width, s->ispe_height);
     if (s->av1c_offset && s->av1c_size > 4 && s->av1c_offset + s->av1c_size <= job->file_size)
         lowered += baheif_av1_limit_size(job->file + s->av1c_offset + 4, s->av1c_size - 4, s->ispe_width,
@@ -353,8 +360,7 @@ static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, bap
     if (status == BAPHOTO_OK) still_of_sequence(job);
     if (status == BAPHOTO_OK) status = check_structure(job, limits);
     if (status != BAPHOTO_OK) return status;
-    select_layer(job);
-    declare_ispe_size(job);
+    declare_ispe_size(job, select_layer(job));
     admit_sequence_still(job);
     state_unspecified_colour(job);
     job->context = heif_context_alloc();

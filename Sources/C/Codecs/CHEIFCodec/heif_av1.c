@@ -120,6 +120,22 @@ static int next_obu(const uint8_t *data, size_t size, size_t *at, size_t *header
 
 #define OBU_PADDING 15
 
+int baheif_av1_operating_points(const uint8_t *data, size_t size) {
+    size_t at = 0, header, payload, length;
+    unsigned type, points = 0;
+    int extension;
+    for (int n = 0; n < MAX_OBUS; n++) {
+        if (next_obu(data, size, &at, &header, &type, &extension, &payload, &length) != 0) return -1;
+        if (type != OBU_SEQUENCE_HEADER) continue;
+        baheif_bits b = {.data = data + payload, .size = length};
+        baheif_read_bits(&b, 4);
+        if (baheif_read_bits(&b, 1)) return 1; /* reduced_still_picture_header: one operating point */
+        read_operating_points(&b, NULL, &points);
+        return b.bad ? -1 : (int)points;
+    }
+    return -1;
+}
+
 int baheif_av1_select_layer(uint8_t *data, size_t size, int operating_point, int layer) {
     uint32_t idc[MAX_OPERATING_POINTS] = {0};
     unsigned points = 0, type;

@@ -173,6 +173,22 @@ static tile *grid_tiles(span iref, uint32_t grid, uint32_t *count) {
     return NULL;
 }
 
+/* Whether `item` has a `pred` reference (HEIF 6.4.10: it is predicted from the items it names). */
+static int has_prediction(span iref, uint32_t item) {
+    reader r = reader_of(iref);
+    unsigned version = (unsigned)get(&r, 1);
+    skip(&r, 3);
+    unsigned id_bytes = version == 0 ? 2 : 4;
+    uint32_t type;
+    span body;
+    while (!r.bad && next_box(&r, &type, &body)) {
+        reader b = reader_of(body);
+        uint32_t from = (uint32_t)get(&b, id_bytes);
+        if (!b.bad && type == FOURCC('p', 'r', 'e', 'd') && from == item) return 1;
+    }
+    return 0;
+}
+
 /* The size of each of `ipco`'s properties that gives one, by its 1-based index: an `ispe`'s
  * (sizes[SIZE_AT(i)], sizes[SIZE_AT(i) + 1]), an `hvcC`'s coded size (sizes[SIZE_AT(i) + 2], + 3);
  * what else a property says of the image (sizes[SIZE_AT(i) + 4] the kind, + 5 its value), and
@@ -537,6 +553,7 @@ int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *st
     if (!file || read_meta(file, size, &m) != 0) return -1;
     structure->has_meta = 1;
     uint32_t primary = primary_item(m.pitm), type = item_type(m.iinf, primary);
+    structure->is_predicted = has_prediction(m.iref, primary);
     if (type != FOURCC('g', 'r', 'i', 'd') && type != FOURCC('i', 'o', 'v', 'l')) {
         if (m.has_ipma) read_item_sizes(file, m.ipma, m.ipco, NULL, 0, primary, structure);
         if (type == FOURCC('a', 'v', '0', '1')) {

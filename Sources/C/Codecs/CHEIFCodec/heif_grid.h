@@ -39,6 +39,9 @@ typedef struct {
     uint64_t ispe_offset;
     /** 1 when the file has a `meta` box with a primary item (else it may be a sequence only). */
     int has_meta;
+    /** 1 when the primary item is coded with reference to other items (a `pred` reference,
+     * HEIF's predictively coded images): decoded alone it is a picture of differences. */
+    int is_predicted;
     /** 1 when the primary item is AV1 (`av01`), or a grid with AV1 tiles. */
     int is_av1;
     /** 1 when the primary item's `av1C` or `hvcC` says it has no chroma (4:0:0). */
@@ -93,6 +96,12 @@ typedef struct {
 
 /** The colour description of the AV1 data `data` (OBUs: an item's data or an `av1C`'s config OBUs); 0 or -1. */
 int baheif_av1_read_colour(const uint8_t *data, size_t size, baheif_av1_colour *colour);
+
+/**
+ * How many operating points the first sequence header of the AV1 data `data` (`size` bytes)
+ * lists: more than 1 in a scalable (layered) stream. Returns -1 when it cannot be read.
+ */
+int baheif_av1_operating_points(const uint8_t *data, size_t size);
 
 /**
  * Lowers the largest frame size that each sequence header of the AV1 data `data` declares
