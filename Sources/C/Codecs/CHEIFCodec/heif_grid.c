@@ -342,7 +342,6 @@ static void read_item_sizes(const uint8_t *file, span ipma, span ipco, tile *til
             if (size[0]) {
                 s->ispe_width = size[0];
                 s->ispe_height = size[1];
-                s->ispe_offset = (uint64_t)(body - file);
             }
             if (size[2]) {
                 s->coded_width = size[2];

@@ -35,8 +35,6 @@ typedef struct {
     int tile_without_size;
     /** The primary item's (not a grid's) `ispe` size, and its coded size from its `hvcC` (0 when unknown). */
     uint32_t ispe_width, ispe_height, coded_width, coded_height;
-    /** Where that `ispe`'s body is in the file (0 when it has none). */
-    uint64_t ispe_offset;
     /** 1 when the file has a `meta` box with a primary item (else it may be a sequence only). */
     int has_meta;
     /** 1 when the primary item is coded with reference to other items (a `pred` reference,
