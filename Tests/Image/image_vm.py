@@ -378,10 +378,14 @@ def impostor_stick(work, disk_id):
 def check_own_partitions(guest, disk_id):
     """The card's own partitions are mounted though the stick beside it carries their labels and
     PARTUUIDs; the stick is there and carries them (the positive control)."""
-    _, out = guest.sh("for m in / /boot/firmware /var/lib/babyalbum /var/lib/babyalbum-sync; do "
+    # The stick's xhci enumeration under emulation can come after the boot's mounts and outlast
+    # `udevadm settle` (nothing is queued yet): the cold run's boot step found no /dev/sda. Up to
+    # 90 s are given for it to appear; the mounts are read as they are.
+    _, out = guest.sh("i=0; while [ ! -b /dev/sda ] && [ $i -lt 90 ]; do sleep 1; i=$((i+1)); done; "
+                      "for m in / /boot/firmware /var/lib/babyalbum /var/lib/babyalbum-sync; do "
                       "findmnt -no SOURCE --mountpoint $m; done; udevadm settle --timeout=30; "
                       "lsblk -rno NAME,LABEL,PARTUUID /dev/sda 2>&1 | tr '\\n' ' '; echo; "
-                      "ls /dev/disk/babyalbum | tr '\\n' ' '; echo; grep -o 'root=[^ ]*' /proc/cmdline")
+                      "ls /dev/disk/babyalbum | tr '\\n' ' '; echo; grep -o 'root=[^ ]*' /proc/cmdline", timeout=240)
     # systemd's status lines share the serial console (a failed mount of the stick, in colour).
     lines = [line for line in out.strip().splitlines() if "\x1b[" not in line]
     print("mounts with a stick of the card's disk identifier and labels plugged in: " + ", ".join(lines[:4])
