@@ -150,20 +150,36 @@ typedef struct {
     uint64_t data; /* where its data starts (iloc, plus 1; 0 when not located) */
 } tile;
 
-/* The grid's `dimg` references (malloc'd, `*count` of them), or NULL. */
-static tile *grid_tiles(span iref, uint32_t grid, uint32_t *count) {
-    reader r = reader_of(iref);
-    unsigned version = (unsigned)get(&r, 1);
-    skip(&r, 3);
-    unsigned id_bytes = version == 0 ? 2 : 4;
+/* The size of an item id in `iref` (its version 0: 16 bits, else 32), read from its header. */
+static unsigned iref_id_bytes(reader *r) {
+    unsigned version = (unsigned)get(r, 1);
+    skip(r, 3);
+    return version == 0 ? 2 : 4;
+}
+
+/* The next reference of type `kind` from `item` in `iref` (`r` after its header): `*rest` reads
+ * the rest of its box, after from_item_ID. Returns 0 when there is none. */
+static int next_reference(reader *r, unsigned id_bytes, uint32_t kind, uint32_t item, reader *rest) {
     uint32_t type;
     span body;
-    while (!r.bad && next_box(&r, &type, &body)) {
+    while (!r->bad && next_box(r, &type, &body)) {
         reader b = reader_of(body);
         uint32_t from = (uint32_t)get(&b, id_bytes);
+        if (b.bad || type != kind || from != item) continue;
+        *rest = b;
+        return 1;
+    }
+    return 0;
+}
+
+/* The grid's `dimg` references (malloc'd, `*count` of them), or NULL. */
+static tile *grid_tiles(span iref, uint32_t grid, uint32_t *count) {
+    reader r = reader_of(iref), b;
+    unsigned id_bytes = iref_id_bytes(&r);
+    while (next_reference(&r, id_bytes, FOURCC('d', 'i', 'm', 'g'), grid, &b)) {
         uint32_t n = (uint32_t)get(&b, 2);
-        if (b.bad || type != FOURCC('d', 'i', 'm', 'g') || from != grid) continue;
-        if (n == 0 || body.size - b.at < (size_t)n * id_bytes) return NULL;
+        if (b.bad) continue;
+        if (n == 0 || b.in.size - b.at < (size_t)n * id_bytes) return NULL;
         tile *tiles = calloc(n, sizeof *tiles);
         if (!tiles) return NULL;
         for (uint32_t i = 0; i < n; i++) tiles[i].id = (uint32_t)get(&b, id_bytes);
@@ -175,18 +191,9 @@ static tile *grid_tiles(span iref, uint32_t grid, uint32_t *count) {
 
 /* Whether `item` has a `pred` reference (HEIF 6.4.10: it is predicted from the items it names). */
 static int has_prediction(span iref, uint32_t item) {
-    reader r = reader_of(iref);
-    unsigned version = (unsigned)get(&r, 1);
-    skip(&r, 3);
-    unsigned id_bytes = version == 0 ? 2 : 4;
-    uint32_t type;
-    span body;
-    while (!r.bad && next_box(&r, &type, &body)) {
-        reader b = reader_of(body);
-        uint32_t from = (uint32_t)get(&b, id_bytes);
-        if (!b.bad && type == FOURCC('p', 'r', 'e', 'd') && from == item) return 1;
-    }
-    return 0;
+    reader r = reader_of(iref), rest;
+    unsigned id_bytes = iref_id_bytes(&r);
+    return next_reference(&r, id_bytes, FOURCC('p', 'r', 'e', 'd'), item, &rest);
 }
 
 /* The size of each of `ipco`'s properties that gives one, by its 1-based index: an `ispe`'s
