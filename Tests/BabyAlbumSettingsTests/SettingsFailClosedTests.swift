@@ -8,12 +8,11 @@ import Testing
 /// never costs more than milliseconds. Every input is written here, as a parent would write it.
 @Suite("Settings file: fails closed (issue 61)")
 struct SettingsFailClosedTests {
-    /// The network-setup path: the file's network keys, and the Wi-Fi they make (or why none).
+    /// The network-setup path: the file resolved once, its network values, and the Wi-Fi they
+    /// make (or why none).
     private func wifi(_ text: String) throws -> Result<WiFiNetwork?, SettingValueError> {
-        let resolution = try SettingsResolver.resolve(
-            NetworkSettings.self, file: SettingsFile(path: "babyalbum.txt", contents: text), commandLine: [],
-            otherKeys: Set(SettingsCatalog.keys(of: Show.self).map(\.name)).subtracting(
-                SettingsCatalog.keys(of: NetworkSettings.self).map(\.name)))
+        let resolution = try SettingsWiring.resolve(
+            file: SettingsFile(path: "babyalbum.txt", contents: text), commandLine: [])
         return Result { () throws(SettingValueError) in
             try resolution.command.network.wifi(problems: resolution.problems, accepted: resolution.accepted)
         }

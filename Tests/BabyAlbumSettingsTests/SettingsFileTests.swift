@@ -135,7 +135,7 @@ struct SettingsResolverTests {
         let mixed = try resolve("statistics = on\nintervall = 3\n")
         #expect(mixed.command.statistics)
         #expect(mixed.problems.map(\.line) == [2])
-        #expect(mixed.arguments == ["--statistics", "--photos", photoFolder])
+        #expect(mixed.fileValues == [["statistics", "on"]])
         #expect(try resolve("settings = /etc/other.conf\n").problems.map(\.line) == [1])
     }
 

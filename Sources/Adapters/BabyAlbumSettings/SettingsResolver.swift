@@ -22,16 +22,19 @@ public enum SettingOrigin: Sendable, Equatable, CustomStringConvertible {
 /// The settings file merged with the command line, each file line checked by the command's own
 /// argument parser.
 public struct SettingsResolution<Command: ParsableCommand> {
-    /// The command, parsed from ``arguments``.
+    /// The command, parsed once from the accepted file lines (as options) and the command line
+    /// (which wins): the typed values every reader of the file takes.
     public var command: Command
-    /// The accepted file lines as options, then the command line (which wins).
-    public var arguments: [String]
     /// The file lines in effect.
     public var accepted: [SettingsEntry]
     /// The file lines left out, and why.
     public var problems: [SettingsProblem]
     /// The long option names given on the command line.
     public var commandLineKeys: Set<String>
+
+    /// The file's values in effect, each a key and its value, in file order (line numbers
+    /// aside): two resolutions of one command line with equal values have equal commands.
+    public var fileValues: [[String]] { accepted.map { [$0.key, $0.value] } }
 }
 
 /// Merges a ``SettingsFile`` with the command line: file first, command line last.
@@ -57,18 +60,16 @@ public enum SettingsResolver {
     public static let maxExplainedLines = 8
 
     /// Resolves `file` (may be `nil`: no file) and `commandLine` for `Command`. Keys in
-    /// `ignoredKeys` are problems ("cannot be set in the file"); keys in `otherKeys` belong to
-    /// another command reading the same file and are passed over in silence. Throws the parser's
-    /// error when the command line itself is broken.
+    /// `ignoredKeys` are problems ("cannot be set in the file"). Throws the parser's error when
+    /// the command line itself is broken.
     public static func resolve<Command: ParsableCommand>(
-        _ type: Command.Type, file: SettingsFile?, commandLine: [String], ignoring ignoredKeys: Set<String> = [],
-        otherKeys: Set<String> = []
+        _ type: Command.Type, file: SettingsFile?, commandLine: [String], ignoring ignoredKeys: Set<String> = []
     ) throws -> SettingsResolution<Command> {
         let commandLineKeys = longNames(in: commandLine)
         let keys = Dictionary(SettingsCatalog.keys(of: type).map { ($0.name, $0) }) { first, _ in first }
         var screening = Screening(path: file?.path ?? "", problems: file?.problems ?? [])
         screening.screen(
-            file?.entries ?? [], keys: keys, skipping: commandLineKeys.union(otherKeys), ignoring: ignoredKeys)
+            file?.entries ?? [], keys: keys, skipping: commandLineKeys, ignoring: ignoredKeys)
         let flags = Set(keys.values.filter(\.isFlag).map(\.name))
         let words = { (entry: SettingsEntry) in optionWords(for: entry, flags: flags) }
         var problems = screening.problems
@@ -76,7 +77,7 @@ public enum SettingsResolver {
         let wholeFile = screening.candidates.flatMap(words) + commandLine
         if let command = try? type.parse(wholeFile) {
             return SettingsResolution(
-                command: command, arguments: wholeFile, accepted: screening.candidates,
+                command: command, accepted: screening.candidates,
                 problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
         }
         let byLine = lineByLine(
@@ -94,7 +95,7 @@ public enum SettingsResolver {
         let accepted = byLine.accepted.sorted { $0.line < $1.line }
         let arguments = accepted.flatMap(words) + commandLine
         return SettingsResolution(
-            command: try type.parse(arguments), arguments: arguments, accepted: accepted,
+            command: try type.parse(arguments), accepted: accepted,
             problems: problems.sorted { $0.line < $1.line }, commandLineKeys: commandLineKeys)
     }
 

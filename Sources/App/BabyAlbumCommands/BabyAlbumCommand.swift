@@ -152,6 +152,10 @@ struct Show: AsyncParsableCommand {
     @Flag(help: ArgumentHelp("Log tick-to-presented latency percentiles at exit (benchmarks).", visibility: .hidden))
     var statistics = false
 
+    /// What this slideshow was resolved from, for the check after SIGHUP whether the settings
+    /// file changed (set by ``BabyAlbumCommand/main()``; `nil`: no check).
+    var resolvedFrom: SettingsAtStart?
+
     func validate() throws {
         try OptionRanges.check(interval.value, "--interval", in: OptionRanges.intervalInForce, unit: "seconds")
         if let count { try OptionRanges.check(count, "--count", in: OptionRanges.count, unit: "photos") }
@@ -221,7 +225,7 @@ struct Show: AsyncParsableCommand {
             case "none": .none
             case let directory?: .directory(directory)
             }
-        configuration.settingsChanged = SettingsWiring.changeDetector()
+        configuration.settingsChanged = resolvedFrom.map(SettingsWiring.changeDetector)
         configuration.extraPhotoFolders = Array(folders.photos.dropFirst())
         configuration.stickRoot = folders.stickRoot
         configuration.stickPhotos = stickPhotos

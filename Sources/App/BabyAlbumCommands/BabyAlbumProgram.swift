@@ -11,18 +11,22 @@ public enum BabyAlbumProgram {
 }
 
 extension BabyAlbumCommand {
-    /// Reads the settings file in front of the slideshow's command line, then runs as usual.
-    /// A broken command line is a usage error; a broken file line is logged and left out.
+    /// Runs the slideshow with the settings file in front of its command line, parsed once
+    /// into the typed ``Show`` that runs; any other subcommand as usual. A broken command line
+    /// is a usage error; a broken file line is logged and left out.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let (prefix, commandLine) = SettingsWiring.slideshowArguments(arguments) else {
+        guard let commandLine = SettingsWiring.slideshowArguments(arguments) else {
             return await main(arguments)
         }
+        MemoryPolicy.apply()
         do {
             let (path, file, resolution) = try SettingsWiring.resolve(commandLine: commandLine)
             SettingsWiring.logProblems(
                 SettingsWiring.report(path: path, file: file, resolution: resolution, commandLine: commandLine))
-            await main(prefix + resolution.arguments)
+            var show = resolution.command
+            show.resolvedFrom = SettingsAtStart(commandLine: commandLine, fileValues: resolution.fileValues)
+            try await show.run()
         } catch {
             exitOnOneLine(error)
         }

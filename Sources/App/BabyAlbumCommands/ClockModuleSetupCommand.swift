@@ -26,8 +26,8 @@ struct ClockModuleSetupCommand: ParsableCommand {
     var status = ClockModuleReport.file
 
     func run() throws {
-        let resolution = try NetworkSettings.resolve(SettingsFile.read(settings ?? SettingsFile.defaultPath()))
-        for problem in resolution.problems where problem.line == 0 || problem.key == "clock-module" {
+        let (_, _, resolution) = try SettingsWiring.resolve(commandLine: [], path: settings)
+        for problem in SettingsConsumer.clockModuleSetup.problems(in: resolution) {
             print("clock-module-setup: \(problem)".escapingControlCharacters)
         }
         let chip = resolution.command.network.clockModule

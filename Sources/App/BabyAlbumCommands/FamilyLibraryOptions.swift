@@ -82,8 +82,7 @@ struct FamilyLibraryCommand: ParsableCommand {
         let (path, _, resolution) = try SettingsWiring.resolve(commandLine: commandLine, path: settings)
         // The file's own problems (not UTF-8, too large) and every family-library line left out,
         // whatever its reason (a refused address too).
-        let ours = resolution.problems.filter { $0.line == 0 || $0.key?.hasPrefix("family") == true }
-        for problem in ours {
+        for problem in SettingsConsumer.familyLibrary.problems(in: resolution) {
             print("problem \(path) line \(problem.line): \(problem.reason)".escapingControlCharacters)
         }
         let options = resolution.command.familyLibraryOptions

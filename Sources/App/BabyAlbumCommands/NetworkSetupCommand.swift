@@ -24,12 +24,12 @@ struct NetworkSetup: ParsableCommand {
     var settings: String?
 
     func run() throws {
-        let path = settings ?? SettingsFile.defaultPath()
-        let file = SettingsFile.read(path)
-        let resolution = try NetworkSettings.resolve(file)
-        // Every problem: the file's own (not UTF-8, too large), the network keys' and the keys
-        // that are no setting at all (a misspelt wifi-password is one).
-        for problem in resolution.problems { print("network-setup: \(problem)".escapingControlCharacters) }
+        let (path, file, resolution) = try SettingsWiring.resolve(commandLine: [], path: settings)
+        // The file's own problems (not UTF-8, too large), the network keys' and the keys that
+        // are no setting at all (a misspelt wifi-password is one).
+        for problem in SettingsConsumer.networkSetup.problems(in: resolution) {
+            print("network-setup: \(problem)".escapingControlCharacters)
+        }
         try writeFamilyLibraryCopy(of: file ?? SettingsFile(path: path, contents: ""))
         let servers = resolution.command.network.servers
         try write(servers.timesyncdDropIn, to: "\(out)/systemd/timesyncd.conf.d/50-babyalbum.conf")
@@ -64,8 +64,7 @@ struct NetworkSetup: ParsableCommand {
     /// only the family library's lines and the child's name, line numbers kept, so the
     /// network-facing process never reads the Wi-Fi password (issue 61).
     private func writeFamilyLibraryCopy(of file: SettingsFile) throws {
-        let keys: Set<String> = ["family-library", "family-library-network", "name"]
-        try write(file.keeping(only: keys), to: "\(out)/babyalbum-family/babyalbum.txt")
+        try write(file.keeping(only: SettingsConsumer.familyLibrary.keys), to: "\(out)/babyalbum-family/babyalbum.txt")
     }
 
     /// Writes `text` to `file` through a new file and a rename. A secret's folder is made 0700
@@ -87,19 +86,5 @@ struct NetworkSetup: ParsableCommand {
         } catch {
             throw ValidationError("network-setup: cannot write \(file): \(error)")
         }
-    }
-}
-
-/// The settings file read for its network keys alone (every other key is the slideshow's).
-struct NetworkSettings: ParsableCommand {
-    @OptionGroup var network: NetworkOptions
-
-    /// The settings file (`nil`: there is none) resolved for its network keys: the slideshow's other keys are
-    /// passed over in silence, a key that is no setting at all is a problem.
-    static func resolve(_ file: SettingsFile?) throws -> SettingsResolution<NetworkSettings> {
-        let ours = Set(SettingsCatalog.keys(of: NetworkSettings.self).map(\.name))
-        let others = Set(SettingsCatalog.keys(of: Show.self).map(\.name)).subtracting(ours)
-        return try SettingsResolver.resolve(
-            NetworkSettings.self, file: file, commandLine: [], otherKeys: others)
     }
 }

@@ -24,13 +24,13 @@ enum SettingsWiring {
         "family-library", "help",
     ]
 
-    /// `babyalbum`'s arguments split into the subcommand word (`show`, or none) and the
-    /// slideshow's own; `nil` for another subcommand or a help/version request.
-    static func slideshowArguments(_ arguments: [String]) -> (prefix: [String], rest: [String])? {
-        guard let first = arguments.first else { return ([], []) }
+    /// The slideshow's own options among `babyalbum`'s arguments (after `show`, if given); `nil`
+    /// for another subcommand or a help/version request.
+    static func slideshowArguments(_ arguments: [String]) -> [String]? {
+        guard let first = arguments.first else { return [] }
         let options = first == "show" ? Array(arguments.dropFirst()) : arguments
         if otherSubcommands.contains(first) || asksForHelp(options) { return nil }
-        return (first == "show" ? ["show"] : [], options)
+        return options
     }
 
     /// Whether `options` ask for help or the version (before any `--`): ArgumentParser answers
@@ -57,9 +57,12 @@ enum SettingsWiring {
     ) {
         let path = path ?? settingsPath(in: commandLine)
         let file = SettingsFile.read(path)
-        let resolution = try SettingsResolver.resolve(
-            Show.self, file: file, commandLine: commandLine, ignoring: excludedKeys)
-        return (path, file, resolution)
+        return (path, file, try resolve(file: file, commandLine: commandLine))
+    }
+
+    /// Resolves the slideshow's settings: `file` (`nil`: there is none) under `commandLine`.
+    static func resolve(file: SettingsFile?, commandLine: [String]) throws -> SettingsResolution<Show> {
+        try SettingsResolver.resolve(Show.self, file: file, commandLine: commandLine, ignoring: excludedKeys)
     }
 
     /// The settings report for `commandLine` (for `doctor` and `babyalbum settings`).
@@ -112,17 +115,22 @@ enum SettingsWiring {
 }
 
 extension SettingsWiring {
-    /// For SIGHUP: re-reads the settings file and tells whether the slideshow's arguments differ
-    /// from those it started with.
-    static func changeDetector() -> @Sendable () -> Bool {
-        guard let (_, commandLine) = slideshowArguments(Array(CommandLine.arguments.dropFirst())),
-            let started = try? resolve(commandLine: commandLine).resolution.arguments
-        else { return { false } }
-        return {
-            guard let now = try? resolve(commandLine: commandLine) else { return false }
-            return now.resolution.arguments != started
+    /// For SIGHUP: re-reads the settings file and tells whether its values in effect differ
+    /// from those the slideshow started with.
+    static func changeDetector(_ origin: SettingsAtStart) -> @Sendable () -> Bool {
+        {
+            guard let now = try? resolve(commandLine: origin.commandLine) else { return false }
+            return now.resolution.fileValues != origin.fileValues
         }
     }
+}
+
+/// The command line and the settings file's values in effect that a slideshow was resolved from.
+struct SettingsAtStart: Decodable, Sendable {
+    /// The slideshow's own options.
+    var commandLine: [String]
+    /// ``SettingsResolution/fileValues``.
+    var fileValues: [[String]]
 }
 
 /// `babyalbum settings`: the slideshow's settings in effect and where each came from, or the
