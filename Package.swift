@@ -126,24 +126,32 @@ let package = Package(
         .target(name: "CFrameBlend", path: "Sources/C/Platform/CFrameBlend"),
 
         // MARK: Adapters
-        // Photos as the frame process handles them, with no decoder library: formats by their bytes,
-        // headers and metadata, captions, the backdrop, the turn and the PNG writer.
+        // Photos as the frame process knows them, with no decoder library: formats by their bytes,
+        // headers, metadata (EXIF dates, colour), limits and errors.
         .target(
             name: "PhotoCodec",
-            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CPNGCodec", "CCaption", "CColour", "LinuxInterfaces"],
+            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CColour", "LinuxInterfaces"],
             path: "Sources/Adapters/PhotoCodec"),
+        // What the frame process does to a decoded photo: the one frame recipe (the `auto`
+        // backdrop, the turn for the screen, the caption), notices, and the PNG writer.
+        .target(
+            name: "FrameFinishing",
+            dependencies: ["AlbumDomain", "PhotoCodec", "CPhotoCodecCore", "CPNGCodec", "CCaption", "LinuxInterfaces"],
+            path: "Sources/Adapters/FrameFinishing"),
         // Decoding in the calling process, every format: the tests' reference and the decode benchmark.
         // The slideshow and the doctor decode in workers (DecodeSandbox); nothing shipped links this.
         .target(
             name: "PhotoDecoding",
-            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CPhotoCodec", "CHEIFCodec", "CColour", "PhotoCodec"],
+            dependencies: [
+                "AlbumDomain", "CPhotoCodecCore", "CPhotoCodec", "CHEIFCodec", "CColour", "PhotoCodec", "FrameFinishing",
+            ],
             path: "Sources/Adapters/PhotoDecoding"),
         .target(
             name: "DecodeSandbox",
-            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CSandbox", "LinuxInterfaces", "PhotoCodec"],
+            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CSandbox", "LinuxInterfaces", "PhotoCodec", "FrameFinishing"],
             path: "Sources/Adapters/DecodeSandbox"),
         .target(
-            name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec"],
+            name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec", "FrameFinishing"],
             path: "Sources/Adapters/PNGFileView"),
         .target(
             name: "FolderRepository",
@@ -183,7 +191,7 @@ let package = Package(
         .target(
             name: "BabyAlbumApp",
             dependencies: [
-                "PhotoSources", "AlbumDomain", "AlbumRuntime", "DecodeSandbox", "PhotoCodec", "PNGFileView",
+                "PhotoSources", "AlbumDomain", "AlbumRuntime", "DecodeSandbox", "PhotoCodec", "FrameFinishing", "PNGFileView",
                 "FolderRepository",
                 "DRMDisplay", "EvdevInput", "SystemdNotify", "LinuxInterfaces",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
@@ -210,7 +218,8 @@ let package = Package(
         .executableTarget(
             name: "babyalbum-benchmark",
             dependencies: [
-                "AlbumDomain", "BabyAlbumCommands", "DecodeSandbox", "PhotoCodec", "PhotoDecoding", "LinuxInterfaces",
+                "AlbumDomain", "BabyAlbumCommands", "DecodeSandbox", "PhotoCodec", "FrameFinishing", "PhotoDecoding",
+                "LinuxInterfaces",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Benchmarks/babyalbum-benchmark"),
@@ -222,10 +231,14 @@ let package = Package(
             dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
             name: "PhotoCodecTests",
-            dependencies: ["PhotoCodec", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport"],
+            dependencies: ["PhotoCodec", "FrameFinishing", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "BabyAlbumEndToEndTests", dependencies: ["PhotoCodec", "PhotoDecoding", "AlbumDomain", "TestSupport"]),
+            name: "FrameFinishingTests",
+            dependencies: ["FrameFinishing", "PhotoCodec", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport"]),
+        .testTarget(
+            name: "BabyAlbumEndToEndTests",
+            dependencies: ["PhotoCodec", "FrameFinishing", "PhotoDecoding", "AlbumDomain", "TestSupport"]),
         .testTarget(name: "DRMDisplayTests", dependencies: ["DRMDisplay", "AlbumDomain", "LinuxInterfaces"]),
         .testTarget(
             name: "EvdevInputTests",
@@ -266,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "DecodeWorkerTests",
             dependencies: [
-                "DecodeSandbox", "PhotoCodec", "PhotoDecoding", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour",
+                "DecodeSandbox", "PhotoCodec", "FrameFinishing", "PhotoDecoding", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour",
                 "CColourFixtures",
                 "CHEIFCodec", "CPhotoCodecCore", "LinuxInterfaces", "TestSupport",
             ]

@@ -2,6 +2,7 @@ import AlbumDomain
 import ArgumentParser
 import BabyAlbumCommands
 import DecodeSandbox
+import FrameFinishing
 import LinuxInterfaces
 import PhotoCodec
 import PhotoDecoding

@@ -2,6 +2,7 @@ import AlbumDomain
 import CColourFixtures
 import DecodeSandbox
 import Foundation
+import FrameFinishing
 import PhotoCodec
 import PhotoDecoding
 import TestSupport

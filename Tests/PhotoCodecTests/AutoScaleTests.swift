@@ -1,4 +1,5 @@
 import AlbumDomain
+import FrameFinishing
 import PhotoCodec
 import PhotoDecoding
 import Testing

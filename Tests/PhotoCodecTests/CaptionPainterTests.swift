@@ -2,6 +2,7 @@ import AlbumDomain
 import Synchronization
 import Testing
 
+@testable import FrameFinishing
 @testable import PhotoCodec
 
 /// The caption painter: which photos get a caption, the one debug line for an unusable date,

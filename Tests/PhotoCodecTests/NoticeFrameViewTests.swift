@@ -1,9 +1,10 @@
 import AlbumDomain
 import PNGFileView
+import PhotoCodec
 import PhotoDecoding
 import Testing
 
-@testable import PhotoCodec
+@testable import FrameFinishing
 
 /// The "Clock not set" line on real pixels: drawn by ``NoticeFrameView`` over the pictures the
 /// PNG file view writes, in the top-left corner, and gone with the notice.

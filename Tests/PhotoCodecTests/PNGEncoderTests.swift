@@ -1,5 +1,6 @@
 import AlbumDomain
 import Foundation
+import FrameFinishing
 import PhotoCodec
 import Testing
 

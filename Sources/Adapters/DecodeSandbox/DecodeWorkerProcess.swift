@@ -1,6 +1,7 @@
 import AlbumDomain
 import CPhotoCodecCore
 import CSandbox
+import FrameFinishing
 import LinuxInterfaces
 import PhotoCodec
 
@@ -159,10 +160,9 @@ struct DecodeWorkerProcess: ~Copyable, Sendable {
     private static func frame(
         _ reply: badecode_reply, from memory: FrameMemory, request: DecodeRequest, path: String
     ) throws(PhotoError) -> Frame {
-        let upright =
-            request.rotation.swapsAxes
-            ? FrameSize(width: request.size.height, height: request.size.width) : request.size
-        let expected = reply.scale_used == Int32(BADECODE_SCALE_FIT) && request.scale == .auto ? upright : request.size
+        let expected = FrameRecipe.decodedSize(
+            panel: request.size, rotation: request.rotation, requested: request.scale,
+            scaleUsed: reply.scale_used == Int32(BADECODE_SCALE_FIT) ? .fit : .fill)
         guard Int(reply.frame_width) == expected.width, Int(reply.frame_height) == expected.height else {
             throw PhotoError(
                 kind: .decoderFailed, reason: "the decode worker sent no frame of the screen's size", path: path)

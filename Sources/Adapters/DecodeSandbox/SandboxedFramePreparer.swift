@@ -1,14 +1,16 @@
 import AlbumDomain
 import CSandbox
+import FrameFinishing
 import PhotoCodec
 
 /// Prepares photos for the screen as ``PhotoFramePreparer`` does, but every decode (header and
-/// pixels, every format) runs in a sandboxed worker process (``DecodeWorkerPool``). This process
-/// only opens the file, reads its first bytes to name its format, and paints the `auto`
-/// backdrop on the screen-size frame the worker returns.
+/// pixels, every format) runs in a sandboxed worker process (``DecodeWorkerPool``), which decides
+/// `auto` and decodes to the recipe's size. This process only opens the file, reads its first
+/// bytes to name its format, and finishes the frame the worker returns with the same
+/// ``FrameRecipe``.
 public struct SandboxedFramePreparer: FramePreparing {
     /// How photos are fitted, limited, turned and captioned (the caption in this process).
-    public let settings: FrameSettings
+    public let recipe: FrameRecipe
     /// The workers.
     public let workers: DecodeWorkerPool
     /// Where the one line about a photo whose colour profile was ignored goes.
@@ -27,7 +29,7 @@ public struct SandboxedFramePreparer: FramePreparing {
         caption: CaptionPainter? = nil, colourWarning: @escaping @Sendable (String) -> Void = { _ in },
         colourNote: @escaping @Sendable (String) -> Void = { _ in }, decodeDeadline: Duration? = nil
     ) {
-        settings = FrameSettings(scale: scale, limits: limits, budget: budget, rotation: rotation, caption: caption)
+        recipe = FrameRecipe(scale: scale, limits: limits, budget: budget, rotation: rotation, caption: caption)
         self.workers = workers
         self.colourWarning = colourWarning
         self.colourNote = colourNote
@@ -35,27 +37,24 @@ public struct SandboxedFramePreparer: FramePreparing {
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
-        try settings.prepare(photo) { file, name in
-            let (frame, metadata) = try decodeFrame(file, name: name, size: size)
-            if let line = metadata.colourWarning(name: name) { colourWarning(line) }
-            if let line = metadata.colourNote(name: name) { colourNote(line) }
-            return (frame, metadata)
+        try recipe.prepare(photo, panel: size) { file, name in
+            let decoded = try decode(file, name: name, panel: size)
+            if let line = decoded.metadata.colourWarning(name: name) { colourWarning(line) }
+            if let line = decoded.metadata.colourNote(name: name) { colourNote(line) }
+            return decoded
         }
     }
 
-    /// The worker's frame (with the `auto` backdrop) and the photo's metadata from its reply.
-    private func decodeFrame(
-        _ file: borrowing PhotoFile, name: String, size: FrameSize
-    ) throws -> (Frame, PhotoMetadata) {
+    /// The worker's frame and what the recipe needs of its reply.
+    private func decode(_ file: borrowing PhotoFile, name: String, panel: FrameSize) throws -> DecodedFrame {
         let request = DecodeRequest(
-            size: size, scale: settings.scale, rotation: settings.rotation, limits: settings.limits,
-            budget: settings.budget, deadline: decodeDeadline)
+            size: panel, scale: recipe.scale, rotation: recipe.rotation, limits: recipe.limits,
+            budget: recipe.budget, deadline: decodeDeadline)
         let decoded = try workers.decode(file, path: name, request: request)
-        guard settings.scale == .auto, decoded.scaleUsed == .fit else { return (decoded.frame, decoded.metadata) }
-        // `auto` chose to fit: the frame is upright; the backdrop is painted, then it is turned.
-        // The reply lets go of the frame, so the backdrop is painted in place, not on a copy.
-        let (metadata, photoSize) = (decoded.metadata, decoded.header.uprightSize)
-        return (settings.withBackdrop((consume decoded).frame, photo: photoSize), metadata)
+        let (metadata, photoSize, scaleUsed) = (decoded.metadata, decoded.header.uprightSize, decoded.scaleUsed)
+        // The reply lets go of the frame, so the recipe's backdrop is painted in place, not on a copy.
+        return DecodedFrame(
+            frame: (consume decoded).frame, scaleUsed: scaleUsed, photoSize: photoSize, metadata: metadata)
     }
 }
 

@@ -1,4 +1,5 @@
 import AlbumDomain
+import FrameFinishing
 import LinuxInterfaces
 import PhotoCodec
 

@@ -83,3 +83,10 @@ extension PhotoMetadata {
         return Array(UnsafeBufferPointer(start: pointer, count: length))
     }
 }
+
+extension PhotoHeader {
+    /// Width and height as a person sees the photo (after its EXIF orientation).
+    public var uprightSize: FrameSize {
+        orientation >= 5 ? FrameSize(width: height, height: width) : FrameSize(width: width, height: height)
+    }
+}

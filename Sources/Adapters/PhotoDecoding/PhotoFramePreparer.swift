@@ -1,4 +1,5 @@
 import AlbumDomain
+import FrameFinishing
 import PhotoCodec
 
 /// The in-process adapter of ``FramePreparing``, for the tests: it decodes in the calling
@@ -13,45 +14,30 @@ import PhotoCodec
 /// file path, as bytes.
 public struct PhotoFramePreparer: FramePreparing {
     /// How photos are fitted, limited, turned and captioned.
-    public let settings: FrameSettings
+    public let recipe: FrameRecipe
 
     /// Creates a preparer.
     public init(
         scale: ScaleMode, limits: PhotoLimits = PhotoLimits(), budget: DecodeMemoryBudget = .default,
         rotation: ScreenRotation = .none, caption: CaptionPainter? = nil
     ) {
-        settings = FrameSettings(scale: scale, limits: limits, budget: budget, rotation: rotation, caption: caption)
+        recipe = FrameRecipe(scale: scale, limits: limits, budget: budget, rotation: rotation, caption: caption)
     }
 
     public func prepareFrame(for photo: Photo, size: FrameSize) throws -> Frame {
-        try settings.prepare(photo) { file, name in try decodeFrame(file, name: name, size: size) }
+        try recipe.prepare(photo, panel: size) { file, name in try decode(file, name: name, panel: size) }
     }
 
-    /// The photo's frame and its metadata (EXIF, PNG tIME), read in the decode's own pass.
-    private func decodeFrame(
-        _ file: borrowing PhotoFile, name: String, size: FrameSize
-    ) throws -> (Frame, PhotoMetadata) {
-        let (scale, limits, budget, rotation) = (settings.scale, settings.limits, settings.budget, settings.rotation)
-        guard scale == .auto else { return try decode(file, name: name, size: size, scale: scale) }
-        let header = try PhotoDecoder.header(of: file, path: name, limits: limits, budget: budget)
-        let photoSize = header.uprightSize
-        let screen = rotation.swapsAxes ? FrameSize(width: size.height, height: size.width) : size
-        guard AutoScale.mode(for: header, screen: screen) == .fit else {
-            return try decode(file, name: name, size: size, scale: .fill)
-        }
-        // The backdrop is made upright, then the frame is turned for the panel.
-        let upright = try PhotoDecoder.decode(
-            file, path: name, to: screen, scale: .fit, limits: limits, budget: budget)
-        let metadata = upright.metadata
-        return (settings.withBackdrop((consume upright).frame, photo: photoSize), metadata)
-    }
-
-    private func decode(
-        _ file: borrowing PhotoFile, name: String, size: FrameSize, scale: ScaleMode
-    ) throws -> (Frame, PhotoMetadata) {
+    /// The photo decoded for the recipe, `auto` decided here as the worker decides it.
+    private func decode(_ file: borrowing PhotoFile, name: String, panel: FrameSize) throws -> DecodedFrame {
+        let header = try PhotoDecoder.header(of: file, path: name, limits: recipe.limits, budget: recipe.budget)
+        let upright = FrameRecipe.uprightScreen(panel: panel, rotation: recipe.rotation)
+        let scaleUsed = recipe.scale == .auto ? AutoScale.mode(for: header, screen: upright) : recipe.scale
         let decoded = try PhotoDecoder.decode(
-            file, path: name, to: size, scale: scale, limits: settings.limits, budget: settings.budget,
-            rotation: settings.rotation)
-        return (decoded.frame, decoded.metadata)
+            file, path: name, to: recipe.decodedSize(panel: panel, scaleUsed: scaleUsed), scale: scaleUsed,
+            limits: recipe.limits, budget: recipe.budget, rotation: recipe.decoderRotation(scaleUsed: scaleUsed))
+        let metadata = decoded.metadata
+        return DecodedFrame(
+            frame: (consume decoded).frame, scaleUsed: scaleUsed, photoSize: header.uprightSize, metadata: metadata)
     }
 }

@@ -1,5 +1,6 @@
 import AlbumDomain
 import AlbumRuntime
+import FrameFinishing
 import Logging
 import PhotoCodec
 import QuietHours

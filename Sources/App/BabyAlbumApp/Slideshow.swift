@@ -2,6 +2,7 @@ import AlbumDomain
 import AlbumRuntime
 import DecodeSandbox
 import FolderRepository
+import FrameFinishing
 import LinuxInterfaces
 import Logging
 import PhotoCodec

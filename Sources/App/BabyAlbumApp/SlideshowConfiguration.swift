@@ -2,6 +2,7 @@ import AlbumDomain
 import DRMDisplay
 import EvdevInput
 import FolderRepository
+import FrameFinishing
 import PhotoCodec
 import PhotoSources
 import QuietHours

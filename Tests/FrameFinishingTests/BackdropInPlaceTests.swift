@@ -1,7 +1,8 @@
 import AlbumDomain
+import PhotoCodec
 import Testing
 
-@testable import PhotoCodec
+@testable import FrameFinishing
 
 /// The `auto` backdrop costs no second full frame: it is painted on the decoded frame's own
 /// pixels (8.3 MB at 1080p that used to be copied for every photo with bars).

@@ -1,4 +1,5 @@
 import AlbumDomain
+import PhotoCodec
 
 /// The `auto` scale mode's backdrop: when filling the screen would crop too much of a photo,
 /// the whole photo is shown over a blurred, darkened copy of itself that fills the screen, as

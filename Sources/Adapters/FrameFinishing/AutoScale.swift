@@ -1,5 +1,6 @@
 import AlbumDomain
 import CPhotoCodecCore
+import PhotoCodec
 
 /// The `auto` scale mode's decision: fill, unless filling would crop more than
 /// ``Backdrop/cropLimit`` of the photo; then fit, over the backdrop. Made in one place, the codec

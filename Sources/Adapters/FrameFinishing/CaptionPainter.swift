@@ -1,5 +1,6 @@
 import AlbumDomain
 import CCaption
+import PhotoCodec
 import Synchronization
 
 #if canImport(FoundationEssentials)

@@ -1,11 +1,5 @@
 import AlbumDomain
-
-extension PhotoHeader {
-    /// Width and height as a person sees the photo (after its EXIF orientation).
-    public var uprightSize: FrameSize {
-        orientation >= 5 ? FrameSize(width: height, height: width) : FrameSize(width: width, height: height)
-    }
-}
+import PhotoCodec
 
 extension Frame {
     /// Paints the `auto` backdrop in the bars around a photo of `photo`'s size fitted to this

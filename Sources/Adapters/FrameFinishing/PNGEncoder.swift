@@ -2,6 +2,7 @@ import AlbumDomain
 import CPNGCodec
 import CPhotoCodecCore
 import LinuxInterfaces
+import PhotoCodec
 
 /// Writes frames as 8-bit RGB PNG files with libpng.
 public enum PNGEncoder {

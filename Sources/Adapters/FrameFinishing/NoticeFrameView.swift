@@ -1,4 +1,5 @@
 import AlbumDomain
+import PhotoCodec
 import Synchronization
 
 /// A view over another that draws the view model's notice (``FrameViewModel/notice``, "Clock
