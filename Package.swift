@@ -32,9 +32,10 @@ import PackageDescription
 ///     (libjpeg-turbo), `CWebP` (libwebp), `CHEIF` (libheif: HEIC, HEIF, AVIF), `CLCMS2` (lcms2),
 ///     `CFreeType` (FreeType), `CDRM` (libdrm), `CEvdev` (libevdev).
 ///   - `Codecs/`: `CPhotoCodecCore` (what every codec shares: errors, formats, scale mode and the
-///     `auto` decision, limits, the header and metadata, scaler), `CPhotoCodec` (the one entry
-///     point of every format, `baphoto_read_header` and `baphoto_decode`; JPEG, WebP),
-///     `CPNGCodec`, `CHEIFCodec`, `CColour` (ICC profiles to sRGB) and `CCaption` (captions).
+///     `auto` decision, limits, the header and metadata, scaler, the conversion to sRGB),
+///     `CPhotoCodec` (the one entry point of every format: `baphoto_read_header`,
+///     `baphoto_decode`, `baphoto_codec_version`), a codec a format (`CPNGCodec`, `CJPEGCodec`,
+///     `CWebPCodec`, `CHEIFCodec`), `CColour` (ICC profiles to sRGB) and `CCaption` (captions).
 ///   - `Sandbox/`: `CSandbox` (seccomp allow-list, limits, the worker protocol), `CDecodeWorker`
 ///     (the worker) and `babyalbum-decoder` (its program with every codec; the package builds one a
 ///     format family with clang, `/usr/libexec/babyalbum/babyalbum-decoder-jpeg` and so on, each
@@ -97,12 +98,17 @@ let package = Package(
         // public header), and the placement, orientation and scaler code (headers for the codecs' C files).
         .target(name: "CPhotoCodecCore", dependencies: ["CColour"], path: "Sources/C/Codecs/CPhotoCodecCore"),
         .target(name: "CPNGCodec", dependencies: ["CPNG", "CPhotoCodecCore"], path: "Sources/C/Codecs/CPNGCodec"),
-        // The one entry point of every format (baphoto_read_header, baphoto_decode), and JPEG and WebP.
-        // libwebp itself, named: trixie's libwebpdemux.pc lists it only under Requires.private.
+        // The one entry point of every format (baphoto_read_header, baphoto_decode,
+        // baphoto_codec_version), dispatching to each format's codec target. WebP names libwebp
+        // itself: trixie's libwebpdemux.pc lists it only under Requires.private.
         .target(
             name: "CPhotoCodec",
-            dependencies: ["CPhotoCodecCore", "CPNGCodec", "CHEIFCodec", "CJPEG", "CWebP", "CColour"],
-            path: "Sources/C/Codecs/CPhotoCodec", linkerSettings: [.linkedLibrary("webp")]),
+            dependencies: ["CPhotoCodecCore", "CPNGCodec", "CJPEGCodec", "CWebPCodec", "CHEIFCodec", "CColour"],
+            path: "Sources/C/Codecs/CPhotoCodec"),
+        .target(name: "CJPEGCodec", dependencies: ["CPhotoCodecCore", "CJPEG", "CColour"], path: "Sources/C/Codecs/CJPEGCodec"),
+        .target(
+            name: "CWebPCodec", dependencies: ["CPhotoCodecCore", "CWebP", "CColour"], path: "Sources/C/Codecs/CWebPCodec",
+            linkerSettings: [.linkedLibrary("webp")]),
         .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"], path: "Sources/C/Codecs/CHEIFCodec"),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
         .target(

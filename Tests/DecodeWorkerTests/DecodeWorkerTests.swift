@@ -31,6 +31,11 @@ import Testing
                 #expect(
                     decoded.frame.size == local.size && decoded.frame.pixels == local.pixels,
                     "\(relative) \(scale) \(rotation)")
+                // The reply names the library that decoded it, as the entry point does in process.
+                let version = decoded.extras[UInt16(BADECODE_EXTRA_DECODER_VERSION)]
+                #expect(
+                    version.map { String(decoding: $0, as: UTF8.self) }
+                        == PhotoDecoder.codecVersion(of: decoded.header.format) && version != nil)
             }
         }
     }

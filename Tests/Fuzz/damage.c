@@ -8,8 +8,8 @@
  *
  *   damage [--mutants N] [--seed N] FILE...     ends with "damage: N checks, M failures"
  */
+#include "CJPEGCodec.h"
 #include "CPhotoCodec.h"
-#include "codecs.h"
 #include "fuzz_random.h"
 
 #include <fcntl.h>

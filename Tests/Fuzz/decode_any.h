@@ -2,7 +2,7 @@
 #define BABYALBUM_FUZZ_DECODE_ANY_H
 /*
  * One fuzz input through BabyAlbum's decoders, as the frame would meet it: the file's first
- * bytes pick PNG (libpng through CPNGCodec), JPEG or WebP (CPhotoCodec), or HEIF (an ISO-BMFF
+ * bytes pick PNG (libpng through CPNGCodec), JPEG (CJPEGCodec) or WebP (CWebPCodec), or HEIF (an ISO-BMFF
  * `ftyp`: libheif through CHEIFCodec, in process); the header is read, then
  * the photo is decoded to two small targets (fill, and fit through the order-free path).
  * Errors are expected; only a sanitizer report or a crash is a failure.

@@ -62,7 +62,7 @@ extension PhotoMetadata {
             pngTime = Self.pngTime(
                 year: Int(f.0), month: Int(f.1), day: Int(f.2), hour: Int(f.3), minute: Int(f.4), second: Int(f.5))
         }
-        if metadata.colour_done != 0 { noteColour(metadata.colour) }
+        noteColour(metadata.colour)
     }
 
     /// Records what colour management did: the profile's description, and why it was ignored.

@@ -87,6 +87,12 @@ public enum PhotoDecoder {
         return PhotoHeader(format: format, header)
     }
 
+    /// The library that decodes `format` in this program and its version, as the codec layer's
+    /// entry point names it ("libjpeg-turbo 2.1.5"); `nil` for a format it has no codec for.
+    public static func codecVersion(of format: PhotoFormat) -> String? {
+        baphoto_codec_version(format.codecFormat).map { String(cString: $0) }
+    }
+
     /// The libheif version that decodes HEIC, HEIF and AVIF ("1.15.1").
     public static var heifVersion: String { String(cString: baphoto_heif_version()) }
 

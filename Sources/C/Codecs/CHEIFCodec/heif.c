@@ -454,28 +454,28 @@ static inline uint32_t sample(const uint8_t *row, int wide, int x) {
 /* Pushes the placed rows of the decoded image through the scaler, alpha composited over black. */
 static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canvas *canvas, const baheif_rows *rows,
                       int width, int height) {
-    bapng_placement p =
-        bapng_place((uint32_t)width, (uint32_t)height, canvas->width, canvas->height, target->scale == BAPHOTO_SCALE_FILL);
-    bapng_scaler scaler;
-    if (bapng_scaler_init(&scaler, p.src_x, p.src_w, p.src_h, canvas->pixels, canvas->width, p.dst_x, p.dst_y, p.dst_w,
+    baphoto_placement p =
+        baphoto_place((uint32_t)width, (uint32_t)height, canvas->width, canvas->height, target->scale == BAPHOTO_SCALE_FILL);
+    baphoto_scaler scaler;
+    if (baphoto_scaler_init(&scaler, p.src_x, p.src_w, p.src_h, canvas->pixels, canvas->width, p.dst_x, p.dst_y, p.dst_w,
                           p.dst_h) != 0) {
         return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     int own_row = rows->gray || rows->alpha || rows->rgb_channels == 4 || rows->yuv;
     uint8_t *rgb = own_row ? malloc((size_t)width * 3) : NULL;
     if (own_row && !rgb) {
-        bapng_scaler_free(&scaler);
+        baphoto_scaler_free(&scaler);
         return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     for (uint32_t y = p.src_y; y < p.src_y + p.src_h; y++) {
         if (rows->yuv) {
             baheif_yuv_row(rows->yuv, (int)y, rgb);
-            bapng_scaler_push(&scaler, rgb);
+            baphoto_scaler_push(&scaler, rgb);
             continue;
         }
         const uint8_t *row = rows->rgb ? rows->rgb + (size_t)y * (size_t)rows->rgb_stride : NULL;
         if (!own_row) {
-            bapng_scaler_push(&scaler, row);
+            baphoto_scaler_push(&scaler, row);
             continue;
         }
         const uint8_t *alpha = NULL;
@@ -498,10 +498,10 @@ static int scale_rows(heif_job *job, const baphoto_target *target, baphoto_canva
                 rgb[3 * x + c] = (uint8_t)((v * a + 127) / 255);
             }
         }
-        bapng_scaler_push(&scaler, rgb);
+        baphoto_scaler_push(&scaler, rgb);
     }
     free(rgb);
-    bapng_scaler_free(&scaler);
+    baphoto_scaler_free(&scaler);
     return BAPHOTO_OK;
 }
 
@@ -809,6 +809,7 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     if (status == BAPHOTO_OK && metadata) {
         copy_exif(&job, limits, header, metadata);
         copy_colour(&job, limits, header, metadata);
+        baphoto_convert_to_srgb(target, metadata);
     }
     baphoto_canvas_free(&canvas);
     job_free(&job);
@@ -844,5 +845,11 @@ void baphoto_heif_prepare(void) {
 }
 
 const char *baphoto_heif_version(void) { return heif_get_version(); }
+
+const char *baphoto_heif_library_version(void) {
+    static _Thread_local char text[40];
+    snprintf(text, sizeof text, "libheif %s", heif_get_version());
+    return text;
+}
 
 int baphoto_heif_decodes_avif(void) { return heif_have_decoder_for_format(heif_compression_AV1); }

@@ -28,12 +28,12 @@ static void axis_tap(bapng_axis *axis, uint32_t *cursor, uint32_t s, uint32_t d,
 static void axis_walk(bapng_axis *axis, uint32_t *cursor, uint32_t n, uint32_t m) {
     for (uint32_t d = 0; d < m; d++) {
         if (n >= m) {
-            uint32_t start = bapng_box_start(d, n, m), end = bapng_box_start(d + 1, n, m);
+            uint32_t start = baphoto_box_start(d, n, m), end = baphoto_box_start(d + 1, n, m);
             for (uint32_t s = start; s < end; s++) axis_tap(axis, cursor, s, d, 1);
             axis->norm[d] = end - start;
         } else {
             uint32_t index, weight;
-            bapng_bilinear_position(d, n, m, &index, &weight);
+            baphoto_bilinear_position(d, n, m, &index, &weight);
             uint32_t following = index + 1 < n ? index + 1 : index;
             if (following == index) {
                 axis_tap(axis, cursor, index, d, 256);

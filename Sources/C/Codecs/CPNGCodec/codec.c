@@ -55,7 +55,7 @@ typedef struct {
     uint8_t *block; /* one block of the file, as fed to libpng */
     uint8_t *rgb;   /* one decoded row, premultiplied RGB */
     uint32_t *stored; /* the scaled photo before it is turned upright (eXIf orientation) */
-    bapng_scaler scaler;
+    baphoto_scaler scaler;
     int scaler_ready;
     bapng_binner binner; /* Adam7 passes (and whole_image) */
     int binner_ready;
@@ -111,7 +111,7 @@ static void context_free(decode_context *context) {
     context->icc = NULL;
     if (context->png) png_destroy_read_struct(&context->png, context->info ? &context->info : NULL, NULL);
     if (context->file) fclose(context->file);
-    if (context->scaler_ready) bapng_scaler_free(&context->scaler);
+    if (context->scaler_ready) baphoto_scaler_free(&context->scaler);
     if (context->binner_ready) bapng_binner_free(&context->binner);
     free(context->block);
     free(context->rgb);
@@ -218,7 +218,7 @@ static int note_exif(FILE *file, uint32_t length, uint32_t max_chunk_bytes, png_
     uint8_t *exif = malloc(length ? length : 1);
     int orientation = 1;
     if (exif && fread(exif, 1, length, file) == length) {
-        orientation = bapng_exif_orientation(exif, length);
+        orientation = baphoto_exif_orientation(exif, length);
         if (header->exif) {
             header->exif_size = length < header->exif_capacity ? length : header->exif_capacity;
             memcpy(header->exif, exif, header->exif_size);
@@ -284,7 +284,7 @@ typedef struct {
     int header_done;
     int channels;
     int binned; /* pixels go through the binner (Adam7 passes, or whole_image) */
-    bapng_placement place;
+    baphoto_placement place;
     uint64_t rows_received, rows_expected;
     int ended; /* IEND reached */
     int orientation;
@@ -333,9 +333,9 @@ static void prepare_drawing(png_structp png, push_state *state) {
         if (!context->stored) push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
         state->canvas = context->stored;
     }
-    state->place = bapng_place(state->header->width, state->header->height, state->canvas_width,
+    state->place = baphoto_place(state->header->width, state->header->height, state->canvas_width,
                                state->canvas_height, target->scale == BAPHOTO_SCALE_FILL);
-    const bapng_placement *p = &state->place;
+    const baphoto_placement *p = &state->place;
     context->rgb = malloc((size_t)state->header->width * 3);
     if (!context->rgb) push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     if (state->binned) {
@@ -347,7 +347,7 @@ static void prepare_drawing(png_structp png, push_state *state) {
         if (status != 0) push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
         context->binner_ready = 1;
     } else {
-        if (bapng_scaler_init(&context->scaler, p->src_x, p->src_w, p->src_h, state->canvas, state->canvas_width,
+        if (baphoto_scaler_init(&context->scaler, p->src_x, p->src_w, p->src_h, state->canvas, state->canvas_width,
                               p->dst_x, p->dst_y, p->dst_w, p->dst_h) != 0) {
             push_fail(png, state, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
         }
@@ -457,13 +457,13 @@ static void on_row(png_structp png, png_bytep row, png_uint_32 number, int pass)
     uint32_t width = pass_extent(header->width, x0, dx);
     if (y >= header->height) return;
     state->rows_received++;
-    const bapng_placement *p = &state->place;
+    const baphoto_placement *p = &state->place;
     if (y < p->src_y || y >= (uint64_t)p->src_y + p->src_h) return;
     to_premultiplied_rgb(row, context->rgb, width, state->channels);
     if (state->binned) {
         bapng_binner_add(&context->binner, (uint32_t)y, context->rgb, width, x0, dx);
     } else {
-        bapng_scaler_push(&context->scaler, context->rgb);
+        baphoto_scaler_push(&context->scaler, context->rgb);
     }
 }
 
@@ -624,7 +624,7 @@ static int decode_file(int fd, const baphoto_limits *limits, const baphoto_targe
     if (status == BAPHOTO_OK && target) {
         if (state->binned) bapng_binner_finish(&context->binner);
         if (state->orientation != 1) {
-            bapng_apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels,
+            baphoto_apply_orientation(context->stored, state->canvas_width, state->canvas_height, target->pixels,
                                     target->width, target->height, state->orientation);
         }
         /* The same conversion as JPEG and WebP, on the screen-size frame. */
@@ -667,8 +667,7 @@ static void fill_metadata(png_facts *facts, baphoto_metadata *metadata) {
     }
     metadata->has_time = facts->has_time;
     memcpy(metadata->time_fields, facts->time_fields, sizeof metadata->time_fields);
-    metadata->colour_done = 1; /* converted to sRGB here, from cICP, iCCP or cHRM */
-    metadata->colour = facts->colour;
+    metadata->colour = facts->colour; /* converted to sRGB here, from cICP, iCCP or cHRM */
 }
 
 int bapng_read_header(int fd, const baphoto_limits *limits, baphoto_header *header,
@@ -776,4 +775,10 @@ int bapng_write_xrgb(int fd, const uint32_t *pixels, uint32_t width, uint32_t he
     }
     if (context.png) png_destroy_write_struct(&context.png, context.info ? &context.info : NULL);
     return status;
+}
+
+const char *bapng_version(void) {
+    static _Thread_local char text[40];
+    snprintf(text, sizeof text, "libpng %s", png_get_libpng_ver(NULL));
+    return text;
 }

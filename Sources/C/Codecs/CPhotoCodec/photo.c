@@ -2,7 +2,8 @@
 #include "CPhotoCodec.h"
 #include "../CHEIFCodec/include/CHEIFCodec.h"
 #include "../CPNGCodec/include/CPNGCodec.h"
-#include "codecs.h"
+#include "../CJPEGCodec/include/CJPEGCodec.h"
+#include "../CWebPCodec/include/CWebPCodec.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +22,10 @@
 #pragma weak baphoto_webp_decode
 #pragma weak baphoto_heif_read_header
 #pragma weak baphoto_heif_decode
+#pragma weak bapng_version
+#pragma weak baphoto_jpeg_version
+#pragma weak baphoto_webp_version
+#pragma weak baphoto_heif_library_version
 
 int baphoto_has_codec(baphoto_format format) {
     switch (format) {
@@ -79,21 +84,18 @@ static int decode_format(int fd, baphoto_format format, const baphoto_limits *li
     }
 }
 
-/* The photo's embedded ICC profile (or a HEIF's nclx description) to sRGB, on the screen-size frame. */
-static void convert_to_srgb(const baphoto_target *target, baphoto_metadata *metadata) {
-    if (metadata->has_nclx) {
-        metadata->colour = bacolour_nclx_to_srgb(metadata->nclx_primaries, metadata->nclx_transfer, target->pixels,
-                                                 target->width, target->height, target->width);
-    } else {
-        metadata->colour = bacolour_to_srgb(metadata->icc, metadata->icc_length, target->pixels, target->width,
-                                            target->height, target->width);
+const char *baphoto_codec_version(baphoto_format format) {
+    if (format == BAPHOTO_FORMAT_UNKNOWN || !baphoto_has_codec(format)) return NULL;
+    switch (format) {
+    case BAPHOTO_FORMAT_PNG: return bapng_version();
+    case BAPHOTO_FORMAT_JPEG: return baphoto_jpeg_version();
+    case BAPHOTO_FORMAT_WEBP: return baphoto_webp_version();
+    case BAPHOTO_FORMAT_HEIF: return baphoto_heif_library_version();
+    default: return NULL;
     }
-    metadata->colour_done = 1;
 }
 
 int baphoto_decode(int fd, baphoto_format format, const baphoto_limits *limits, const baphoto_target *target,
                    baphoto_header *header, baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
-    int status = decode_format(fd, format, limits, target, header, metadata, error);
-    if (status == BAPHOTO_OK && metadata && !metadata->colour_done) convert_to_srgb(target, metadata);
-    return status;
+    return decode_format(fd, format, limits, target, header, metadata, error);
 }

@@ -13,8 +13,8 @@ static void centre(uint32_t wanted, uint32_t extent, uint32_t *length, uint32_t 
     *offset = (extent - *length) / 2;
 }
 
-bapng_placement bapng_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, int fill) {
-    bapng_placement p = {0, 0, sw, sh, 0, 0, dw, dh};
+baphoto_placement baphoto_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, int fill) {
+    baphoto_placement p = {0, 0, sw, sh, 0, 0, dw, dh};
     int source_is_wider = (uint64_t)sw * dh > (uint64_t)sh * dw;
     if (fill && source_is_wider) {
         centre(rounded_ratio(sh, dw, dh), sw, &p.src_w, &p.src_x); /* crop the sides */
@@ -28,7 +28,7 @@ bapng_placement bapng_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, 
     return p;
 }
 
-void bapng_apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, uint32_t *dst, uint32_t dw,
+void baphoto_apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, uint32_t *dst, uint32_t dw,
                              uint32_t dh, int orientation) {
     for (uint32_t y = 0; y < dh; y++) {
         uint32_t *out = dst + (size_t)y * dw;
@@ -55,7 +55,7 @@ static uint32_t tiff_read(const uint8_t *p, int bytes, int big_endian) {
     return value;
 }
 
-int bapng_exif_orientation(const uint8_t *tiff, uint32_t length) {
+int baphoto_exif_orientation(const uint8_t *tiff, uint32_t length) {
     if (length < 8) return 1;
     int big_endian;
     if (tiff[0] == 'M' && tiff[1] == 'M') big_endian = 1;

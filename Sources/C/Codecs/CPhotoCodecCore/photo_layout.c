@@ -21,7 +21,7 @@ int baphoto_canvas_init(baphoto_canvas *canvas, const baphoto_target *target, in
 
 void baphoto_canvas_finish(const baphoto_canvas *canvas, const baphoto_target *target) {
     if (canvas->orientation == 1) return;
-    bapng_apply_orientation(canvas->pixels, canvas->width, canvas->height, target->pixels, target->width,
+    baphoto_apply_orientation(canvas->pixels, canvas->width, canvas->height, target->pixels, target->width,
                             target->height, canvas->orientation);
 }
 
@@ -46,4 +46,14 @@ void baphoto_metadata_free(baphoto_metadata *metadata) {
     free(metadata->exif);
     free(metadata->icc);
     memset(metadata, 0, sizeof *metadata);
+}
+
+void baphoto_convert_to_srgb(const baphoto_target *target, baphoto_metadata *metadata) {
+    if (metadata->has_nclx) {
+        metadata->colour = bacolour_nclx_to_srgb(metadata->nclx_primaries, metadata->nclx_transfer, target->pixels,
+                                                 target->width, target->height, target->width);
+    } else {
+        metadata->colour = bacolour_to_srgb(metadata->icc, metadata->icc_length, target->pixels, target->width,
+                                            target->height, target->width);
+    }
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t src_h, uint32_t *dst,
+int baphoto_scaler_init(baphoto_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t src_h, uint32_t *dst,
                       uint32_t dst_stride, uint32_t dst_x, uint32_t dst_y, uint32_t dst_w, uint32_t dst_h) {
     memset(s, 0, sizeof *s);
     s->src_x = src_x;
@@ -29,18 +29,18 @@ int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t 
     }
     if (!s->col_start || !s->col_end || !s->col_weight || !s->hrow ||
         (s->vertical_box ? !s->sums : (!s->rows[0] || !s->rows[1]))) {
-        bapng_scaler_free(s);
+        baphoto_scaler_free(s);
         return -1;
     }
     for (uint32_t i = 0; i < dst_w; i++) {
         if (s->horizontal_box) {
-            s->col_start[i] = bapng_box_start(i, src_w, dst_w);
-            s->col_end[i] = bapng_box_start(i + 1, src_w, dst_w);
+            s->col_start[i] = baphoto_box_start(i, src_w, dst_w);
+            s->col_end[i] = baphoto_box_start(i + 1, src_w, dst_w);
             uint32_t count = s->col_end[i] - s->col_start[i];
             s->col_weight[i] = (uint32_t)(((1u << 24) + count / 2) / count);
         } else {
             uint32_t index, weight;
-            bapng_bilinear_position(i, src_w, dst_w, &index, &weight);
+            baphoto_bilinear_position(i, src_w, dst_w, &index, &weight);
             s->col_start[i] = index;
             s->col_end[i] = index + 1 < src_w ? index + 1 : index;
             s->col_weight[i] = weight;
@@ -49,7 +49,7 @@ int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t 
     return 0;
 }
 
-void bapng_scaler_free(bapng_scaler *s) {
+void baphoto_scaler_free(baphoto_scaler *s) {
     free(s->col_start);
     free(s->col_end);
     free(s->col_weight);
@@ -61,7 +61,7 @@ void bapng_scaler_free(bapng_scaler *s) {
 }
 
 /* Horizontal stage, bilinear (enlarging): each channel in 1/256 units. */
-static void resample_row_bilinear(const bapng_scaler *s, const uint8_t *row, uint32_t *out) {
+static void resample_row_bilinear(const baphoto_scaler *s, const uint8_t *row, uint32_t *out) {
     for (uint32_t i = 0; i < s->dst_w; i++) {
         const uint8_t *a = row + (size_t)3 * s->col_start[i], *b = row + (size_t)3 * s->col_end[i];
         uint32_t w = s->col_weight[i];
@@ -70,7 +70,7 @@ static void resample_row_bilinear(const bapng_scaler *s, const uint8_t *row, uin
 }
 
 /* Horizontal stage: one source row to dst_w pixels, each channel in 1/256 units. */
-static void resample_row(const bapng_scaler *s, const uint8_t *rgb_row, uint32_t *out) {
+static void resample_row(const baphoto_scaler *s, const uint8_t *rgb_row, uint32_t *out) {
     const uint8_t *row = rgb_row + (size_t)3 * s->src_x;
     if (!s->horizontal_box) {
         resample_row_bilinear(s, row, out);
@@ -103,23 +103,23 @@ static uint32_t pack(uint64_t r, uint64_t g, uint64_t b) {
     return (uint32_t)(r << 16 | g << 8 | b);
 }
 
-static uint32_t *dst_row(const bapng_scaler *s, uint32_t j) {
+static uint32_t *dst_row(const baphoto_scaler *s, uint32_t j) {
     return s->dst + (size_t)(s->dst_y + j) * s->dst_stride + s->dst_x;
 }
 
 /* The destination row is complete: hands it to `row_done` and moves on. */
-static void finish_row(bapng_scaler *s, uint32_t *out) {
+static void finish_row(baphoto_scaler *s, uint32_t *out) {
     if (s->row_done) s->row_done(s->row_context, out, s->dst_w);
     s->next_dst_row++;
 }
 
-void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
+void baphoto_scaler_push(baphoto_scaler *s, const uint8_t *rgb_row) {
     uint32_t r = s->pushed++;
     if (r >= s->src_h || s->next_dst_row >= s->dst_h) return;
     if (s->vertical_box) {
         resample_row(s, rgb_row, s->hrow);
         uint32_t j = s->next_dst_row;
-        int completes_row = r + 1 == bapng_box_start(j + 1, s->src_h, s->dst_h);
+        int completes_row = r + 1 == baphoto_box_start(j + 1, s->src_h, s->dst_h);
         if (completes_row && s->rows_in_sum == 0) {
             /* One source row for this destination row: the same as the general case with a sum
              * of one row, since (double)h / 256 + 0.5 truncates to (h + 128) >> 8 exactly. */
@@ -153,7 +153,7 @@ void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row) {
     resample_row(s, rgb_row, current);
     while (s->next_dst_row < s->dst_h) {
         uint32_t j = s->next_dst_row, index, weight;
-        bapng_bilinear_position(j, s->src_h, s->dst_h, &index, &weight);
+        baphoto_bilinear_position(j, s->src_h, s->dst_h, &index, &weight);
         uint32_t following = index + 1 < s->src_h ? index + 1 : index;
         if (following > r) break;
         const uint32_t *a = s->rows[index & 1], *b = s->rows[following & 1];

@@ -21,9 +21,6 @@
 
 #define MAX_SIDE 16384u
 
-/* Absent from a worker built without the HEIF codec (scripts/package's workers of one format). */
-#pragma weak baphoto_heif_version
-
 /* The reply's format is the codec layer's own (baphoto_detect_format). */
 _Static_assert(BADECODE_FORMAT_UNKNOWN == BAPHOTO_FORMAT_UNKNOWN && BADECODE_FORMAT_PNG == BAPHOTO_FORMAT_PNG &&
                    BADECODE_FORMAT_JPEG == BAPHOTO_FORMAT_JPEG && BADECODE_FORMAT_WEBP == BAPHOTO_FORMAT_WEBP &&
@@ -250,10 +247,8 @@ static int send_reply(int socket_fd, badecode_reply *reply, const decode_metadat
         used = add_extra(buffer, used, BADECODE_EXTRA_COLOUR_IGNORED, metadata->photo.colour.reason,
                          (uint32_t)strlen(metadata->photo.colour.reason));
     }
-    if (reply->format == BADECODE_FORMAT_HEIF && baphoto_heif_version) {
-        const char *version = baphoto_heif_version();
-        used = add_extra(buffer, used, BADECODE_EXTRA_DECODER_VERSION, version, (uint32_t)strlen(version));
-    }
+    const char *version = baphoto_codec_version((baphoto_format)reply->format);
+    if (version) used = add_extra(buffer, used, BADECODE_EXTRA_DECODER_VERSION, version, (uint32_t)strlen(version));
     reply->extras_length = (uint32_t)(used - sizeof *reply);
     memcpy(buffer, reply, sizeof *reply);
     struct iovec part = {.iov_base = buffer, .iov_len = used};

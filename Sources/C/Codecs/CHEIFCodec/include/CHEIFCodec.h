@@ -35,6 +35,9 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
 /** The libheif version in use ("1.15.1"). */
 const char *baphoto_heif_version(void);
 
+/** libheif's version as the entry API names it: "libheif 1.15.1". */
+const char *baphoto_heif_library_version(void);
+
 /**
  * libheif's one-time set-up (heif_init): libheif 1.17 and later (Debian 13) load their decoder
  * plugins here, with dlopen, which opens files: done before the decode sandbox closes. The

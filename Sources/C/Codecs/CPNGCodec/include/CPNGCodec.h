@@ -38,6 +38,9 @@ int bapng_read_header(int fd, const baphoto_limits *limits, baphoto_header *head
 int bapng_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
                  baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
 
+/** libpng's runtime version, as "libpng 1.6.39". */
+const char *bapng_version(void);
+
 /**
  * Writes `pixels` (XRGB8888, `width * height`) to the open descriptor `fd` as an 8-bit RGB PNG
  * (Adam7 when `interlaced`), from its current position. The caller opens and closes `fd`.

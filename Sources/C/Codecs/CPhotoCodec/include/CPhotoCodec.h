@@ -40,11 +40,18 @@ int baphoto_read_header(int fd, baphoto_format format, const baphoto_limits *lim
 /**
  * Decodes the photo of `format` at `fd` and scales it into `target` (JPEG at the smallest DCT
  * scale that covers it). `metadata`, when not NULL, is filled on success with the photo's EXIF,
- * ICC profile or nclx description, PNG tIME, and its pixels are converted to sRGB (`colour` says
- * how; `colour_done` is set); the caller frees it with `baphoto_metadata_free`. With `metadata`
- * NULL, no colour conversion is done.
+ * ICC profile or nclx description, PNG tIME, and its pixels are converted to sRGB by the codec
+ * (`colour` says how); the caller frees it with `baphoto_metadata_free`. With `metadata` NULL, no
+ * colour conversion is done.
  */
 int baphoto_decode(int fd, baphoto_format format, const baphoto_limits *limits, const baphoto_target *target,
                    baphoto_header *header, baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]);
+
+/**
+ * The library that decodes `format` in this program and its version, as "libjpeg-turbo 2.1.5"
+ * (the library's own runtime version where it has one; libjpeg-turbo's from its headers); NULL
+ * for an unknown format or one whose codec this program does not have.
+ */
+const char *baphoto_codec_version(baphoto_format format);
 
 #endif

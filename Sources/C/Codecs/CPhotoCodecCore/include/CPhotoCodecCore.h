@@ -166,16 +166,22 @@ typedef struct {
     int has_time;
     int time_fields[6];
     /**
-     * Set when the colour management is done (by the codec itself for PNG and a CMYK JPEG with a
-     * profile, converted row by row before scaling; else by `baphoto_decode` after the codec, on
-     * the screen-size frame): `colour` says what it did, and the caller converts no further.
+     * What the conversion to sRGB did. Every codec converts its own frame, so the frame a decode
+     * returns is sRGB: PNG from cICP, iCCP or cHRM; JPEG on its rows as they are decoded (a CMYK
+     * one before scaling); WebP and HEIF through baphoto_convert_to_srgb on the screen-size frame.
      */
-    int colour_done;
     bacolour_outcome colour;
 } baphoto_metadata;
 
 /** Frees the metadata's bytes and empties it (safe on an empty or zeroed one). */
 void baphoto_metadata_free(baphoto_metadata *metadata);
+
+/**
+ * Converts the screen-size frame in `target` to sRGB from the photo's embedded ICC profile in
+ * `metadata` (or a HEIF's nclx description), and records the outcome in `metadata->colour`; a
+ * photo without either is taken as sRGB.
+ */
+void baphoto_convert_to_srgb(const baphoto_target *target, baphoto_metadata *metadata);
 
 /**
  * The `auto` scale mode's decision, the one place it is made (the decode worker and the

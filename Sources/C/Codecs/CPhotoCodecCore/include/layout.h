@@ -1,5 +1,5 @@
-#ifndef BAPNG_LAYOUT_H
-#define BAPNG_LAYOUT_H
+#ifndef BAPHOTO_LAYOUT_H
+#define BAPHOTO_LAYOUT_H
 /*
  * Where a photo goes on the frame, and how it is turned upright, for every codec (PNG, JPEG,
  * WebP): fill crops centred, fit adds black bars; the EXIF orientation is applied before
@@ -11,19 +11,19 @@
 typedef struct {
     uint32_t src_x, src_y, src_w, src_h;
     uint32_t dst_x, dst_y, dst_w, dst_h;
-} bapng_placement;
+} baphoto_placement;
 
 /** Places a `sw` x `sh` photo on a `dw` x `dh` canvas: `fill` non-zero crops, zero fits. */
-bapng_placement bapng_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, int fill);
+baphoto_placement baphoto_place(uint32_t sw, uint32_t sh, uint32_t dw, uint32_t dh, int fill);
 
 /**
  * Turns `stored` (the photo scaled as stored, tw x th) upright into `dst` (dw x dh): each
  * upright pixel (x, y) comes from the stored pixel the EXIF orientation (1 to 8) names.
  */
-void bapng_apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, uint32_t *dst, uint32_t dw,
+void baphoto_apply_orientation(const uint32_t *stored, uint32_t tw, uint32_t th, uint32_t *dst, uint32_t dw,
                              uint32_t dh, int orientation);
 
 /** The Orientation tag (1 to 8) of a TIFF-structured EXIF payload ("II*\0" or "MM\0*"), or 1. */
-int bapng_exif_orientation(const uint8_t *tiff, uint32_t length);
+int baphoto_exif_orientation(const uint8_t *tiff, uint32_t length);
 
 #endif

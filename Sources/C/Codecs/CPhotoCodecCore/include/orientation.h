@@ -1,5 +1,5 @@
-#ifndef BAPNG_ORIENTATION_H
-#define BAPNG_ORIENTATION_H
+#ifndef BAPHOTO_ORIENTATION_H
+#define BAPHOTO_ORIENTATION_H
 /*
  * A photo's EXIF orientation (1 to 8: how its stored pixels turn upright) combined with how the
  * screen is mounted (quarter turns clockwise: 1 is the kernel's "Left Side Up", 3 "Right Side

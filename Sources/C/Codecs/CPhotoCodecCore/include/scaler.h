@@ -1,5 +1,5 @@
-#ifndef BAPNG_SCALER_H
-#define BAPNG_SCALER_H
+#ifndef BAPHOTO_SCALER_H
+#define BAPHOTO_SCALER_H
 /*
  * A row-streaming resampler: source rows (premultiplied RGB, 3 bytes a pixel) go in top to
  * bottom, destination rows come out as soon as they are complete. Downscaling averages every
@@ -9,12 +9,12 @@
 #include <stdint.h>
 
 /* First source index covered by destination index i when n source cells map onto m (n >= m). */
-static inline uint32_t bapng_box_start(uint32_t i, uint32_t n, uint32_t m) {
+static inline uint32_t baphoto_box_start(uint32_t i, uint32_t n, uint32_t m) {
     return (uint32_t)(((uint64_t)i * n) / m);
 }
 
 /* Bilinear sample position: source index and weight (0..256) of the following index. */
-static inline void bapng_bilinear_position(uint32_t i, uint32_t n, uint32_t m, uint32_t *index, uint32_t *weight) {
+static inline void baphoto_bilinear_position(uint32_t i, uint32_t n, uint32_t m, uint32_t *index, uint32_t *weight) {
     /* centre of destination cell i in source coordinates, in 1/256 units: ((i + 0.5) * n / m - 0.5) */
     int64_t pos = ((int64_t)(2 * i + 1) * n * 256) / (2 * (int64_t)m) - 128;
     if (pos < 0) pos = 0;
@@ -47,19 +47,19 @@ typedef struct {
     uint32_t pushed;
 
     /* Optional: called with each destination row as soon as it is written (dst_w pixels), while
-     * it is still in cache, e.g. to convert its colour. Set after bapng_scaler_init. */
+     * it is still in cache, e.g. to convert its colour. Set after baphoto_scaler_init. */
     void (*row_done)(void *context, uint32_t *row, uint32_t width);
     void *row_context;
-} bapng_scaler;
+} baphoto_scaler;
 
 /** Prepares the scaler; returns 0 or -1 when out of memory. */
-int bapng_scaler_init(bapng_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t src_h, uint32_t *dst,
+int baphoto_scaler_init(baphoto_scaler *s, uint32_t src_x, uint32_t src_w, uint32_t src_h, uint32_t *dst,
                       uint32_t dst_stride, uint32_t dst_x, uint32_t dst_y, uint32_t dst_w, uint32_t dst_h);
 
 /** Feeds the next source row (RGB, 3 bytes a pixel, full source width). */
-void bapng_scaler_push(bapng_scaler *s, const uint8_t *rgb_row);
+void baphoto_scaler_push(baphoto_scaler *s, const uint8_t *rgb_row);
 
 /** Frees the scaler's buffers. */
-void bapng_scaler_free(bapng_scaler *s);
+void baphoto_scaler_free(baphoto_scaler *s);
 
 #endif

@@ -76,7 +76,7 @@ enum {
     BADECODE_EXTRA_CAPTURE_DATE = 2,
     /** The embedded ICC profile's description (sent whenever the photo has a profile; may be empty). */
     BADECODE_EXTRA_ICC_PROFILE_NAME = 3,
-    /** The libheif version that decoded the photo (HEIF only). */
+    /** The library and version that decoded the photo ("libjpeg-turbo 2.1.5": baphoto_codec_version). */
     BADECODE_EXTRA_DECODER_VERSION = 4,
     /** Why the embedded ICC profile was ignored (the photo is shown as sRGB): one line. */
     BADECODE_EXTRA_COLOUR_IGNORED = 5,

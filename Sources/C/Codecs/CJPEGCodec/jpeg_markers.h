@@ -9,7 +9,7 @@
  * It also reads JFIF (APP0) and Adobe (APP14) as libjpeg would, since it replaces libjpeg's
  * processor for them.
  */
-#include "CPhotoCodec.h"
+#include "CJPEGCodec.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,4 @@
-#include "CPhotoCodec.h"
-#include "codecs.h"
+#include "CWebPCodec.h"
 #include "orientation.h"
 #include "photo_layout.h"
 #include "webp_layout.h"
@@ -89,7 +88,7 @@ static int exif_orientation(const webp_context *context) {
     size_t length = 0;
     uint8_t *exif = read_exif(context, &length);
     if (!exif) return 1;
-    int orientation = bapng_exif_orientation(exif, (uint32_t)length);
+    int orientation = baphoto_exif_orientation(exif, (uint32_t)length);
     free(exif);
     return orientation;
 }
@@ -158,7 +157,7 @@ static int decode_frame(webp_context *context, const baphoto_header *header, con
         return failure(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
     baphoto_canvas *canvas = &context->canvas;
-    bapng_placement p = bapng_place(header->width, header->height, canvas->width, canvas->height,
+    baphoto_placement p = baphoto_place(header->width, header->height, canvas->width, canvas->height,
                                     target->scale == BAPHOTO_SCALE_FILL);
     WebPDecoderConfig config;
     if (!WebPInitDecoderConfig(&config)) return failure(context, BAPHOTO_ERROR_UNSUPPORTED, "libwebp version mismatch");
@@ -220,7 +219,15 @@ int baphoto_webp_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     int status = open_frame(&context, fd, limits, header);
     if (status == BAPHOTO_OK && metadata) copy_metadata(&context, limits, header, metadata);
     if (status == BAPHOTO_OK) status = decode_frame(&context, header, target);
+    if (status == BAPHOTO_OK && metadata) baphoto_convert_to_srgb(target, metadata);
     context_free(&context);
     if (status != BAPHOTO_OK && metadata) baphoto_metadata_free(metadata);
     return status;
+}
+
+const char *baphoto_webp_version(void) {
+    static _Thread_local char text[40];
+    int version = WebPGetDecoderVersion(); /* 0x010204: 1.2.4 */
+    snprintf(text, sizeof text, "libwebp %d.%d.%d", version >> 16 & 0xFF, version >> 8 & 0xFF, version & 0xFF);
+    return text;
 }

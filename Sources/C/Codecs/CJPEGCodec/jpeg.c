@@ -1,5 +1,4 @@
-#include "CPhotoCodec.h"
-#include "codecs.h"
+#include "CJPEGCodec.h"
 #include "jpeg_markers.h"
 #include "orientation.h"
 #include "photo_layout.h"
@@ -47,7 +46,8 @@ typedef struct {
     bacolour_cmyk *cmyk; /* the embedded CMYK profile's transform to sRGB; NULL: the plain conversion */
     bacolour_rows *colour; /* an RGB or gray profile's conversion, applied to each finished row; NULL: none */
     bacolour_follower *follower; /* converts the finished rows with `colour` on a second thread */
-    bapng_scaler scaler;
+    int colour_converted;        /* 1 once a profile took the conversion to sRGB over (rows or CMYK) */
+    baphoto_scaler scaler;
     int scaler_ready;
     baphoto_canvas canvas;
     /* Rows [first_row, end_row) of the scaled output are the placed part of the photo. */
@@ -255,7 +255,7 @@ static jpeg_context *context_new(int fd, const baphoto_limits *limits, baphoto_h
 static void context_free(jpeg_context *context) {
     bacolour_follower_finish(context->follower); /* before the rows it converts go */
     if (context->created) jpeg_destroy_decompress(&context->cinfo);
-    if (context->scaler_ready) bapng_scaler_free(&context->scaler);
+    if (context->scaler_ready) baphoto_scaler_free(&context->scaler);
     bajpeg_markers_free(&context->markers);
     bacolour_cmyk_close(context->cmyk);
     bacolour_rows_close(context->colour);
@@ -344,8 +344,8 @@ static uint32_t ceil_eighths(uint32_t size, int eighths) { return (uint32_t)(((u
  */
 static int choose_scale(uint32_t width, uint32_t height, const baphoto_canvas *canvas, const baphoto_target *target) {
     if (target->dct_scale_eighths >= 1 && target->dct_scale_eighths <= 8) return target->dct_scale_eighths;
-    bapng_placement p =
-        bapng_place(width, height, canvas->width, canvas->height, target->scale == BAPHOTO_SCALE_FILL);
+    baphoto_placement p =
+        baphoto_place(width, height, canvas->width, canvas->height, target->scale == BAPHOTO_SCALE_FILL);
     for (int eighths = 1; eighths < 8; eighths *= 2) {
         if (ceil_eighths(p.src_w, eighths) >= p.dst_w && ceil_eighths(p.src_h, eighths) >= p.dst_h) return eighths;
     }
@@ -372,7 +372,7 @@ static void open_cmyk_profile(jpeg_context *context) {
     if (!metadata || !metadata->icc) return;
     context->cmyk = bacolour_cmyk_open(metadata->icc, metadata->icc_length, context->cinfo.saw_Adobe_marker,
                                        &metadata->colour);
-    metadata->colour_done = 1;
+    context->colour_converted = 1;
 }
 
 static void row_done(void *follower, uint32_t *row, uint32_t width) {
@@ -386,11 +386,11 @@ static void row_done(void *follower, uint32_t *row, uint32_t width) {
  * in a second pass over the whole frame afterwards; the result is the same. The outcome is the
  * photo's colour.
  */
-static void follow_profile(jpeg_context *context, const bapng_placement *p) {
+static void follow_profile(jpeg_context *context, const baphoto_placement *p) {
     baphoto_metadata *metadata = context->metadata;
     if (!metadata || !metadata->icc) return;
     context->colour = bacolour_rows_open(metadata->icc, metadata->icc_length, &metadata->colour);
-    metadata->colour_done = 1;
+    context->colour_converted = 1;
     if (!context->colour) return;
     uint32_t *first = context->canvas.pixels + (size_t)p->dst_y * context->canvas.width + p->dst_x;
     context->follower = bacolour_follower_start(context->colour, first, p->dst_w, context->canvas.width);
@@ -424,9 +424,9 @@ static void prepare_output(jpeg_context *context, const baphoto_target *target) 
     context->rows = malloc(row_bytes * (size_t)cinfo->rec_outbuf_height);
     context->rgb = malloc((size_t)cinfo->output_width * 3);
     if (!context->rows || !context->rgb) fail(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
-    bapng_placement p = bapng_place(cinfo->output_width, cinfo->output_height, context->canvas.width,
+    baphoto_placement p = baphoto_place(cinfo->output_width, cinfo->output_height, context->canvas.width,
                                     context->canvas.height, target->scale == BAPHOTO_SCALE_FILL);
-    if (bapng_scaler_init(&context->scaler, p.src_x, p.src_w, p.src_h, context->canvas.pixels, context->canvas.width,
+    if (baphoto_scaler_init(&context->scaler, p.src_x, p.src_w, p.src_h, context->canvas.pixels, context->canvas.width,
                           p.dst_x, p.dst_y, p.dst_w, p.dst_h) != 0) {
         fail(context, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
@@ -452,7 +452,7 @@ static void read_rows(jpeg_context *context, JSAMPROW *rows, int batch) {
             cmyk_to_rgb(rows[i], context->rgb, cinfo->output_width, cinfo->saw_Adobe_marker);
             rgb = context->rgb;
         }
-        bapng_scaler_push(&context->scaler, rgb);
+        baphoto_scaler_push(&context->scaler, rgb);
     }
 }
 
@@ -497,6 +497,8 @@ static int run_decoder(int fd, const baphoto_limits *limits, const baphoto_targe
             decode_rows(context);
             finish_colour(context);
             baphoto_canvas_finish(&context->canvas, target);
+            /* A photo without a profile: its outcome, as every codec records it. */
+            if (metadata && !context->colour_converted) baphoto_convert_to_srgb(target, metadata);
         }
     }
     context_free(context);
@@ -513,4 +515,11 @@ int baphoto_jpeg_decode(int fd, const baphoto_limits *limits, const baphoto_targ
                         baphoto_header *header, baphoto_metadata *metadata,
                         char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     return run_decoder(fd, limits, target, header, metadata, error);
+}
+
+const char *baphoto_jpeg_version(void) {
+    static _Thread_local char text[40];
+    unsigned number = LIBJPEG_TURBO_VERSION_NUMBER; /* 2001005: 2.1.5 */
+    snprintf(text, sizeof text, "libjpeg-turbo %u.%u.%u", number / 1000000, number / 1000 % 1000, number % 1000);
+    return text;
 }

@@ -163,7 +163,7 @@ void bajpeg_markers_install(j_decompress_ptr cinfo, bajpeg_markers *markers) {
 
 int bajpeg_markers_orientation(const bajpeg_markers *markers) {
     if (!markers->exif) return 1;
-    return bapng_exif_orientation(markers->exif, markers->exif_length);
+    return baphoto_exif_orientation(markers->exif, markers->exif_length);
 }
 
 /* Joins the chunks 1 to count into one profile, counted against the budget; NULL if incomplete. */
