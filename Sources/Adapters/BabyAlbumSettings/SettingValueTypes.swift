@@ -52,23 +52,8 @@ enum SettingValueTypes {
     }
 }
 
-/// A property wrapper that holds options of another type (`@OptionGroup`).
-private protocol ArgumentGroupType {
-    static var groupType: any ParsableArguments.Type { get }
-}
-
 extension OptionGroup: ArgumentGroupType {
     fileprivate static var groupType: any ParsableArguments.Type { Value.self }
-}
-
-/// An option whose every value goes through one type's `init(argument:)`.
-private protocol ArgumentValueType {
-    static var argumentValueType: (any ExpressibleByArgument.Type)? { get }
-}
-
-/// `Optional<Wrapped>` and `Array<Element>` seen through their one type parameter.
-private protocol WrappingArgumentValue {
-    static var wrappedArgumentType: (any ExpressibleByArgument.Type)? { get }
 }
 
 extension Optional: WrappingArgumentValue {
@@ -88,4 +73,19 @@ extension Option: ArgumentValueType {
         if let direct = Value.self as? any ExpressibleByArgument.Type { return direct }
         return (Value.self as? any WrappingArgumentValue.Type)?.wrappedArgumentType
     }
+}
+
+/// A property wrapper that holds options of another type (`@OptionGroup`).
+private protocol ArgumentGroupType {
+    static var groupType: any ParsableArguments.Type { get }
+}
+
+/// An option whose every value goes through one type's `init(argument:)`.
+private protocol ArgumentValueType {
+    static var argumentValueType: (any ExpressibleByArgument.Type)? { get }
+}
+
+/// `Optional<Wrapped>` and `Array<Element>` seen through their one type parameter.
+private protocol WrappingArgumentValue {
+    static var wrappedArgumentType: (any ExpressibleByArgument.Type)? { get }
 }

@@ -1,26 +1,6 @@
 import AlbumDomain
 import LinuxInterfaces
 
-/// What the repository remembers of a photo file: enough to tell that it changed.
-struct FileSignature: Hashable, Sendable {
-    /// `st_size`.
-    var size: Int64
-    /// `st_mtim`, in nanoseconds.
-    var modified: Int64
-    /// `st_ino`: a file renamed over the old one is a new inode.
-    var inode: UInt64
-    /// `st_mode`, `st_uid` and `st_gid`: a `chmod` or `chown` that makes an unreadable photo
-    /// readable changes the file (inotify says `IN_ATTRIB`), so a skipped photo is tried again.
-    var access: FileAccess = FileAccess()
-}
-
-/// Who may read a file: its mode bits and owner.
-struct FileAccess: Hashable, Sendable {
-    var mode: UInt32 = 0
-    var owner: UInt32 = 0
-    var group: UInt32 = 0
-}
-
 /// The parts of `struct stat` the repository uses.
 struct FileStatus: Sendable {
     /// The file type from `st_mode`.
@@ -77,12 +57,6 @@ struct FileStatus: Sendable {
             size: status.size, modified: status.modifiedNanoseconds, inode: status.inode,
             access: FileAccess(mode: status.mode, owner: status.owner, group: status.group))
     }
-}
-
-/// A file system object's identity: `st_dev` and `st_ino`.
-struct FileIdentity: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
 }
 
 /// `parent/name`, without doubling the slash.

@@ -1,71 +1,5 @@
 import AlbumDomain
 
-/// One photo file as the readiness model knows it: the folder it is in (the driver's number for
-/// that folder) and its path, as bytes, which is also the photo's id. Its name is the path's
-/// end, so a listed file costs one array of bytes, not a path and a name apart.
-struct FileKey: Hashable, Sendable {
-    /// The path (the name alone for a key made with ``init(folder:name:)``).
-    let path: [UInt8]
-    /// The folder (the driver uses its inotify watch descriptor).
-    let folder: Int32
-
-    /// The key of the file at `path` in `folder`.
-    init(folder: Int32, path: [UInt8]) {
-        (self.folder, self.path) = (folder, path)
-    }
-
-    /// A key of a bare name (its ``path`` is the name).
-    init(folder: Int32, name: [UInt8]) {
-        self.init(folder: folder, path: name)
-    }
-
-    /// The name within the folder: the path after its last slash.
-    var name: ArraySlice<UInt8> {
-        path[(path.lastIndex(of: UInt8(ascii: "/")).map { $0 + 1 } ?? 0)...]
-    }
-}
-
-/// A file's signature as the readiness model keeps it: a 64-bit digest (SipHash, keyed afresh in
-/// every process) instead of the 40-byte ``FileSignature``, so a slot of the table of 10,000
-/// files is 24 bytes, not 64. Two versions of a file are taken for the same with a chance of
-/// 2^-64.
-struct SignatureDigest: Equatable, Sendable {
-    private let value: Int
-
-    init(_ signature: FileSignature) {
-        var hasher = Hasher()
-        hasher.combine(signature)
-        value = hasher.finalize()
-    }
-}
-
-/// Why a file is looked at.
-enum FileCause: Sendable, Equatable {
-    /// Found by a scan.
-    case scan
-    /// `IN_CREATE`.
-    case created
-    /// `IN_MODIFY`.
-    case modified
-    /// `IN_CLOSE_WRITE`.
-    case closedAfterWrite
-    /// `IN_MOVED_TO`.
-    case movedIn
-    /// `IN_ATTRIB`.
-    case attributesChanged
-}
-
-/// What the driver saw of a file when it looked (`stat`, and for a new entry `lstat`).
-struct FileObservation: Sendable, Equatable {
-    /// Size, modification time, inode, mode and owner.
-    var signature: FileSignature
-    /// Whether the last write is older than the settle time by the wall clock.
-    var modifiedLongAgo: Bool
-    /// Whether a new entry is a symbolic link or a second hard link (it points at a file that
-    /// exists already, so no writer will close it).
-    var isLink: Bool
-}
-
 /// When a photo file is complete enough to show, and which photo lists to publish: the pure
 /// part of the folder watcher. No I/O: the driver (``FolderIndex``) reports what it saw, asks
 /// which files to look at again, and publishes what ``publication(scanSettled:)`` returns. Time
@@ -329,32 +263,5 @@ struct FolderReadiness<C: Clock> where C.Duration == Duration {
         {
             changed = true
         }
-    }
-}
-
-/// A first-in first-out queue of deadlines that only grow (each is "now plus a fixed time"), so
-/// the head is the earliest. Append and pop cost O(1) amortised.
-struct DeadlineQueue<Key, Instant: Comparable> {
-    private var items: [(key: Key, deadline: Instant)] = []
-    private var head = 0
-
-    /// The earliest deadline.
-    var first: Instant? { head < items.count ? items[head].deadline : nil }
-
-    mutating func append(_ key: Key, at deadline: Instant) { items.append((key, deadline)) }
-
-    /// Removes and returns the head if its deadline is at or before `limit`.
-    mutating func popDue(by limit: Instant) -> Key? {
-        guard head < items.count, items[head].deadline <= limit else { return nil }
-        let key = items[head].key
-        head += 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head > 1024, head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return key
     }
 }

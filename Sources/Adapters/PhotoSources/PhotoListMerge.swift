@@ -1,14 +1,5 @@
 import AlbumDomain
 
-/// What parents expect when a USB stick arrives (`--stick-photos`).
-public enum StickPhotos: String, Sendable, CaseIterable {
-    /// The stick's photos join the round at once, with the folder's.
-    case join
-    /// While a stick is in, only the sticks' photos are shown; the folder's come back when
-    /// it is pulled.
-    case replace
-}
-
 /// The list states of several sources combined into one, as the domain sees one repository.
 ///
 /// - The photos are those of every source that has loaded, in source order, each once.

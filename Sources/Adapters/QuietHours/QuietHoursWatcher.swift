@@ -40,38 +40,6 @@ public final class QuietHoursWatcher: Sendable {
     }
 }
 
-/// When the display is quiet, as a function of the wall clock.
-public protocol QuietTimetable: Sendable {
-    /// Whether `date` is quiet.
-    func isQuiet(at date: Date) -> Bool
-    /// The next moment after `date` when that changes, if any.
-    func nextEdge(after date: Date) -> Date?
-    /// Whether it waits for the wall clock to be set, which may change it at any moment.
-    var awaitsClock: Bool { get }
-}
-
-extension QuietTimetable {
-    /// A timetable that trusts the wall clock as it is awaits nothing.
-    public var awaitsClock: Bool { false }
-}
-
-/// A ``QuietSchedule`` read on a calendar's wall clock (the system's: ``LocalTimeCalendar``).
-public struct CalendarTimetable: QuietTimetable {
-    /// The windows.
-    public let schedule: QuietSchedule
-    /// Whose time zone says what the wall clock reads.
-    public let calendar: any WallCalendar
-
-    /// Creates the timetable.
-    public init(schedule: QuietSchedule, calendar: any WallCalendar) {
-        self.schedule = schedule
-        self.calendar = calendar
-    }
-
-    public func isQuiet(at date: Date) -> Bool { schedule.isQuiet(at: date, calendar: calendar) }
-    public func nextEdge(after date: Date) -> Date? { schedule.nextEdge(after: date, calendar: calendar) }
-}
-
 /// The watcher's loop, on its own thread.
 private final class WatchLoop<Timetable: QuietTimetable>: PollLoopClient {
     let timer: WallClockTimer

@@ -52,13 +52,3 @@ enum SettingsConsumer: CaseIterable {
         Set(SettingsCatalog.keys(of: type).map(\.name))
     }
 }
-
-/// The network keys' option group as a command, for the list of its keys.
-struct NetworkSettings: ParsableCommand {
-    @OptionGroup var network: NetworkOptions
-}
-
-/// The family library's option group as a command, for the list of its keys.
-struct FamilyLibrarySettings: ParsableCommand {
-    @OptionGroup var options: FamilyLibraryOptions
-}

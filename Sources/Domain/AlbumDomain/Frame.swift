@@ -1,35 +1,3 @@
-/// Width and height of a frame, in pixels.
-public struct FrameSize: Hashable, Sendable, CustomStringConvertible {
-    /// Pixels per row.
-    public var width: Int
-    /// Rows.
-    public var height: Int
-
-    /// Creates a size; both sides must be positive.
-    public init(width: Int, height: Int) {
-        precondition(width > 0 && height > 0, "a frame needs a positive size")
-        self.width = width
-        self.height = height
-    }
-
-    /// Number of pixels.
-    public var pixelCount: Int { width * height }
-
-    public var description: String { "\(width)x\(height)" }
-}
-
-/// How a photo is fitted to the screen.
-public enum ScaleMode: String, Sendable, CaseIterable {
-    /// Cover the whole screen, centred, cropping what sticks out (a photo frame's default).
-    case fill
-    /// Show the whole photo, centred, with black bars.
-    case fit
-    /// Fill, unless that would crop more than a fifth of the photo (a portrait photo on a
-    /// landscape screen, or the reverse): then the whole photo, over a blurred, darkened copy of
-    /// itself that fills the screen. Neither faces cut off nor bare bars.
-    case auto
-}
-
 /// A picture ready to be shown: `size.width * size.height` pixels in the screen's byte order.
 ///
 /// Each pixel is a `UInt32` `0xXXRRGGBB` (DRM's `DRM_FORMAT_XRGB8888`: bytes B, G, R, X in

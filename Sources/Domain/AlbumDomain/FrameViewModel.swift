@@ -75,26 +75,3 @@ public struct FrameViewModel: Equatable, Sendable {
         }
     }
 }
-
-/// A line for a parent on a screen that has nothing to show; its words are the edge's, which
-/// knows where the photos go.
-public enum FrameHint: Equatable, Sendable {
-    /// No photo can be shown: where to put photos.
-    case noPhotos
-}
-
-/// How a new photo replaces the picture before it on screen.
-public enum FrameTransition: Equatable, Sendable {
-    /// A crossfade from the picture on screen, which shows the photo `from`, to the new frame in
-    /// `duration`, linear per channel, timed by the clock (a slow board drops frames and still
-    /// ends on time, on the new frame exactly). The view model holds no pixels of `from`: the
-    /// screen fades from what it shows, and a screen that shows something else cuts.
-    case fade(from: Photo, duration: Duration)
-}
-
-/// A view: an adapter at the edge that draws view models (a screen, a folder of PNG files).
-/// It never changes state.
-public protocol FrameView: Sendable {
-    /// Draws `viewModel`, returning once it is on screen.
-    func render(_ viewModel: FrameViewModel) async throws
-}

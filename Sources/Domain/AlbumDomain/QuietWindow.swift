@@ -1,56 +1,3 @@
-/// A day of the week, numbered as Foundation's Gregorian calendar numbers them (Sunday is 1).
-public enum Weekday: Int, CaseIterable, Comparable, Sendable, CustomStringConvertible {
-    case sunday = 1
-    case monday, tuesday, wednesday, thursday, friday, saturday
-
-    /// The three-letter names `--quiet-hours` accepts, lowercase.
-    static let names: [String: Weekday] = [
-        "sun": .sunday, "mon": .monday, "tue": .tuesday, "wed": .wednesday, "thu": .thursday, "fri": .friday,
-        "sat": .saturday,
-    ]
-
-    /// Monday to Sunday, the order days are written in a window.
-    static let weekOrder: [Weekday] = [.monday, .tuesday, .wednesday, .thursday, .friday, .saturday, .sunday]
-
-    public var description: String { Self.names.first { $0.value == self }!.key }
-
-    public static func < (lhs: Weekday, rhs: Weekday) -> Bool {
-        weekOrder.firstIndex(of: lhs)! < weekOrder.firstIndex(of: rhs)!
-    }
-}
-
-/// A time of day on the wall clock, to the minute (`HH:MM`, 00:00 to 23:59).
-public struct WallClockTime: Comparable, Hashable, Sendable, CustomStringConvertible {
-    /// Minutes since midnight, 0 to 1439.
-    public let minuteOfDay: Int
-
-    /// The hour, 0 to 23.
-    public var hour: Int { minuteOfDay / 60 }
-    /// The minute, 0 to 59.
-    public var minute: Int { minuteOfDay % 60 }
-
-    /// Creates a time; `nil` unless `hour` is 0–23 and `minute` 0–59.
-    public init?(hour: Int, minute: Int) {
-        guard (0...23).contains(hour), (0...59).contains(minute) else { return nil }
-        minuteOfDay = hour * 60 + minute
-    }
-
-    /// Parses `HH:MM` (one or two digits for the hour, two for the minute).
-    init?(parsing text: Substring) {
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) }), let hour = Int(parts[0]), let minute = Int(parts[1])
-        else { return nil }
-        self.init(hour: hour, minute: minute)
-    }
-
-    public static func < (lhs: WallClockTime, rhs: WallClockTime) -> Bool { lhs.minuteOfDay < rhs.minuteOfDay }
-
-    public var description: String {
-        String(hour / 10) + String(hour % 10) + ":" + String(minute / 10) + String(minute % 10)
-    }
-}
-
 /// One quiet window of `--quiet-hours`: `[start, end)` in local wall-clock time on the given
 /// days, for example `mon-fri 19:00-07:00`. A window whose end is earlier than its start
 /// crosses midnight and belongs to the day it starts on.
@@ -80,28 +27,6 @@ public struct QuietWindow: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         let dayText = days.count == 7 ? "" : days.sorted().map(\.description).joined(separator: ",") + " "
         return "\(dayText)\(start)-\(end)"
-    }
-}
-
-/// Why a `--quiet-hours` window is not valid.
-public enum QuietWindowError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The window does not have the form `[DAYS ]HH:MM-HH:MM`.
-    case malformed(String)
-    /// A day name is not one of mon, tue, wed, thu, fri, sat, sun.
-    case unknownDay(String)
-    /// The window starts when it ends.
-    case startEqualsEnd
-    /// The window has no days.
-    case noDays
-
-    public var description: String {
-        switch self {
-        case .malformed(let text):
-            "'\(text)' is not a quiet window: use HH:MM-HH:MM, optionally after days, e.g. 'mon-fri 19:00-07:00'"
-        case .unknownDay(let text): "'\(text)' is not a day: use mon, tue, wed, thu, fri, sat, sun"
-        case .startEqualsEnd: "a quiet window must not start when it ends"
-        case .noDays: "a quiet window needs at least one day"
-        }
     }
 }
 
