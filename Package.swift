@@ -105,9 +105,12 @@ let package = Package(
             name: "CPhotoCodec",
             dependencies: ["CPhotoCodecCore", "CPNGCodec", "CJPEGCodec", "CWebPCodec", "CHEIFCodec", "CColour"],
             path: "Sources/C/Codecs/CPhotoCodec"),
-        .target(name: "CJPEGCodec", dependencies: ["CPhotoCodecCore", "CJPEG", "CColour"], path: "Sources/C/Codecs/CJPEGCodec"),
         .target(
-            name: "CWebPCodec", dependencies: ["CPhotoCodecCore", "CWebP", "CColour"], path: "Sources/C/Codecs/CWebPCodec",
+            name: "CJPEGCodec", dependencies: ["CPhotoCodecCore", "CJPEG", "CColour"],
+            path: "Sources/C/Codecs/CJPEGCodec"),
+        .target(
+            name: "CWebPCodec", dependencies: ["CPhotoCodecCore", "CWebP", "CColour"],
+            path: "Sources/C/Codecs/CWebPCodec",
             linkerSettings: [.linkedLibrary("webp")]),
         .target(name: "CHEIFCodec", dependencies: ["CPhotoCodecCore", "CHEIF"], path: "Sources/C/Codecs/CHEIFCodec"),
         // Colour management: embedded ICC profiles converted to sRGB with lcms2.
@@ -149,12 +152,15 @@ let package = Package(
         .target(
             name: "PhotoDecoding",
             dependencies: [
-                "AlbumDomain", "CPhotoCodecCore", "CPhotoCodec", "CHEIFCodec", "CColour", "PhotoCodec", "FrameFinishing",
+                "AlbumDomain", "CPhotoCodecCore", "CPhotoCodec", "CHEIFCodec", "CColour", "PhotoCodec",
+                "FrameFinishing",
             ],
             path: "Sources/Adapters/PhotoDecoding"),
         .target(
             name: "DecodeSandbox",
-            dependencies: ["AlbumDomain", "CPhotoCodecCore", "CSandbox", "LinuxInterfaces", "PhotoCodec", "FrameFinishing"],
+            dependencies: [
+                "AlbumDomain", "CPhotoCodecCore", "CSandbox", "LinuxInterfaces", "PhotoCodec", "FrameFinishing",
+            ],
             path: "Sources/Adapters/DecodeSandbox"),
         .target(
             name: "PNGFileView", dependencies: ["AlbumDomain", "LinuxInterfaces", "PhotoCodec", "FrameFinishing"],
@@ -197,7 +203,8 @@ let package = Package(
         .target(
             name: "BabyAlbumApp",
             dependencies: [
-                "PhotoSources", "AlbumDomain", "AlbumRuntime", "DecodeSandbox", "PhotoCodec", "FrameFinishing", "PNGFileView",
+                "PhotoSources", "AlbumDomain", "AlbumRuntime", "DecodeSandbox", "PhotoCodec", "FrameFinishing",
+                "PNGFileView",
                 "FolderRepository",
                 "DRMDisplay", "EvdevInput", "SystemdNotify", "LinuxInterfaces",
                 "QuietHours", .product(name: "Logging", package: "swift-log"),
@@ -237,11 +244,15 @@ let package = Package(
             dependencies: ["AlbumRuntime", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
         .testTarget(
             name: "PhotoCodecTests",
-            dependencies: ["PhotoCodec", "FrameFinishing", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport"],
+            dependencies: [
+                "PhotoCodec", "FrameFinishing", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport",
+            ],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "FrameFinishingTests",
-            dependencies: ["FrameFinishing", "PhotoCodec", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport"]),
+            dependencies: [
+                "FrameFinishing", "PhotoCodec", "PhotoDecoding", "PNGFileView", "AlbumDomain", "TestSupport",
+            ]),
         .testTarget(
             name: "BabyAlbumEndToEndTests",
             dependencies: ["PhotoCodec", "FrameFinishing", "PhotoDecoding", "AlbumDomain", "TestSupport"]),
@@ -285,7 +296,8 @@ let package = Package(
         .testTarget(
             name: "DecodeWorkerTests",
             dependencies: [
-                "DecodeSandbox", "PhotoCodec", "FrameFinishing", "PhotoDecoding", "AlbumDomain", "CSandbox", "CDecodeWorker", "CColour",
+                "DecodeSandbox", "PhotoCodec", "FrameFinishing", "PhotoDecoding", "AlbumDomain", "CSandbox",
+                "CDecodeWorker", "CColour",
                 "CColourFixtures",
                 "CHEIFCodec", "CPhotoCodecCore", "LinuxInterfaces", "TestSupport",
             ]
