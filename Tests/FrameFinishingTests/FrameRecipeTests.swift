@@ -94,4 +94,18 @@ import Testing
             #expect(frame.pixels[0] != 0, "the bar was painted")
         }
     }
+
+    @Test func aDecodeNotOfThePanelsSizeIsRefused() throws {
+        try withPhoto { photo in
+            // A fill frame of the upright size under a quarter turn: half a screen, refused.
+            let error = #expect(throws: PhotoError.self) {
+                try FrameRecipe(scale: .fill, rotation: .clockwise90).prepare(photo, panel: Self.panel) { _, _ in
+                    DecodedFrame(
+                        frame: numbered(24, 64), scaleUsed: .fill, photoSize: Self.panel, metadata: PhotoMetadata())
+                }
+            }
+            #expect(error?.kind == .decoderFailed)
+            #expect(error?.reason == "the decoder made a 24x64 frame for a 64x24 screen")
+        }
+    }
 }

@@ -65,7 +65,8 @@ public struct FrameRecipe: Sendable {
 
     /// Makes `photo`'s frame for a `panel`: opens the photo (its path is the id's bytes, exactly as
     /// the folder listed them, not always UTF-8), decodes it with `decode` (steps 1 and 2), and
-    /// finishes the frame (step 3).
+    /// finishes the frame (step 3). A decode whose frame, finished, is not the panel's size is
+    /// refused (``PhotoError/Kind/decoderFailed``): never half a screen.
     public func prepare(
         _ photo: Photo, panel: FrameSize, decode: (borrowing PhotoFile, String) throws -> DecodedFrame
     ) throws -> Frame {
@@ -73,14 +74,21 @@ public struct FrameRecipe: Sendable {
         let file = try PhotoFile(pathBytes: photo.id.bytes, displayPath: name)
         let decoded = try decode(file, name)
         let metadata = decoded.metadata
-        var frame = finish(consume decoded, panel: panel)
+        var frame = finish(consume decoded)
+        guard frame.size == panel else {
+            let made = "\(frame.size.width)x\(frame.size.height)"
+            throw PhotoError(
+                kind: .decoderFailed,
+                reason: "the decoder made a \(made) frame for a \(panel.width)x\(panel.height) screen",
+                path: name)
+        }
         guard let caption else { return frame }
         frame = caption.paint(consume frame, metadata: metadata, rotation: rotation, name: name)
         return frame
     }
 
     /// Step 3 without the caption: the decoded frame on the panel.
-    private func finish(_ decoded: consuming DecodedFrame, panel: FrameSize) -> Frame {
+    private func finish(_ decoded: consuming DecodedFrame) -> Frame {
         guard scale == .auto, decoded.scaleUsed == .fit else { return decoded.frame }
         // The decoder let go of the frame: the backdrop is painted in place, not on a copy.
         let photoSize = decoded.photoSize
