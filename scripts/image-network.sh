@@ -104,6 +104,29 @@ EOF
         [[ $(readlink "$ROOT/etc/systemd/system/$unit") != /dev/null ]] || rm "$ROOT/etc/systemd/system/$unit"
         in_root systemctl enable "$unit" >/dev/null 2>&1 || die "cannot enable $unit"
     done
+    resolved_out_of_sysinit
+}
+
+# Debian 13's systemd-resolved is started in sysinit.target (Before=sysinit.target,
+# WantedBy=sysinit.target; Debian 12's in multi-user.target), so every unit after sysinit.target,
+# the frame among them, waited for its start (12 s of the trixie card's chain under QEMU's TCG,
+# issue 63 item 7). Nothing before the first photo resolves a name: the card's resolved is the
+# package's unit with sysinit.target taken out of its ordering and its [Install], as Debian 12 has
+# it. Dependencies cannot be reset by a drop-in, hence the whole unit in /etc (made from the
+# package's own file at every build, so a point release's changes come along).
+resolved_out_of_sysinit() {
+    local vendor=$ROOT/usr/lib/systemd/system/systemd-resolved.service
+    local card=$ROOT/etc/systemd/system/systemd-resolved.service
+    [[ -f $vendor ]] || die "systemd-resolved.service is not in the root"
+    grep -q '^Before=.*sysinit\.target' "$vendor" || return 0
+    in_root systemctl disable systemd-resolved.service >/dev/null 2>&1 || die "cannot disable systemd-resolved.service"
+    sed -e '/^Before=/s/ sysinit\.target//; /^Before=/s/=sysinit\.target /=/' \
+        -e 's/^WantedBy=sysinit\.target$/WantedBy=multi-user.target/' "$vendor" >"$card"
+    grep -q 'sysinit\.target' "$card" && die "systemd-resolved.service still names sysinit.target: $(grep sysinit "$card")"
+    in_root systemctl enable systemd-resolved.service >/dev/null 2>&1 || die "cannot enable systemd-resolved.service"
+    [[ -L $ROOT/etc/systemd/system/multi-user.target.wants/systemd-resolved.service &&
+        ! -L $ROOT/etc/systemd/system/sysinit.target.wants/systemd-resolved.service ]] ||
+        die "systemd-resolved.service is not wanted by multi-user.target alone"
 }
 
 # wpa_supplicant@wlan0 with the configuration `babyalbum network-setup` writes to /run (0600),
