@@ -1,6 +1,7 @@
 """The settings file through the real program (issue 61): every repro of settings_repros.py, then
 seeded mutants of them until the time is up, each through `babyalbum network-setup`,
-`babyalbum settings` and `babyalbum settings --json` (and, for the repros, `babyalbum doctor --json`).
+`babyalbum settings` and `babyalbum settings --json` (and, for the repros, `babyalbum doctor --json`
+and `babyalbum update-policy`, which must answer `older-updates=no` for every one).
 For each it checks what the README promises: no crash (no signal, no "Fatal error"), a bounded
 time (under 10 s a command, also for a 64 KB file), the password never in any output or written
 file but the supplicant's, the supplicant file 0600 and never an open network unless the file says
@@ -68,6 +69,7 @@ class Checker:
         if doctor:
             commands.append(["doctor", "--json", "--quick", "--settings-file", path, "--config", "/nonexistent",
                              "--photos", self.photos])
+            commands.append(["update-policy", "--settings", path])
         problems = []
         for command in commands:
             status, output, seconds = self.run(command)
@@ -80,6 +82,10 @@ class Checker:
                 problems.append(f"{name}: the password is in its output")
             if command[0] != "doctor" and status not in (0, 1) and status is not None and status >= 0:
                 problems.append(f"{name}: exit status {status}")
+            # The card's update check reads one answer: a repro never allows an older bundle.
+            if command[0] == "update-policy" and not output.endswith(b"\nolder-updates=no\n") \
+                    and output != b"older-updates=no\n":
+                problems.append(f"{name}: no 'older-updates=no' as its last line")
         supplicant = os.path.join(out, "babyalbum", "wpa_supplicant-wlan0.conf")
         for folder, _, files in os.walk(out):
             for file in files:

@@ -24,7 +24,7 @@ struct BabyAlbumCommand: AsyncParsableCommand {
         version: BabyAlbumVersion.current,
         subcommands: [
             Show.self, Doctor.self, SettingsCommand.self, NetworkSetup.self, WiFiWatch.self,
-            ClockModuleSetupCommand.self, FamilyLibraryCommand.self,
+            ClockModuleSetupCommand.self, FamilyLibraryCommand.self, UpdatePolicyCommand.self,
         ],
         defaultSubcommand: Show.self
     )

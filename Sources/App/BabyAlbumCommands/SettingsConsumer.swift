@@ -17,6 +17,8 @@ enum SettingsConsumer: CaseIterable {
     /// `family-library` for the card's Syncthing: the family's devices, its network and the
     /// child's name (the frame's name for the family).
     case familyLibrary
+    /// `update-policy` for the card's update check: whether an older bundle may be installed.
+    case updateCheck
 
     /// The keys this program consumes.
     var keys: Set<String> {
@@ -25,6 +27,7 @@ enum SettingsConsumer: CaseIterable {
         case .networkSetup: Self.names(of: NetworkSettings.self).subtracting(Self.clockModuleKeys)
         case .clockModuleSetup: Self.clockModuleKeys
         case .familyLibrary: Self.names(of: FamilyLibrarySettings.self).union(["name"])
+        case .updateCheck: Self.names(of: UpdateSettings.self)
         }
     }
 
@@ -42,6 +45,7 @@ enum SettingsConsumer: CaseIterable {
             case .slideshow, .networkSetup: return true
             case .clockModuleSetup: return key.hasPrefix("clock")
             case .familyLibrary: return key.hasPrefix("family")
+            case .updateCheck: return key.hasPrefix("older") || key.hasPrefix("update")
             }
         }
     }

@@ -21,7 +21,7 @@ enum SettingsWiring {
     /// The subcommands that do not read the settings file themselves.
     static let otherSubcommands: Set<String> = [
         "doctor", "benchmark-decode", "settings", "network-setup", "wifi-watch", "clock-module-setup",
-        "family-library", "help",
+        "family-library", "update-policy", "help",
     ]
 
     /// The slideshow's own options among `babyalbum`'s arguments (after `show`, if given); `nil`

@@ -83,6 +83,8 @@ struct Show: AsyncParsableCommand {
 
     @OptionGroup var network: NetworkOptions
 
+    @OptionGroup var updates: UpdateOptions
+
     @Option(help: ArgumentHelp("The child's name, as captions show it (for example Mia).", valueName: "name"))
     var name: String?
 
