@@ -17,6 +17,7 @@ RAUC writes the whole image; the card reboots at once, so the guest's own count 
 import hashlib
 import os
 import re
+import subprocess
 import time
 
 UBOOT = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"
@@ -151,6 +152,7 @@ def update_from_stick(vm, card, work):
         guest.read_until(r"slot B \(virtio 0:3\)[\s\S]*IMAGE-READY", 900)
         vm.wait_showing(guest)
         to_photo = time.monotonic() - reboot
+        check_told_on_screen(vm, guest, work, f"Updated to {new}")
         marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
         _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
                           "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
@@ -180,4 +182,25 @@ def update_from_stick(vm, card, work):
         raise vm.Failure("no shuffle state on the state partition after the update")
     print(f"  the FAT's {len(before['photos'])} photo(s), the state partition ({before['state']}, with its shuffle "
           f"state) and the library's {len(before['library'])} photo(s) are the same after the update; {old} -> {new}")
+
+
+def check_told_on_screen(vm, guest, work, words):
+    """The frame of the new system tells the update once on screen (a minute from its start): its
+    log line, the words read back from a screendump by OCR (tesseract, as the caption tests do),
+    and the line kept as told beside update-result."""
+    told = vm.journal_line(guest, "babyalbum.service", f'on screen: "{words}"', 60)
+    if not told:
+        _, log = guest.sh("journalctl -b -u babyalbum.service -o cat | tail -n 20")
+        raise vm.Failure(f"the frame did not say '{words}' on screen:\n{log}")
+    screen = os.path.join(work, "update-told.png")
+    guest.screendump(os.path.join(work, "update-told.ppm")).save(screen)
+    read = subprocess.run(["tesseract", screen, "-"], capture_output=True, text=True).stdout
+    read = " ".join(read.split())
+    _, kept = guest.sh("cat /var/lib/babyalbum/update-result-shown; echo; cat /var/lib/babyalbum/update-result")
+    kept_lines = [line for line in kept.splitlines() if line.strip()]
+    print(f"  on screen: the frame's line '{told.strip()}'; OCR of the screen: '{read}'")
+    if words not in read:
+        raise vm.Failure(f"'{words}' is not on the screen (OCR read '{read}')")
+    if len(kept_lines) != 2 or kept_lines[0] != kept_lines[1]:
+        raise vm.Failure(f"the outcome was not kept as told (update-result-shown, update-result): {kept!r}")
 

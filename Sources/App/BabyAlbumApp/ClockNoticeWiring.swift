@@ -19,6 +19,7 @@ import Synchronization
 final class ClockNoticeWiring: Sendable {
     private let isShown: Bool
     private let isScreen: Bool
+    private let tellsUpdates: Bool
     private let photoFolder: String
     private let logger: Logger
     private let clockSource: @Sendable () -> WallClockSource?
@@ -35,15 +36,17 @@ final class ClockNoticeWiring: Sendable {
     ) {
         isShown = configuration.clockNotice.isShown(onScreen: isScreen)
         self.isScreen = isScreen
+        tellsUpdates = configuration.updateResultFile != nil
         photoFolder = configuration.photos
         self.logger = logger
         self.clockSource = clockSource
     }
 
-    /// `view` with the line drawn over its pictures, when the line may show and the font opens;
+    /// `view` with the notices drawn over its pictures (this line, an update's outcome), when one
+    /// may show and the font opens;
     /// on a screen also the line that says where photos go when there are none.
     func view(over view: any FrameView, size: FrameSize, rotation: ScreenRotation, font path: String) -> any FrameView {
-        guard isShown || isScreen else { return view }
+        guard isShown || isScreen || tellsUpdates else { return view }
         do {
             let font = try CaptionFont(path: path)
             let logger = logger
@@ -77,7 +80,7 @@ final class ClockNoticeWiring: Sendable {
         let clockSource = clockSource
         watch.withLock {
             $0 = Task {
-                let end = ContinuousClock.now.advanced(by: PublishPhoto.clockNoticeDuration)
+                let end = ContinuousClock.now.advanced(by: PublishPhoto.noticeDuration)
                 while ContinuousClock.now < end {
                     do { try await Task.sleep(for: Self.recheck) } catch { return }
                     if clockSource() != nil { return runner.send(.clockSet) }

@@ -39,6 +39,9 @@ public enum Slideshow {
             over: quietHours.view, size: output.frameSize, rotation: rotation, font: configuration.captionFont)
         clockNotice.start(sendingTo: runner)
         defer { clockNotice.stop() }
+        let updateNotice = UpdateNoticeWiring(resultFile: configuration.updateResultFile, logger: logger)
+        updateNotice.start(sendingTo: runner)
+        defer { updateNotice.stop() }
 
         let repository = RescanningRepository { configuration.photoRepository(logger: logger) }
         let signals = SignalWatcher(signals: SignalNumber.watched) { number in

@@ -60,6 +60,10 @@ public struct SlideshowConfiguration: Sendable {
     public var caption = CaptionPolicy(style: .none, children: [])
     /// The captions' font file.
     public var captionFont = CaptionFont.defaultPath
+    /// The card's update outcomes, told once on screen (`nil`: none; ``UpdateNoticeWiring``).
+    public var updateResultFile: String? = nil
+    /// The card's file of update outcomes (`deploy/card/update-check` writes it).
+    public static let cardUpdateResultFile = "/var/lib/babyalbum/update-result"
     /// Asked on SIGHUP: `true` when the settings file changed, and the slideshow should end
     /// (``AlbumEnd/restartRequested``) so that the command starts again with the new settings.
     public var settingsChanged: (@Sendable () -> Bool)?

@@ -102,6 +102,12 @@ struct Show: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The card's update outcomes, told once on screen, or none (tests; default: "
+                + "/var/lib/babyalbum/update-result on a screen, none for png output).", visibility: .hidden))
+    var updateResult: String?
+
+    @Option(
+        help: ArgumentHelp(
             "The settings file, key = value lines (default: /boot/firmware/babyalbum.txt on a Raspberry Pi, "
                 + "else /etc/babyalbum/babyalbum.conf); the command line wins over it.", valueName: "file"))
     var settings: String?
@@ -138,6 +144,15 @@ struct Show: AsyncParsableCommand {
                     "--output png:\(directory) is inside the photo folder '\(folder)': the frame would show its own frames"
                 )
             }
+        }
+    }
+
+    /// The file of the card's update outcomes that the frame tells on screen, if any.
+    var updateResultFile: String? {
+        switch (updateResult, screen.output.value) {
+        case ("none"?, _), (nil, .png): nil
+        case (nil, _): SlideshowConfiguration.cardUpdateResultFile
+        case (let file?, _): file
         }
     }
 
@@ -188,6 +203,7 @@ struct Show: AsyncParsableCommand {
         configuration.stickPhotos = stickPhotos
         configuration.caption = try captionPolicy()
         configuration.captionFont = captionFont
+        configuration.updateResultFile = updateResultFile
         SignalDisposition.ignore(SignalNumber.brokenPipe)
         do {
             let end = try await Slideshow.run(configuration, logger: logger)

@@ -23,10 +23,13 @@ public enum AlbumAction: Equatable, Sendable {
     /// Quiet hours ended at `now`: a fresh photo comes up at once (no fade).
     case quietHoursEnded(now: AlbumTime)
     /// The wall clock was found not set since power-on at `now` (no network time, no clock
-    /// module): a small line on screen says so, with `advice`, for ``PublishPhoto/clockNoticeDuration``.
+    /// module): a small line on screen says so, with `advice`, for ``PublishPhoto/noticeDuration``.
     case clockFoundUnset(now: AlbumTime, advice: String)
     /// The wall clock has been set (network time, a clock module): the line goes at once.
     case clockSet
+    /// The outcome of the card's last update was found at `now`, not yet told: a small line on
+    /// screen says it for ``PublishPhoto/noticeDuration``, over any other notice.
+    case updateOutcomeFound(UpdateOutcome, now: AlbumTime)
     /// The time asked for by ``AlbumEffect/scheduleNoticeEnd(at:)`` came; `now` is when it fired.
     case noticeTimeElapsed(now: AlbumTime)
     /// The screen now has another size (a hotplug brought another mode or another screen).

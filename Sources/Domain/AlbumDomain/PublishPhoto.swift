@@ -31,8 +31,8 @@ public struct PublishPhoto: Sendable {
 
     /// How late the next photo may be: the previous one stays on screen at most this long past its interval.
     public static let patience: Duration = .seconds(2)
-    /// How long the "clock not set" line stays on screen at most.
-    public static let clockNoticeDuration: Duration = .seconds(60)
+    /// How long a notice (the "clock not set" line, an update's outcome) stays on screen at most.
+    public static let noticeDuration: Duration = .seconds(60)
     /// What is left of ``patience`` for the photo after one passed over to be decoded.
     public static let reserveForTheNext: Duration = .seconds(1)
 

@@ -30,6 +30,8 @@ struct Reduction {
             clockFoundUnset(now: now, advice: advice)
         case .clockSet:
             clockSet()
+        case .updateOutcomeFound(let outcome, let now):
+            updateOutcomeFound(outcome, now: now)
         case .noticeTimeElapsed(let now):
             noticeTimeElapsed(now: now)
         case .frameSizeChanged(let size):

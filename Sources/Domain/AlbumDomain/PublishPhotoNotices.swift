@@ -1,10 +1,11 @@
-/// The "clock not set" line: it comes when the clock is found unset, and goes after
-/// ``PublishPhoto/clockNoticeDuration`` or as soon as the clock is set, whichever is first.
+/// The notices: the "clock not set" line comes when the clock is found unset, and goes after
+/// ``PublishPhoto/noticeDuration`` or as soon as the clock is set, whichever is first; an
+/// update's outcome comes when it is found, over any other notice, and goes after its time.
 extension Reduction {
     mutating func clockFoundUnset(now: AlbumTime, advice: String) {
         guard !album.clockIsSet, album.state.notice == nil, album.noticeEnds == nil else { return }
         let notice = FrameNotice.clockNotSet(advice: advice)
-        let deadline = now.advanced(by: PublishPhoto.clockNoticeDuration)
+        let deadline = now.advanced(by: PublishPhoto.noticeDuration)
         album.state.notice = notice
         album.noticeEnds = deadline
         effects.append(.report(.noticeShown(notice)))
@@ -13,7 +14,18 @@ extension Reduction {
 
     mutating func clockSet() {
         album.clockIsSet = true
+        guard case .clockNotSet? = album.state.notice else { return }
         removeNotice(because: .clockSet)
+    }
+
+    mutating func updateOutcomeFound(_ outcome: UpdateOutcome, now: AlbumTime) {
+        removeNotice(because: .replaced)
+        let notice = FrameNotice.update(outcome)
+        let deadline = now.advanced(by: PublishPhoto.noticeDuration)
+        album.state.notice = notice
+        album.noticeEnds = deadline
+        effects.append(.report(.noticeShown(notice)))
+        effects.append(.scheduleNoticeEnd(at: deadline))
     }
 
     mutating func noticeTimeElapsed(now: AlbumTime) {

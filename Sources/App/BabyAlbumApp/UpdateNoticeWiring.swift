@@ -1,0 +1,80 @@
+import AlbumDomain
+import AlbumRuntime
+import Logging
+import Synchronization
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The outcome of the card's last update, told once on screen (issue 64): reads the
+/// `update-result` file (on the card's state partition) at start and every ``recheck``; an
+/// outcome not yet told (its line differs from the one kept in `update-result-shown` beside it)
+/// goes to the runner as ``AlbumAction/updateOutcomeFound(_:now:)``, and its line is kept as
+/// told. An "installed" line is told only when the frame starts: the frame that ran beside the
+/// install, in the old system, may find it in the seconds before the reboot, and the frame of
+/// the new system tells it.
+final class UpdateNoticeWiring: Sendable {
+    /// How often the file is looked at after the start (a refused bundle needs no reboot).
+    static let recheck: Duration = .seconds(60)
+
+    private let resultFile: String?
+    private let logger: Logger
+    private let watch = Mutex<Task<Void, Never>?>(nil)
+
+    /// Tells the outcomes of `resultFile` (`nil`: none).
+    init(resultFile: String?, logger: Logger) {
+        self.resultFile = resultFile
+        self.logger = logger
+    }
+
+    /// The file that keeps the line last told.
+    var shownFile: String? { resultFile.map { $0 + "-shown" } }
+
+    /// Looks at the file now and every ``recheck``, sending each outcome not yet told.
+    func start(sendingTo runner: AlbumRunner<ContinuousClock>) {
+        guard resultFile != nil else { return }
+        if let outcome = untold(atStart: true) { runner.send(.updateOutcomeFound(outcome, now: runner.now)) }
+        watch.withLock {
+            $0 = Task { [self] in
+                while true {
+                    do { try await Task.sleep(for: Self.recheck) } catch { return }
+                    if let outcome = untold(atStart: false) {
+                        runner.send(.updateOutcomeFound(outcome, now: runner.now))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops looking.
+    func stop() {
+        watch.withLock { $0?.cancel() }
+    }
+
+    /// The outcome of the file's last line when it has not been told yet, marked as told.
+    func untold(atStart: Bool) -> UpdateOutcome? {
+        guard let resultFile, let shownFile, let line = Self.lastLine(of: resultFile) else { return nil }
+        guard line != Self.lastLine(of: shownFile), let outcome = UpdateResultLine.outcome(of: line) else {
+            return nil
+        }
+        if case .installed = outcome, !atStart { return nil }
+        do {
+            try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: shownFile + ".new"))
+            try? FileManager.default.removeItem(atPath: shownFile)
+            try FileManager.default.moveItem(atPath: shownFile + ".new", toPath: shownFile)
+        } catch {
+            logger.warning("the update's outcome cannot be kept as told in \(shownFile): it may show again")
+        }
+        return outcome
+    }
+
+    /// The last line of a small file (its last 4 KB), `nil` when it has none.
+    static func lastLine(of path: String) -> String? {
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else { return nil }
+        return String(decoding: data.suffix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).last.map(
+            String.init)
+    }
+}
