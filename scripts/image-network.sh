@@ -107,15 +107,15 @@ EOF
     resolved_out_of_sysinit
 }
 
-# Debian 13's systemd-resolved is started in sysinit.target (Before=sysinit.target,
-# WantedBy=sysinit.target; Debian 12's in multi-user.target), so every unit after sysinit.target,
-# the frame among them, waited for its start (12 s of the trixie card's chain under QEMU's TCG,
-# issue 63 item 7). Nothing before the first photo resolves a name: the card's resolved is the
-# package's unit with sysinit.target taken out of its ordering and its [Install], as Debian 12 has
-# it. Dependencies cannot be reset by a drop-in, hence the whole unit in /etc (made from the
-# package's own file at every build, so a point release's changes come along).
+# systemd-resolved is started in sysinit.target (Before=sysinit.target, WantedBy=sysinit.target,
+# Debian 12 and 13 alike), so every unit after sysinit.target, the frame among them, waited for
+# its start (12 s of the trixie card's chain under QEMU's TCG, issue 63 item 7). Nothing before
+# the first photo resolves a name: the card's resolved is the package's unit with sysinit.target
+# taken out of its ordering and its [Install] (multi-user.target instead). Dependencies cannot be
+# reset by a drop-in, hence the whole unit in /etc (made from the package's own file at every
+# build, so a point release's changes come along).
 resolved_out_of_sysinit() {
-    local vendor=$ROOT/usr/lib/systemd/system/systemd-resolved.service
+    local vendor=$ROOT/lib/systemd/system/systemd-resolved.service
     local card=$ROOT/etc/systemd/system/systemd-resolved.service
     [[ -f $vendor ]] || die "systemd-resolved.service is not in the root"
     grep -q '^Before=.*sysinit\.target' "$vendor" || return 0
