@@ -15,7 +15,7 @@ struct SettingsConsumerTests {
                 == ["time-servers", "wifi-name", "wifi-hidden", "wifi-password", "wifi-country"])
         #expect(SettingsConsumer.clockModuleSetup.keys == ["clock-module"])
         #expect(SettingsConsumer.familyLibrary.keys == ["family-library", "family-library-network", "name"])
-        #expect(SettingsConsumer.updateCheck.keys == ["older-updates"])
+        #expect(SettingsConsumer.updateCheck.keys == ["older-updates", "quiet-hours"])
         let cardKeys = [SettingsConsumer.networkSetup, .clockModuleSetup, .familyLibrary, .updateCheck].map(\.keys)
         for keys in cardKeys { #expect(keys.isSubset(of: SettingsConsumer.slideshow.keys)) }
         #expect(Set(cardKeys.joined()).count == cardKeys.map(\.count).reduce(0, +), "no key read by two")

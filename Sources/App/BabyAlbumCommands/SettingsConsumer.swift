@@ -17,7 +17,8 @@ enum SettingsConsumer: CaseIterable {
     /// `family-library` for the card's Syncthing: the family's devices, its network and the
     /// child's name (the frame's name for the family).
     case familyLibrary
-    /// `update-policy` for the card's update check: whether an older bundle may be installed.
+    /// `update-policy` for the card's update check: whether an older bundle may be installed,
+    /// and whether there are quiet hours to reboot in.
     case updateCheck
 
     /// The keys this program consumes.
@@ -27,7 +28,7 @@ enum SettingsConsumer: CaseIterable {
         case .networkSetup: Self.names(of: NetworkSettings.self).subtracting(Self.clockModuleKeys)
         case .clockModuleSetup: Self.clockModuleKeys
         case .familyLibrary: Self.names(of: FamilyLibrarySettings.self).union(["name"])
-        case .updateCheck: Self.names(of: UpdateSettings.self)
+        case .updateCheck: Self.names(of: UpdateSettings.self).union(["quiet-hours"])
         }
     }
 
