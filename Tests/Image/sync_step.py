@@ -340,20 +340,21 @@ def limit_family_upload(family, kibps):
     family.api("PATCH", "/rest/config/options", {"maxSendKbps": kibps, "limitBandwidthInLan": kibps > 0})
 
 
-def blocks_kept(card, work, photo):
+def blocks_kept(vm, card, work, photo, partial):
     """How many of the photo's Syncthing blocks the card's temporary file held after the cut: read
     from a copy of the library partition whose journal e2fsck has replayed (as the next boot's
-    fsck does), compared block by block with the family's photo."""
+    fsck does), compared block by block with the family's photo. `partial`: the temporary file's
+    path in the card's library folder."""
     card.attach()
     copy = os.path.join(work, "library-after-cut.ext4")
     subprocess.run(["dd", f"if={card.part(card.LIBRARY)}", f"of={copy}", "bs=4M", "status=none"], check=True)
     subprocess.run(["e2fsck", "-f", "-y", copy], capture_output=True)
     dumped = os.path.join(work, "family-big.tmp")
-    subprocess.run(["debugfs", "-R", f"dump /photos/.syncthing.family-big.png.tmp {dumped}", copy],
-                   capture_output=True, check=True)
+    inside = "/" + os.path.relpath(os.path.join(LIBRARY, partial), os.path.dirname(LIBRARY))
+    said = subprocess.run(["debugfs", "-R", f'dump "{inside}" {dumped}', copy], capture_output=True, text=True)
     os.remove(copy)
     if not os.path.exists(dumped):
-        return 0, 0
+        raise vm.Failure(f"the temporary file {inside} could not be read from the cut card: {said.stderr.strip()}")
     kept = total = 0
     with open(photo, "rb") as theirs, open(dumped, "rb") as ours:
         while block := theirs.read(SYNC_BLOCK):
@@ -374,7 +375,7 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     limit_family_upload(family, SLOW_LINK_KIBPS)
     sent_at_scan = family_sent(family)
     family.api("POST", "/rest/db/scan?folder=babyalbum-family")
-    seen = (f"find {LIBRARY} \\( -name .syncthing.family-big.png.tmp -size +1k -printf 'partial %s\\n' \\) -o "
+    seen = (f"find {LIBRARY} \\( -name .syncthing.family-big.png.tmp -size +1k -printf 'partial %P\\n' \\) -o "
             f"\\( -name family-big.png -printf 'whole\\n' \\)")
     deadline = time.monotonic() + 600
     memory = []
@@ -387,15 +388,16 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
         memory.append(pss(guest))
         time.sleep(1)
     _, state = guest.sh(seen, timeout=60)
-    if not state.startswith("partial"):
+    if not state.startswith("partial "):
         raise vm.Failure(f"at the cut the large photo was not in transfer on the card: '{state.strip()}'")
+    partial = state.strip().splitlines()[0][len("partial "):]
     sent_at_cut = family_sent(family) - sent_at_scan
     print_memory("while family-big.png arrived", memory)
     guest.kill()
     limit_family_upload(family, 0)
     print(f"  power cut while family-big.png was in transfer over a {SLOW_LINK_KIBPS} KiB/s link, the family "
           f"having sent {sent_at_cut / whole:.0%} of it")
-    kept, total = blocks_kept(card, work, path)
+    kept, total = blocks_kept(vm, card, work, path, partial)
     print(f"  the card's temporary file kept {kept} of the photo's {total} blocks of 128 KiB through the cut")
     if kept == 0:
         raise vm.Failure("the card's temporary file kept none of the photo's blocks through the cut: "
