@@ -148,7 +148,7 @@ def update_from_stick(vm, card, work):
         # The reboot waits for a quiet moment: no quiet hours here, so the frame's next photo.
         rebooting = vm.journal_line(guest, "babyalbum-update.service", "rebooting into slot B", 1800)
         print(f"  {(rebooting or '(no line)').strip()}")
-        if not rebooting or "(the frame: showing " not in rebooting:
+        if not rebooting or not re.search(r"\(the frame: .*\bshowing /", rebooting):
             raise vm.Failure(f"the reboot did not wait for the frame's next photo: {rebooting!r}")
         guest.read_until(r"babyalbum: slot B \(virtio 0:3\)", 1800)
         install_seconds = time.monotonic() - mark
