@@ -59,17 +59,17 @@ def virt_boot(card, work, boot_files):
 
 def raspi3b_boot(image, work):
     """QEMU's start and the kernel's start to babyalbum.service's start on raspi3b."""
+    # As Tests/Image/raspi3b.py boots it: U-Boot from the FAT (config.txt's kernel=), which loads
+    # slot A's own kernel, initramfs and command line (EXTRA added to it in the test's copy).
     card = vm.Card(image, work)
     card.attach()
-    raspi3b.grown_copy(card, work)
-    card.detach()
-    card.attach()
-    card.add_shell("ttyS1")
     files, cmdline = raspi3b.boot_files(card, work)
+    card.add_shell("ttyS1")
     card.detach()
-    machine = ["-M", "raspi3b", "-dtb", files["dtb"], "-append", f"{cmdline} {raspi3b.EXTRA}",
+    raspi3b.grown_copy(card, work)
+    machine = ["-M", "raspi3b", "-dtb", files["dtb"],
                "-drive", f"file={card.path},if=sd,format=raw", "-serial", "null", "-serial", "SERIAL"]
-    guest = vm.Guest(card, work, files["kernel"], files["initrd"], "", machine=machine, accel=SINGLE_THREAD_TCG)
+    guest = vm.Guest(card, work, files["kernel"], None, cmdline, machine=machine, accel=SINGLE_THREAD_TCG)
     try:
         guest.read_until("IMAGE-READY", 900)
         deadline = time.monotonic() + 900
