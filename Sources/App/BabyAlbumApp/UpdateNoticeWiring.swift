@@ -1,5 +1,6 @@
 import AlbumDomain
 import AlbumRuntime
+import LinuxInterfaces
 import Logging
 import Synchronization
 
@@ -62,9 +63,8 @@ final class UpdateNoticeWiring: Sendable {
         }
         if case .installed = outcome, !atStart { return nil }
         do {
-            try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: shownFile + ".new"))
-            try? FileManager.default.removeItem(atPath: shownFile)
-            try FileManager.default.moveItem(atPath: shownFile + ".new", toPath: shownFile)
+            try FileDescriptor.replaceAtomically(
+                shownFile, with: Array((line + "\n").utf8), temporary: shownFile + ".new")
         } catch {
             logger.warning("the update's outcome cannot be kept as told in \(shownFile): it may show again")
         }

@@ -4,12 +4,7 @@
 extension Reduction {
     mutating func clockFoundUnset(now: AlbumTime, advice: String) {
         guard !album.clockIsSet, album.state.notice == nil, album.noticeEnds == nil else { return }
-        let notice = FrameNotice.clockNotSet(advice: advice)
-        let deadline = now.advanced(by: PublishPhoto.noticeDuration)
-        album.state.notice = notice
-        album.noticeEnds = deadline
-        effects.append(.report(.noticeShown(notice)))
-        effects.append(.scheduleNoticeEnd(at: deadline))
+        showNotice(.clockNotSet(advice: advice), now: now)
     }
 
     mutating func clockSet() {
@@ -20,17 +15,21 @@ extension Reduction {
 
     mutating func updateOutcomeFound(_ outcome: UpdateOutcome, now: AlbumTime) {
         removeNotice(because: .replaced)
-        let notice = FrameNotice.update(outcome)
-        let deadline = now.advanced(by: PublishPhoto.noticeDuration)
-        album.state.notice = notice
-        album.noticeEnds = deadline
-        effects.append(.report(.noticeShown(notice)))
-        effects.append(.scheduleNoticeEnd(at: deadline))
+        showNotice(.update(outcome), now: now)
     }
 
     mutating func noticeTimeElapsed(now: AlbumTime) {
         guard let deadline = album.noticeEnds, now >= deadline else { return }
         removeNotice(because: .timeUp)
+    }
+
+    /// Puts `notice` on screen from `now` for ``PublishPhoto/noticeDuration``.
+    private mutating func showNotice(_ notice: FrameNotice, now: AlbumTime) {
+        let deadline = now.advanced(by: PublishPhoto.noticeDuration)
+        album.state.notice = notice
+        album.noticeEnds = deadline
+        effects.append(.report(.noticeShown(notice)))
+        effects.append(.scheduleNoticeEnd(at: deadline))
     }
 
     private mutating func removeNotice(because reason: NoticeRemoval) {
