@@ -11,7 +11,7 @@ ROUNDS times, interleaved so that the host's load falls on both alike:
   the frame itself cannot show a photo there).
 Prints each boot and the medians, and the trixie card's ratio to the bookworm card's.
 
-Usage: Benchmarks/first_photo.py BOOKWORM.img TRIXIE.img [--rounds N] [--no-raspi3b]
+Usage: Benchmarks/first_photo.py BOOKWORM.img TRIXIE.img [--rounds N] [--no-raspi3b] [--append WORDS]
        (as root; BABYALBUM_BIN as for Tests/Image/image_vm.py; about 3 minutes a boot under TCG)
 """
 
@@ -95,6 +95,8 @@ def main():
     parser.add_argument("trixie")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-raspi3b", action="store_true")
+    parser.add_argument("--append", default="", help="words added to the kernel command line of the virt boots "
+                        "(both cards), e.g. nokaslr")
     options = parser.parse_args()
     results = {(suite, board): [] for suite in ("bookworm", "trixie") for board in ("virt", "raspi3b")}
     with open("/proc/loadavg") as f:
@@ -104,6 +106,8 @@ def main():
             work = tempfile.mkdtemp(prefix=f"babyalbum-first-photo-{suite}.")
             try:
                 card, files = prepared(image, work)
+                if options.append:
+                    files = (files[0], files[1], files[2] + " " + options.append)
                 figures = virt_boot(card, work, files)
                 results[(suite, "virt")].append(figures)
                 print(f"round {round_} {suite} virt: first photo {figures[0]:.1f} s from QEMU's start, "

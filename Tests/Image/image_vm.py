@@ -50,6 +50,7 @@ import exit_button  # noqa: E402  (Tests/Image/exit_button.py: the check, shared
 import clock_step  # noqa: E402  (Tests/Image/clock_step.py: the network and the clock, issue 36)
 import slots_step  # noqa: E402  (Tests/Image/slots_step.py: two system slots through U-Boot, issue 64)
 import update_step  # noqa: E402  (Tests/Image/update_step.py: an update from a USB stick, issue 64)
+import update_cuts_step  # noqa: E402  (Tests/Image/update_cuts_step.py: power cuts during an update, issue 64)
 import boot_health_step  # noqa: E402  (Tests/Image/boot_health_step.py: no dead end at boot, the watchdog, issue 63)
 import test_dtb_clock_bus  # noqa: E402  (the clock module's bus in a decompiled tree)
 
@@ -997,6 +998,9 @@ def main():
                             lambda: slots_step.step_slots(sys.modules[__name__], card, work)),
                            ("update: a signed bundle from a USB stick boots in slot B, another key's is refused, "
                             "nothing a parent owns changes", lambda: update_step.step_update(sys.modules[__name__], card, work)),
+                           ("update cuts: five power cuts during an install and slot B's first boots; a photo after "
+                            "each, slot B marked good in the end", lambda: update_cuts_step.step_update_cuts(
+                                sys.modules[__name__], card, work, options.seed)),
                            ("sync: the family library paired from babyalbum.txt, 30 photos arrive",
                             lambda: sync_step.step_sync(sys.modules[__name__], card, work, boot_files)),
                            ("clock: no RTC, wired DHCP, NTP sets the clock, quiet hours follow it",
@@ -1027,8 +1031,8 @@ def wear_reserve(options):
 
 #: Every step's name (the words before the colon of its record), for --steps, --leave-out and
 #: BABYALBUM_IMAGE_STEPS; scripts/test's lanes together run them all.
-STEP_NAMES = ["device trees", "boot", "boot health", "library", "slots", "update", "sync", "clock", "power cuts",
-              "card wear"]
+STEP_NAMES = ["device trees", "boot", "boot health", "library", "slots", "update", "update cuts", "sync", "clock",
+              "power cuts", "card wear"]
 
 
 def chosen(options, step):

@@ -52,19 +52,21 @@ def json_partition_start(vm, path, number):
     return table[number - 1]["start"]
 
 
-def make_bundles(vm, card, work):
-    """The good bundle (development key) and one signed by a throwaway key, in work/bundles."""
+def make_bundles(vm, card, work, other_key=True):
+    """The good bundle (development key) and, with `other_key`, one signed by a throwaway key."""
     image, old, new = newer_card(vm, card, work)
     good = os.path.join(work, "good")
     vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", good, image)
-    other = os.path.join(work, "other")
-    key, cert = os.path.join(work, "other.key"), os.path.join(work, "other.cert")
-    vm.run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "30",
-           "-subj", "/CN=not BabyAlbum")
-    vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", other, "--key", key, "--cert", cert, image)
-    os.unlink(image)
     (name,) = os.listdir(good)
-    bundles = {"b-good.raucb": os.path.join(good, name), "a-other-key.raucb": os.path.join(other, os.listdir(other)[0])}
+    bundles = {"b-good.raucb": os.path.join(good, name)}
+    if other_key:
+        other = os.path.join(work, "other")
+        key, cert = os.path.join(work, "other.key"), os.path.join(work, "other.cert")
+        vm.run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days",
+               "30", "-subj", "/CN=not BabyAlbum")
+        vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", other, "--key", key, "--cert", cert, image)
+        bundles["a-other-key.raucb"] = os.path.join(other, os.listdir(other)[0])
+    os.unlink(image)
     return bundles, old, new
 
 
@@ -79,6 +81,17 @@ def stick(vm, work, bundles):
         vm.run("mcopy", "-i", path, source, "::/" + name, env=dict(os.environ, MTOOLS_SKIP_CHECK="1"))
     return ["-drive", f"file={path},if=none,id=stick,format=raw,snapshot=on", "-device", "qemu-xhci,id=xhci",
             "-device", "usb-storage,bus=xhci.0,drive=stick"]
+
+
+def power_on(vm, card, work, plug):
+    """The card on `virt` through U-Boot (a reset restarts the board), the stick `plug` plugged in."""
+    machine = ["-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-bios", UBOOT,
+               "-drive", f"file={card.path},if=none,id=card,format=raw,cache=writeback", "-device",
+               "virtio-blk-pci,drive=card", "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci",
+               "-serial", "SERIAL"] + plug
+    guest = vm.Guest(card, work, None, None, "", machine=machine, reboot=True)
+    vm.LIVE.append(guest)
+    return guest
 
 
 def parents_data(vm, card):
@@ -118,12 +131,7 @@ def update_from_stick(vm, card, work):
     before = parents_data(vm, card)
     card.detach()
     vm.power_off_all()
-    machine = ["-M", "virt", "-cpu", "cortex-a72", "-smp", "2", "-m", "1024", "-bios", UBOOT,
-               "-drive", f"file={card.path},if=none,id=card,format=raw,cache=writeback", "-device",
-               "virtio-blk-pci,drive=card", "-device", "virtio-gpu-pci", "-device", "virtio-keyboard-pci",
-               "-serial", "SERIAL"] + plug
-    guest = vm.Guest(card, work, None, None, "", machine=machine, reboot=True)
-    vm.LIVE.append(guest)
+    guest = power_on(vm, card, work, plug)
     try:
         guest.read_until("IMAGE-READY", 900)
         vm.wait_showing(guest)
