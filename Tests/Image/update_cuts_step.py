@@ -35,6 +35,15 @@ def step_update_cuts(vm, card, work, seed):
         raise vm.Failure(f"{update_step.UBOOT} is missing: scripts/install-deps --test installs u-boot-qemu")
     rng = random.Random(seed)
     card.attach()
+    vm.put_in_library(card, os.path.join(update_step.REPO, "Photos", "duck.png"), "library-duck.png")
+    try:
+        cut_updates(vm, card, work, rng)
+    finally:
+        card.attach()
+        vm.empty_library(card)
+
+
+def cut_updates(vm, card, work, rng):
     bundles, old, new = update_step.make_bundles(vm, card, work, other_key=False)
     plug = update_step.stick(vm, work, bundles)
     for bundle in bundles.values():
