@@ -119,24 +119,6 @@ def step_update(vm, card, work):
         vm.empty_library(card)  # the later steps' library starts empty (the sync step counts its folders)
 
 
-#: The good bundle of this run (path, version), kept for the sync step's delivery by the family.
-KEPT = {}
-
-
-def good_bundle(vm, card, work):
-    """This run's good bundle and its version: the update step's, else one made now."""
-    if not KEPT:
-        bundles, _, new = make_bundles(vm, card, work, other_key=False)
-        keep(work, bundles["b-good.raucb"], new)
-    return KEPT["path"], KEPT["version"]
-
-
-def keep(work, bundle, version):
-    path = os.path.join(work, "kept-good.raucb")
-    os.replace(bundle, path)
-    KEPT.update(path=path, version=version)
-
-
 def update_from_stick(vm, card, work):
     started = time.monotonic()
     bundles, old, new = make_bundles(vm, card, work)
@@ -144,7 +126,6 @@ def update_from_stick(vm, card, work):
     print(f"  bundles of {new} (slot A of the test's card, its version raised): {size / 1e6:.1f} MB each, made in "
           f"{time.monotonic() - started:.0f} s; one signed by a throwaway key")
     plug = stick(vm, work, bundles)
-    keep(work, bundles.pop("b-good.raucb"), new)
     for bundle in bundles.values():
         os.unlink(bundle)
     before = parents_data(vm, card)
