@@ -260,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "EvdevInputTests",
             dependencies: ["EvdevInput", "CEvdev", "AlbumDomain", .product(name: "Clocks", package: "swift-clocks")]),
-        .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify"]),
+        .testTarget(name: "SystemdNotifyTests", dependencies: ["SystemdNotify", "TestSupport"]),
         .testTarget(name: "WiFiStatusTests", dependencies: ["WiFiStatus"]),
         .testTarget(
             name: "PhotoSourcesTests",
@@ -286,7 +286,8 @@ let package = Package(
                 "BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "DRMDisplay", "EvdevInput", "FolderRepository",
                 "PhotoCodec", "PhotoDecoding", "TestSupport",
             ]),
-        // Helpers shared by the test targets (a temporary folder, resident memory, a log recorder).
+        // Helpers shared by the test targets (a temporary folder, resident memory, a log recorder, a
+        // notification socket).
         .target(
             name: "TestSupport", dependencies: [.product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"),

@@ -25,12 +25,13 @@ struct BabyAlbumProcess {
     private let errorData = LockedData()
     private let errorDrained = DispatchSemaphore(value: 0)
 
-    /// Starts `babyalbum arguments`. Unless `fastIntervals` is false, the test-only
+    /// Starts `babyalbum arguments`, with `extraEnvironment` added to this process's
+    /// environment. Unless `fastIntervals` is false, the test-only
     /// `BABYALBUM_TEST_FAST_INTERVAL=1` lets `--interval` go below one second.
-    init(_ arguments: [String], fastIntervals: Bool = true) throws {
+    init(_ arguments: [String], fastIntervals: Bool = true, extraEnvironment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment.merging(extraEnvironment) { $1 }
         environment["BABYALBUM_TEST_FAST_INTERVAL"] = fastIntervals ? "1" : nil
         process.environment = environment
         process.standardError = standardError

@@ -360,6 +360,9 @@ def check_running_and_showing(vm, frames, shot, late, started=None):
     state = show(vm)
     if not WITHOUT_NOTIFY and state.get("WatchdogTimestampMonotonic", "0") in ("", "0"):
         raise Failure(f"the watchdog was never pinged: {state}")
+    # The status the card's update trial reads (deploy/card/slot-good): a photo on the screen.
+    if not WITHOUT_NOTIFY and state.get("StatusText") != "showing photos":
+        raise Failure(f"the frame's STATUS= is not 'showing photos' with a photo on the screen: {state}")
     _, ids = vm.sh("ps -o user:20=,group:20=,supgrp:60= -p $(systemctl show -p MainPID --value babyalbum.service)")
     print(f"    runs as: {ids.strip()}", flush=True)
     if not ids.startswith("babyalbum"):

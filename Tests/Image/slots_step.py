@@ -9,11 +9,15 @@ on once and left alone.
    writes after an install). boot.scr takes a try from B, cannot boot its kernel, marks B with
    no tries left, resets; then it boots A, whose frame shows a photo, and slot-good gives A its
    3 tries back: the slots file and its copy say B 0, A 3.
-2. A frame that cannot show a photo: slot B a copy of slot A whose babyalbum is a program that
-   exits 1 at once, the slots file as update-check leaves it after an install (`B A`, 3 tries,
-   `BA_TRIAL=B`), and B's slot-trial timer at 100 s instead of 10 minutes (a drop-in in the
-   test's copy). B boots 3 times and each time slot-trial reboots it; then U-Boot boots A, whose
-   first photo ends the trial: "rolled back: the update in slot B never showed a photo".
+2. A frame that starts but cannot show a photo: slot B a copy of slot A without its decode
+   workers (/usr/libexec/babyalbum/babyalbum-decoder-*, as an update that lost a library leaves
+   a system), the slots file as update-check leaves it after an install (`B A`, 3 tries,
+   `BA_TRIAL=B`), and B's slot-trial timer at 150 s instead of 10 minutes (a drop-in in the
+   test's copy). B's frame starts, draws black and says ready with "no photo on the screen: none
+   of the ... photos could be read", which must not mark B good (before 2026-12-07 the frame said
+   ready at its first black screen, and such an update proved itself). B boots 3 times and each
+   time slot-trial reboots it; then U-Boot boots A, whose first photo ends the trial: "rolled
+   back: the update in slot B never showed a photo".
 Slot B's copy and the slots files are removed again for the later steps.
 """
 import os
@@ -23,6 +27,7 @@ import time
 
 UBOOT = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"  # Debian's u-boot-qemu (scripts/install-deps --test)
 SLOTS = ("babyalbum-slots.env", "babyalbum-slots.bak")
+DECODERS = "/usr/libexec/babyalbum"  # the package's decode workers, one a format family
 SLOT_LINE = r"babyalbum: slot (\w) \((\w+) \d+:(\d)\), BOOT_ORDER=([AB ]+), (\w+) tries left after this one \(read from ([^)]*)\)"
 
 
@@ -60,24 +65,22 @@ def break_kernel(vm, card, work):
     return target
 
 
-def break_frame(vm, card, work):
-    """Slot B's babyalbum (the file its /usr/local/bin/babyalbum link names) replaced with a
-    program that exits 1 at once, and its slot-trial timer at 100 s."""
+def break_decoders(vm, card, work):
+    """Slot B's decode workers (every /usr/libexec/babyalbum/babyalbum-decoder-*) removed, so its
+    frame starts and reads no photo, and its slot-trial timer at 150 s. Returns their names."""
     slot = card.part(card.SLOT_B)
-    link = vm.run("debugfs", "-R", "stat /usr/local/bin/babyalbum", slot).stdout
-    target = re.search(r'Fast link dest: "([^"]+)"', link)
-    target = target.group(1) if target else "/usr/local/bin/babyalbum"
-    broken = os.path.join(work, "broken-frame")
-    with open(broken, "w") as f:
-        f.write("#!/bin/sh\necho 'a frame that cannot show a photo (the Image suite slots step)' >&2\nexit 1\n")
+    listing = vm.run("debugfs", "-R", f"ls {DECODERS}", slot).stdout
+    programs = sorted(set(re.findall(r"babyalbum-decoder-[\w-]+", listing)))
+    if not programs:
+        raise vm.Failure(f"slot B has no decode workers in {DECODERS} to remove: {listing!r}")
     drop_in = os.path.join(work, "trial-test.conf")
     with open(drop_in, "w") as f:
-        f.write("[Timer]\nOnBootSec=\nOnBootSec=100s\n")
-    for command in (f"rm {target}", f"write {broken} {target}", f"sif {target} mode 0100755",
-                    "mkdir /etc/systemd/system/babyalbum-slot-trial.timer.d",
-                    f"write {drop_in} /etc/systemd/system/babyalbum-slot-trial.timer.d/test.conf"):
+        f.write("[Timer]\nOnBootSec=\nOnBootSec=150s\n")
+    for command in ([f"rm {DECODERS}/{name}" for name in programs] +
+                    ["mkdir /etc/systemd/system/babyalbum-slot-trial.timer.d",
+                     f"write {drop_in} /etc/systemd/system/babyalbum-slot-trial.timer.d/test.conf"]):
         vm.run("debugfs", "-w", "-R", command, slot)
-    return target
+    return programs
 
 
 def u_boot_guest(vm, card, work):
@@ -148,15 +151,21 @@ def broken_kernel(vm, card, work):
 def broken_frame(vm, card, work):
     card.attach()
     copy_slot_a_to_b(vm, card)
-    target = break_frame(vm, card, work)
+    removed = break_decoders(vm, card, work)
     state = slots_file(work, "B A", 3, 3, trial="B")
     for name in SLOTS:
         card.mtools("mcopy", "-o", state, "::/" + name)
-    print(f"  slot B: slot A's file system with {target} a program that exits 1 and slot-trial at 100 s; the slots "
+    print(f"  slot B: slot A's file system without {', '.join(removed)} and slot-trial at 150 s; the slots "
           "file and its copy: BOOT_ORDER=B A, 3 tries each, BA_TRIAL=B (as update-check leaves them)")
     guest = u_boot_guest(vm, card, work)
     started = time.monotonic()
     try:
+        # B's first boot: its frame starts and says why it shows nothing; slot-good leaves B on trial.
+        guest.read_until(r"slot B \(virtio 0:3\)[\s\S]*IMAGE-READY", 900)
+        refused = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
+        print(f"  slot B's first boot: {refused}")
+        if not refused or "on trial and its frame shows no photo (no photo on the screen: none of" not in refused:
+            raise vm.Failure(f"slot B's frame, which can read no photo, was not left on trial: {refused!r}")
         guest.read_until(r"slot A \(virtio 0:2\)[\s\S]*IMAGE-READY", 1800)
         lines = re.findall(SLOT_LINE, guest.console)
         print("  boot.scr's lines: " + " | ".join(f"slot {s}, {left} left" for s, _, _, _, left, _ in lines)

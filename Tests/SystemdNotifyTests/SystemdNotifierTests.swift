@@ -1,4 +1,5 @@
 import SystemdNotify
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

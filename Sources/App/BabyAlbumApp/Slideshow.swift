@@ -64,7 +64,7 @@ public enum Slideshow {
                 random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
         }
         let drawing = SlideshowDrawing(
-            view: view, heartbeat: heartbeat, statistics: statistics, notifier: notifier)
+            view: view, heartbeat: heartbeat, statistics: statistics, readiness: ServiceReadiness(notifier: notifier))
         do {
             try await drawing.draw(runner.state)
         } catch {

@@ -1,18 +1,17 @@
-import SystemdNotify
-
 #if canImport(Glibc)
     import Glibc
 #endif
 
 /// A real `AF_UNIX` datagram socket standing in for systemd's notification socket.
-final class DatagramListener {
-    let fd: Int32
+public final class DatagramListener {
+    /// The socket.
+    public let fd: Int32
     /// `$NOTIFY_SOCKET` for this socket: a path, or `@name` for an abstract one.
-    let notifySocket: String
+    public let notifySocket: String
     private let path: String?
 
     /// Binds a socket at a fresh path under /tmp, or at a fresh abstract name.
-    init(abstract: Bool) throws {
+    public init(abstract: Bool) throws {
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw ListenerError.failed("socket", errno) }
         let unique = "babyalbum-notify-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
@@ -46,12 +45,13 @@ final class DatagramListener {
     }
 
     /// The next datagram already queued, or `nil` when none is (never blocks).
-    func receive() -> String? {
+    public func receive() -> String? {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         guard count >= 0 else { return nil }
         return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
-    enum ListenerError: Error { case failed(String, Int32) }
+    /// A call that set the socket up failed, with its `errno`.
+    public enum ListenerError: Error { case failed(String, Int32) }
 }

@@ -1,0 +1,72 @@
+import AlbumDomain
+import Synchronization
+import SystemdNotify
+
+/// What the frame tells systemd of itself (`Type=notify`): `READY=1` once the screen shows what
+/// the album has, a photo or black with its reason, not the black of the start while the photos
+/// are read; and a `STATUS=` line whenever that changes, which `systemctl status` shows and the
+/// card's update trial reads (deploy/card/slot-good: only "showing photos" proves a freshly
+/// updated system slot). A start that is still reading after ``readyAtTheLatest`` is said ready
+/// anyway, so that systemd does not abort a frame with a slow folder (`TimeoutStartSec=`).
+final class ServiceReadiness: Sendable {
+    /// The status while a photo is on the screen.
+    static let showingPhotos = "showing photos"
+    /// How long a start may read its photos before it is said ready without one.
+    static let readyAtTheLatest = Duration.seconds(60)
+
+    private struct Told {
+        var ready = false
+        var status: String?
+    }
+
+    private let notifier: SystemdNotifier
+    private let told = Mutex(Told())
+
+    /// Creates the readiness of a frame that notifies through `notifier`.
+    init(notifier: SystemdNotifier) {
+        self.notifier = notifier
+    }
+
+    /// The status line for a screen that shows `content`, or `nil` while the frame is starting
+    /// (the black of the start) or ending.
+    static func status(of content: FrameViewModel.Content) -> String? {
+        switch content {
+        case .photo: showingPhotos
+        case .black(let reason): "no photo on the screen: \(reason)"
+        case .waiting, .ended, .picture: nil
+        }
+    }
+
+    /// The frame drew `viewModel`: says ready at the first screen with a status, and the status
+    /// whenever it changes.
+    func drawn(_ viewModel: FrameViewModel) {
+        guard let status = Self.status(of: viewModel.content) else { return }
+        tell(status)
+    }
+
+    /// Says ready with "reading the photos" unless the frame was said ready before; for a start
+    /// that has read its photos for ``readyAtTheLatest``.
+    func startTookLong() {
+        let first = told.withLock { told in
+            guard !told.ready else { return false }
+            told.ready = true
+            told.status = "reading the photos"
+            return true
+        }
+        if first { try? notifier.ready(status: "reading the photos") }
+    }
+
+    private func tell(_ status: String) {
+        let (isFirst, changed) = told.withLock { told in
+            let answer = (!told.ready, told.status != status)
+            told.ready = true
+            told.status = status
+            return answer
+        }
+        if isFirst {
+            try? notifier.ready(status: status)
+        } else if changed {
+            try? notifier.status(status)
+        }
+    }
+}
