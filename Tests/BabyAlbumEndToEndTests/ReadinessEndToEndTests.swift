@@ -85,7 +85,8 @@ struct ReadinessEndToEndTests {
         #expect(ready.contains("STATUS=no photo on the screen: the album has no photos"), "\(told.messages)")
     }
 
-    @Test func quietHoursAtTheStartAreReadyWithoutAPhoto() throws {
+    @Test(arguments: ["black", "off", "dim:20"])
+    func quietHoursAtTheStartAreReadyWithoutAPhoto(mode: String) throws {
         let photos = try TemporaryFolder()
         defer { photos.remove() }
         try FileManager.default.copyItem(
@@ -94,7 +95,7 @@ struct ReadinessEndToEndTests {
         let (told, log) = try Self.run(
             photos,
             [
-                "--quiet-hours", "00:00-12:00", "--quiet-hours", "12:00-00:00", "--quiet-mode", "black",
+                "--quiet-hours", "00:00-12:00", "--quiet-hours", "12:00-00:00", "--quiet-mode", mode,
                 "--quiet-hours-without-clock", "dark",
             ])
         let ready = try #require(told.ready, "no READY=1: \(told.messages)\n\(log)")

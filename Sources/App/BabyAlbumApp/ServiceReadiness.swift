@@ -27,20 +27,22 @@ final class ServiceReadiness: Sendable {
         self.notifier = notifier
     }
 
-    /// The status line for a screen that shows `content`, or `nil` while the frame is starting
-    /// (the black of the start) or ending.
-    static func status(of content: FrameViewModel.Content) -> String? {
-        switch content {
-        case .photo: showingPhotos
+    /// The status line for a screen that shows `viewModel`, `quiet` when the album is in its
+    /// quiet hours; `nil` while the frame is starting (the black of the start) or ending. A photo
+    /// dimmed for quiet hours is still a photo on the screen; one on a display switched off is not.
+    static func status(of viewModel: FrameViewModel, quiet: Bool) -> String? {
+        switch viewModel.content {
+        case .photo: viewModel.displayPower == .off ? "no photo on the screen: quiet hours" : showingPhotos
         case .black(let reason): "no photo on the screen: \(reason)"
-        case .waiting, .ended, .picture: nil
+        case .waiting: quiet ? "no photo on the screen: quiet hours" : nil
+        case .ended, .picture: nil
         }
     }
 
-    /// The frame drew `viewModel`: says ready at the first screen with a status, and the status
-    /// whenever it changes.
-    func drawn(_ viewModel: FrameViewModel) {
-        guard let status = Self.status(of: viewModel.content) else { return }
+    /// The frame drew `viewModel` (`quiet`: in quiet hours): says ready at the first screen with
+    /// a status, and the status whenever it changes.
+    func drawn(_ viewModel: FrameViewModel, quiet: Bool) {
+        guard let status = Self.status(of: viewModel, quiet: quiet) else { return }
         tell(status)
     }
 

@@ -30,7 +30,7 @@ struct SlideshowDrawing {
             let isPhoto = if case .photo = viewModel.content, state.quiet == nil { true } else { false }
             heartbeat.drawingFinished(photo: isPhoto)
             if isPhoto { statistics.photoPresented() }
-            readiness.drawn(viewModel)
+            readiness.drawn(viewModel, quiet: state.quiet != nil)
             drawn = viewModel
         }
     }
