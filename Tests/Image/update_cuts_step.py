@@ -126,19 +126,9 @@ def check_updated(vm, card, work, plug, new):
         slot = booted_slot(guest)
         guest.read_until("IMAGE-READY", 900)
         shown = vm.wait_showing(guest)
-        marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
-        _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
-                          "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
-                          "t=$(fw_printenv -n BA_TRIAL 2>/dev/null); echo BA_TRIAL=${t:-none}; "
-                          "tail -n 1 /var/lib/babyalbum/update-result")
+        marked, now = update_step.slot_b_state(vm, guest)
     finally:
         guest.kill()
     print(f"  the last boot, left alone: slot {slot}, a photo {shown:.0f} s after power-on; "
           f"{' | '.join(now.strip().splitlines())}; {marked}")
-    lines = now.strip().splitlines()
-    if lines[:3] != ["rauc.slot=B", "/dev/vda3", new]:
-        raise vm.Failure(f"after the cuts the card does not run {new} from slot B: {now!r}")
-    if not marked or "marked good" not in marked or "BOOT_B_LEFT=3" not in now or "BA_TRIAL=none" not in now:
-        raise vm.Failure(f"slot B showed a photo after the cuts but was not marked good: {marked!r} {now!r}")
-    if f"installed {new} into slot B" not in now:
-        raise vm.Failure(f"update-result does not say what happened: {now!r}")
+    update_step.check_slot_b_proved(vm, marked, now, new, "after the cuts")

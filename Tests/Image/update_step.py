@@ -3,10 +3,11 @@
 
 The bundles are made by scripts/bundle from a copy of the test's card whose slot A says a newer
 babyalbum version (its dpkg status; the system is otherwise the card's, test shell included):
-one signed with the development key that the card trusts, one with a throwaway key it does not.
-Both are in the root folder of a FAT stick plugged in at power-on. The card boots slot A and
-shows a photo; its update timer finds the stick's bundles: the other key's is refused with one
-line, nothing written; the good one is installed into slot B beside the slideshow, and the card
+one signed with the development key that the card trusts, one with a throwaway key it does not,
+and one of a version older than the card's (signed with the development key; babyalbum.txt does
+not say `older-updates = yes`). All are in the root folder of a FAT stick plugged in at
+power-on. The card boots slot A and shows a photo; its update timer finds the stick's bundles:
+the older one and the other key's are refused with one line each, nothing written; the good one is installed into slot B beside the slideshow, and the card
 reboots into it: U-Boot boots slot B, the frame shows a photo, slot-good marks B good, and
 dpkg says the new version. The FAT's photos, the state partition and the library's photo are the
 same before and after, and the shuffle state slot A's frame began is still there. Measured: the
@@ -23,10 +24,11 @@ import time
 UBOOT = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 NEW_VERSION_SUFFIX = "+update1"
+OLDER_VERSION_SUFFIX = "~older1"  # before the version itself in dpkg's order
 
 
-def newer_card(vm, card, work):
-    """A copy of the test's card whose slot A's dpkg status says babyalbum VERSION+update1."""
+def newer_card(vm, card, work, suffix=NEW_VERSION_SUFFIX):
+    """A copy of the test's card whose slot A's dpkg status says babyalbum VERSION`suffix`."""
     path = os.path.join(work, "newer-card.img")
     vm.run("cp", "--sparse=always", card.path, path)
     offset = json_partition_start(vm, path, 2)
@@ -34,7 +36,7 @@ def newer_card(vm, card, work):
     try:
         status = vm.run("debugfs", "-R", "cat /var/lib/dpkg/status", loop).stdout
         stanza = re.search(r"^Package: babyalbum\n(?:.+\n)*?Version: (\S+)$", status, re.M)
-        version = stanza.group(1) + NEW_VERSION_SUFFIX
+        version = stanza.group(1) + suffix
         start, end = stanza.span(1)
         local = os.path.join(work, "status")
         with open(local, "w") as f:
@@ -52,8 +54,14 @@ def json_partition_start(vm, path, number):
     return table[number - 1]["start"]
 
 
-def make_bundles(vm, card, work, other_key=True):
-    """The good bundle (development key) and, with `other_key`, one signed by a throwaway key."""
+def make_bundles(vm, card, work, other_key=True, older=False):
+    """The good bundle (development key) and, with `other_key`, one signed by a throwaway key;
+    with `older`, one of an older version than the card's, signed with the development key."""
+    if older:
+        image, _, _ = newer_card(vm, card, work, OLDER_VERSION_SUFFIX)
+        folder = os.path.join(work, "older")
+        vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", folder, image)
+        os.unlink(image)
     image, old, new = newer_card(vm, card, work)
     good = os.path.join(work, "good")
     vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", good, image)
@@ -66,6 +74,8 @@ def make_bundles(vm, card, work, other_key=True):
                "30", "-subj", "/CN=not BabyAlbum")
         vm.run(os.path.join(REPO, "scripts", "bundle"), "--out", other, "--key", key, "--cert", cert, image)
         bundles["a-other-key.raucb"] = os.path.join(other, os.listdir(other)[0])
+    if older:
+        bundles["a-older.raucb"] = os.path.join(folder, os.listdir(folder)[0])
     os.unlink(image)
     return bundles, old, new
 
@@ -119,13 +129,32 @@ def step_update(vm, card, work):
         vm.empty_library(card)  # the later steps' library starts empty (the sync step counts its folders)
 
 
+#: The good bundle of this run (path, version), kept for the sync step's delivery by the family.
+KEPT = {}
+
+
+def good_bundle(vm, card, work):
+    """This run's good bundle and its version: the update step's, else one made now."""
+    if not KEPT:
+        bundles, _, new = make_bundles(vm, card, work, other_key=False)
+        keep(work, bundles["b-good.raucb"], new)
+    return KEPT["path"], KEPT["version"]
+
+
+def keep(work, bundle, version):
+    path = os.path.join(work, "kept-good.raucb")
+    os.replace(bundle, path)
+    KEPT.update(path=path, version=version)
+
+
 def update_from_stick(vm, card, work):
     started = time.monotonic()
-    bundles, old, new = make_bundles(vm, card, work)
+    bundles, old, new = make_bundles(vm, card, work, older=True)
     size = os.path.getsize(bundles["b-good.raucb"])
     print(f"  bundles of {new} (slot A of the test's card, its version raised): {size / 1e6:.1f} MB each, made in "
-          f"{time.monotonic() - started:.0f} s; one signed by a throwaway key")
+          f"{time.monotonic() - started:.0f} s; one signed by a throwaway key, one of {old}{OLDER_VERSION_SUFFIX}")
     plug = stick(vm, work, bundles)
+    keep(work, bundles.pop("b-good.raucb"), new)
     for bundle in bundles.values():
         os.unlink(bundle)
     before = parents_data(vm, card)
@@ -143,6 +172,11 @@ def update_from_stick(vm, card, work):
         words = mounted.split()
         if "b-good.raucb" not in words or len(words) < 3 or "ro" not in words[2].split(","):
             raise vm.Failure("the update stick is not mounted read-only at /media/babyalbum/UPDATE: " + mounted)
+        older = vm.journal_line(guest, "babyalbum-update.service", "refused a-older.raucb", 600)
+        print(f"  the older bundle: {older}")
+        if not older or f"{old}{OLDER_VERSION_SUFFIX} is older than the running {old}" not in older:
+            _, why = guest.sh("journalctl -b -u babyalbum-update.service -o cat | tail -n 20")
+            raise vm.Failure("the older bundle was not refused as older than the running system:\n" + why)
         refused = vm.journal_line(guest, "babyalbum-update.service", "refused a-other-key.raucb", 600)
         print(f"  the other key's bundle: {refused}")
         if not refused or "not signed for this frame" not in refused:
@@ -166,20 +200,10 @@ def update_from_stick(vm, card, work):
         vm.wait_showing(guest)
         to_photo = time.monotonic() - reboot
         check_told_on_screen(vm, guest, work, f"Updated to {new}")
-        marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
-        _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
-                          "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
-                          "t=$(fw_printenv -n BA_TRIAL 2>/dev/null); echo BA_TRIAL=${t:-none}; "
-                          "cat /var/lib/babyalbum/update-result")
+        marked, now = slot_b_state(vm, guest)
         print(f"  after the reboot: {' | '.join(now.strip().splitlines())}; first photo {to_photo:.0f} s after "
               f"the reboot's U-Boot line; {marked}")
-        lines = now.strip().splitlines()
-        if lines[:3] != ["rauc.slot=B", "/dev/vda3", new]:
-            raise vm.Failure(f"the card does not run {new} from slot B after the update: {now!r}")
-        if not marked or "marked good" not in marked or "BOOT_B_LEFT=3" not in now or "BA_TRIAL=none" not in now:
-            raise vm.Failure(f"slot B showed a photo but was not marked good: {marked!r} {now!r}")
-        if f"installed {new} into slot B" not in now:
-            raise vm.Failure(f"update-result does not say what happened: {now!r}")
+        check_slot_b_proved(vm, marked, now, new, "after the update")
         _, doctor = guest.sh("babyalbum doctor 2>&1 | sed -n '/^Updates/,/^$/p'", timeout=600)
         print("  doctor: " + " | ".join(line.strip() for line in doctor.strip().splitlines()))
         if "system slot B; order B A; tries A 3, B 3" not in doctor or f"installed {new} into slot B" not in doctor:
@@ -195,6 +219,28 @@ def update_from_stick(vm, card, work):
         raise vm.Failure("no shuffle state on the state partition after the update")
     print(f"  the FAT's {len(before['photos'])} photo(s), the state partition ({before['state']}, with its shuffle "
           f"state) and the library's {len(before['library'])} photo(s) are the same after the update; {old} -> {new}")
+
+
+def slot_b_state(vm, guest):
+    """After a boot that showed a photo: slot-good's line, and the kernel's slot, the root, dpkg's
+    babyalbum version, the slots file, the trial and update-result's last line, a line each."""
+    marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
+    _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
+                      "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
+                      "t=$(fw_printenv -n BA_TRIAL 2>/dev/null); echo BA_TRIAL=${t:-none}; "
+                      "tail -n 1 /var/lib/babyalbum/update-result")
+    return marked, now
+
+
+def check_slot_b_proved(vm, marked, now, new, when):
+    """Slot B runs `new` from /dev/vda3, slot-good marked it good with its trial closed, and
+    update-result says it was installed (`marked`, `now`: slot_b_state's)."""
+    if now.strip().splitlines()[:3] != ["rauc.slot=B", "/dev/vda3", new]:
+        raise vm.Failure(f"{when} the card does not run {new} from slot B: {now!r}")
+    if not marked or "marked good" not in marked or "BOOT_B_LEFT=3" not in now or "BA_TRIAL=none" not in now:
+        raise vm.Failure(f"{when} slot B showed a photo but was not marked good: {marked!r} {now!r}")
+    if f"installed {new} into slot B" not in now:
+        raise vm.Failure(f"{when} update-result does not say what happened: {now!r}")
 
 
 def check_told_on_screen(vm, guest, work, words):
