@@ -10,7 +10,8 @@ photo arrives on the card unchanged (sha256), and the screen shows one of them. 
 the card. The Pss of every process of the frame's and Syncthing's units is printed while photos
 arrive. The library is filled until Syncthing refuses photos: the card says so in one line and
 the slideshow goes on; with room again the photos arrive. The power is cut while a large photo is
-in transfer over a slow link; the next boot resumes it from what the card kept. Then the family's
+in transfer over a slow link; the next boot resumes it from what the card kept. The family drops
+an update bundle in its folder: the card installs it from the library (issue 64). Then the family's
 line is removed from babyalbum.txt: the next boot un-pairs the device, and its photos stay and are
 shown.
 """
@@ -19,12 +20,15 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import time
 import urllib.request
 
 from PIL import Image
+
+import update_step
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SYNC_LIB = os.path.join(REPO, "deploy", "sync-lib.sh")
@@ -163,6 +167,7 @@ def step_sync(vm, card, work, boot_files):
             card_id = check_sync(vm, guest, family, stranger, sums, card_port, work)
             check_library_full(vm, guest, family)
             guest = check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, card_id)
+            check_bundle_from_family(vm, card, work, boot_files, network, family)
             guest = check_unpaired(vm, card, work, boot_files, network, original, family)
         except vm.Failure as failure:
             raise vm.Failure(f"{failure}\n{card_side(live_guest(vm))}\n{family.log_tail()}") from None
@@ -436,6 +441,58 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     if check.returncode != 0:
         raise vm.Failure("the library's fsck after the boot that resumed is not clean:\n" + check.stdout)
     return guest
+
+
+def check_bundle_from_family(vm, card, work, boot_files, network, family):
+    """An update through the family library (issue 64): the family drops this run's good bundle
+    (the update step's, signed with the development key) into its shared folder; Syncthing
+    delivers it to the library's folder, where the card's update timer finds it and installs it
+    into slot B beside the slideshow, then reboots at its quiet moment. This boot has no U-Boot
+    (QEMU loads slot A's kernel), so slot B's boot is the update step's to prove; the line that
+    the install ended and the reboot are checked here."""
+    bundle, version = update_step.good_bundle(vm, card, work)
+    grow_library(vm, card, os.path.getsize(bundle) + (64 << 20))
+    guest = vm.boot(card, work, boot_files, extra=network)
+    vm.wait_showing(guest)
+    started = time.monotonic()
+    name = "family-update.raucb"
+    shutil.copyfile(bundle, os.path.join(family.folder, name))
+    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    arrived = vm.journal_line(guest, "babyalbum-update.service", f"installing {name}", 1200)
+    if not arrived:
+        _, why = guest.sh(f"ls -la {LIBRARY} | grep -i raucb; journalctl -b -o cat -u babyalbum-update.service "
+                          "| tail -n 10", timeout=60)
+        raise vm.Failure(f"the family's bundle was not installed from the library in 1200 s:\n{why}")
+    print(f"  the family's bundle ({os.path.getsize(bundle) / 1e6:.0f} MB) delivered by Syncthing and its install "
+          f"begun {time.monotonic() - started:.0f} s after the family dropped it: '{arrived.strip()}'")
+    installed = vm.journal_line(guest, "babyalbum-update.service", "installed ", 600)
+    if not installed or f"installed {version} into slot B" not in installed:
+        _, why = guest.sh("journalctl -b -o cat -u babyalbum-update.service -u rauc.service | tail -n 20", timeout=60)
+        raise vm.Failure(f"the family's bundle was not installed into slot B: {installed!r}\n{why}")
+    rebooting = vm.journal_line(guest, "babyalbum-update.service", "rebooting into slot B", 900)
+    print(f"  {installed.strip()}; {(rebooting or 'no reboot line').strip()}")
+    if not rebooting:
+        raise vm.Failure("after the family's bundle was installed the card did not reboot into slot B")
+    guest.kill()
+    os.unlink(os.path.join(family.folder, name))
+
+
+def grow_library(vm, card, room):
+    """The test's card made `room` bytes larger, its library partition (logical 6, in the extended
+    partition 4) and file system grown into them, as a parent's larger SD card would give: the
+    test card's library is 64 MB, too small for a bundle. The card's own growth runs once, at its
+    first boot (the library step)."""
+    card.detach()
+    vm.power_off_all()
+    with open(card.path, "r+b") as f:
+        f.truncate(os.path.getsize(card.path) + room)
+    for number in ("4", "6"):
+        subprocess.run(["sfdisk", "--no-reread", "--no-tell-kernel", "-q", "-N", number, card.path], input=",+\n",
+                       text=True, check=True, capture_output=True)
+    card.attach()
+    library = card.part(card.LIBRARY)
+    subprocess.run(["e2fsck", "-f", "-y", library], capture_output=True)
+    vm.run("resize2fs", library)
 
 
 def check_unpaired(vm, card, work, boot_files, network, original, family):
