@@ -135,7 +135,7 @@ def broken_kernel(vm, card, work):
         _, cmdline = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /")
         if cmdline.split() != ["rauc.slot=A", "/dev/vda2"]:
             raise vm.Failure(f"Linux did not run slot A from vda2: {cmdline!r}")
-        marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
+        marked = vm.journal_line(guest, "babyalbum-ready.service", "slot-good:", 120)
         _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
                           "fw_printenv -c /etc/babyalbum/fw_env.backup.config BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
                           "findmnt -no OPTIONS /boot/firmware | cut -d, -f1")
@@ -165,7 +165,7 @@ def broken_frame(vm, card, work):
         # The trial's timer is held until that line is read, and its service then started by hand.
         guest.read_until(r"slot B \(virtio 0:3\)[\s\S]*IMAGE-READY", 900)
         guest.sh("systemctl stop babyalbum-slot-trial.timer")
-        refused = vm.journal_line(guest, "babyalbum.service", "slot-good:", 180)
+        refused = vm.journal_line(guest, "babyalbum-ready.service", "slot-good:", 180)
         print(f"  slot B's first boot: {refused}")
         if not refused or "on trial and its frame shows no photo (no photo on the screen: none of" not in refused:
             raise vm.Failure(f"slot B's frame, which can read no photo, was not left on trial: {refused!r}")
@@ -177,7 +177,7 @@ def broken_frame(vm, card, work):
         if [(s, left) for s, _, _, _, left, _ in lines] != [("B", "2"), ("B", "1"), ("B", "0"), ("A", "2")]:
             raise vm.Failure(f"slot B was not booted 3 times before slot A: {lines}")
         vm.wait_showing(guest)
-        marked = vm.journal_line(guest, "babyalbum.service", "rolled back", 120)
+        marked = vm.journal_line(guest, "babyalbum-ready.service", "rolled back", 120)
         # The trial closed: fw_setenv without a value leaves BA_TRIAL empty or gone.
         _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; t=$(fw_printenv -n BA_TRIAL 2>/dev/null); "
                           "echo BA_TRIAL=${t:-none}; cat /var/lib/babyalbum/update-result")

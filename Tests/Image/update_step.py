@@ -224,7 +224,7 @@ def update_from_stick(vm, card, work):
 def slot_b_state(vm, guest):
     """After a boot that showed a photo: slot-good's line, and the kernel's slot, the root, dpkg's
     babyalbum version, the slots file, the trial and update-result's last line, a line each."""
-    marked = vm.journal_line(guest, "babyalbum.service", "slot-good:", 120)
+    marked = vm.journal_line(guest, "babyalbum-ready.service", "slot-good:", 120)
     _, now = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /; "
                       "dpkg-query -W -f '${Version}\\n' babyalbum; fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
                       "t=$(fw_printenv -n BA_TRIAL 2>/dev/null); echo BA_TRIAL=${t:-none}; "
