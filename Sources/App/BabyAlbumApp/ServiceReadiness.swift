@@ -11,6 +11,10 @@ import SystemdNotify
 final class ServiceReadiness: Sendable {
     /// The status while a photo is on the screen.
     static let showingPhotos = "showing photos"
+    /// The status of a screen kept dark by quiet hours.
+    static let quiet = "no photo on the screen: quiet hours"
+    /// The status of a start said ready before its first screen (``startTookLong()``).
+    static let readingThePhotos = "reading the photos"
     /// How long a start may read its photos before it is said ready without one.
     static let readyAtTheLatest = Duration.seconds(60)
 
@@ -32,9 +36,9 @@ final class ServiceReadiness: Sendable {
     /// dimmed for quiet hours is still a photo on the screen; one on a display switched off is not.
     static func status(of viewModel: FrameViewModel, quiet: Bool) -> String? {
         switch viewModel.content {
-        case .photo: viewModel.displayPower == .off ? "no photo on the screen: quiet hours" : showingPhotos
+        case .photo: viewModel.displayPower == .off ? Self.quiet : showingPhotos
         case .black(let reason): "no photo on the screen: \(reason)"
-        case .waiting: quiet ? "no photo on the screen: quiet hours" : nil
+        case .waiting: quiet ? Self.quiet : nil
         case .ended, .picture: nil
         }
     }
@@ -51,11 +55,10 @@ final class ServiceReadiness: Sendable {
     func startTookLong() {
         let first = told.withLock { told in
             guard !told.ready else { return false }
-            told.ready = true
-            told.status = "reading the photos"
+            told = Told(ready: true, status: Self.readingThePhotos)
             return true
         }
-        if first { try? notifier.ready(status: "reading the photos") }
+        if first { try? notifier.ready(status: Self.readingThePhotos) }
     }
 
     private func tell(_ status: String) {
