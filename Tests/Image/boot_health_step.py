@@ -271,6 +271,12 @@ def check_emergency(vm, card, work, boot_files):
             raise vm.Failure("tty1 does not show the line naming what failed: " + screen)
         if not screen.startswith("tty1"):
             raise vm.Failure("tty1 is not the console on screen: " + screen)
+        # What the line names when journald has not yet written systemd's lines (a loaded board):
+        # the mounts of fstab the boot needs that are not mounted, read from the system.
+        _, unmounted = guest.sh("/usr/lib/babyalbum/boot-failed unmounted")
+        print(f"emergency mode: without the journal, boot-failed would name: {unmounted.strip()}")
+        if "mnt.mount - /mnt did not mount" not in unmounted:
+            raise vm.Failure("boot-failed's own look at the mounts does not name the missing one: " + unmounted)
         # The card has no procps: the processes' names from /proc.
         _, prompt = guest.sh("cat /proc/[0-9]*/comm 2>/dev/null | grep -x -e sulogin -e systemd-sulogin- "
                              "|| echo 'no sulogin'")
