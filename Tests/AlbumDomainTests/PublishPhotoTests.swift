@@ -377,6 +377,7 @@ import Testing
         ),
         (.stopSignalReceived(15), .signal(15)),
         (.settingsChanged, .restartRequested),
+        (.displayConnected, .displayConnected),
     ])
     func endingCancelsTheTickEndsTheAlbumAndIgnoresEverythingAfter(action: AlbumAction, end: AlbumEnd) {
         let (store, _, next) = showingFirstPhoto(["a", "b"])

@@ -155,7 +155,7 @@ struct SettingsResolverTests {
         "name": "Mia", "birthday": "2024-03-10", "caption": "date",
         "caption-font": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
         "rotate": "90", "sticks": "none", "stick-photos": "replace", "older-updates": "yes",
-        "update-result": "/var/lib/babyalbum/update-result",
+        "update-result": "/var/lib/babyalbum/update-result", "without-display": "run",
     ]
 
     @Test("Every key of the command can be set from the file")

@@ -81,6 +81,30 @@ import Testing
         #expect(message.contains("/dev/dri/card1 HDMI-A-1"))
     }
 
+    @Test func aMissingDisplayIsNamedForEachWayOfHavingNone() {
+        let unplugged = DRMCardReport(
+            path: "/dev/dri/card1", driver: "vc4", hasKMS: true,
+            connectors: [connector(32, "HDMI-A-1", connected: false)])
+        #expect(DRMProbe.missingDisplay([]) == "no DRM display device: there is no /dev/dri/card*")
+        #expect(
+            DRMProbe.missingDisplay([DRMCardReport(path: "/dev/dri/card0", driver: "v3d", hasKMS: false)])
+                == "no DRM display device: no card has display outputs: /dev/dri/card0 (v3d)")
+        #expect(
+            DRMProbe.missingDisplay(DRMProbe.mark([unplugged]))
+                == "no connected display: nothing is connected to /dev/dri/card1 HDMI-A-1")
+    }
+
+    @Test func aDisplayThatIsThereOrCannotBeOpenedIsNotMissing() {
+        let plugged = DRMCardReport(
+            path: "/dev/dri/card1", driver: "vc4", hasKMS: true,
+            connectors: [connector(42, "HDMI-A-2", connected: true)])
+        #expect(DRMProbe.missingDisplay(DRMProbe.mark([plugged])) == nil)
+        // A card this user may not open is a permission problem, told as such, not a missing display.
+        let denied = DRMCardReport(path: "/dev/dri/card0", hasKMS: false, error: "permission denied", openErrno: EACCES)
+        #expect(DRMProbe.missingDisplay([denied]) == nil)
+        #expect(DRMProbe.failure([denied]).description.contains("'video' group"))
+    }
+
     @Test func reportsAreCodable() throws {
         let report = DRMCardReport(
             path: "/dev/dri/card0", driver: "bochs-drm", hasKMS: true,

@@ -14,9 +14,11 @@ read-only, noatime), babyalbum.service started, the device tree's gpio-keys exit
 input device with KEY_POWER, and `babyalbum doctor`'s Input section naming it; the clock
 module's bus (the tree's /clock-i2c node, scripts/dtb-clock-bus) as an i2c-gpio adapter, and
 with `clock-module = ds3231` in the test's copy of babyalbum.txt and nothing on the bus, one
-clear line in the journal and a warning in doctor; it prints what the
-frame says without vc4 (no DRM device: it exits 1 and systemd restarts it) and the time from
-QEMU's start to the service's start (the guest's clock, plus when the kernel started). The test
+clear line in the journal and a warning in doctor; with no vc4 (no DRM device), the frame running
+its slideshow with no screen (the card's --without-display run), ready, its status after a minute
+of it, and the slot it runs from given its tries back by slot-good (a Pi switched on with its TV
+unplugged keeps its slot); and the time from QEMU's start to the service's start (the guest's
+clock, plus when the kernel started). The test
 shell on ttyS1 survives emergency mode, which then fails the test with the journal's warnings. What QEMU cannot prove: the GPU firmware (bootcode.bin, start*.elf and
 its config.txt parsing), vc4 and HDMI, the SD host's real timing, Wi-Fi and Bluetooth.
 
@@ -117,6 +119,7 @@ def main(image):
             guest.read_until("IMAGE-READY", 1500)
             shell = time.monotonic() - guest.started
             checks(guest, shell)
+            check_slideshow_without_a_display(guest)
             check_boot_script(guest)
         finally:
             guest.kill()
@@ -140,11 +143,43 @@ SLOT_LINE = re.compile(r"babyalbum: slot (\w) \(mmc \d+:(\d+)\), BOOT_ORDER=([AB
                        r"\(read from ([^)]*)\)")
 
 
+#: The frame's status (ServiceReadiness) once its slideshow with no screen has run for a minute, and
+#: slot-good's line for slot A then (deploy/card/slot-good).
+UNSEEN_MINUTE = "slideshow with no screen for a minute: no DRM display device: there is no /dev/dri/card*"
+MARKED = re.compile(r"slot-good: slot A is up \(its frame: slideshow with no screen: no DRM display device[^)]*\): "
+                    r"marked good \(BOOT_A_LEFT 2 -> 3\)")
+
+
+def check_slideshow_without_a_display(guest):
+    """QEMU's raspi3b has no vc4: the card's frame (--without-display run) runs its slideshow with no
+    screen, says so in its log, becomes ready (slot-good then gives slot A its tries back: a Pi
+    switched on with nothing on its HDMI must not use up its slot's tries) and, a minute after its
+    first photo, says that in its status, the proof a freshly updated slot gives with no display."""
+    started = time.monotonic()
+    status = ""
+    while not status.startswith(UNSEEN_MINUTE) and time.monotonic() - started < 900:
+        _, status = guest.sh("systemctl show -P StatusText babyalbum.service")
+        status = status.strip()
+        if not status.startswith(UNSEEN_MINUTE):
+            time.sleep(5)
+    _, log = guest.sh("journalctl -b -u babyalbum.service --no-pager -o cat | grep -E 'no screen|showing' | head -n 4; "
+                      "journalctl -b -u babyalbum-ready.service --no-pager -o cat | grep slot-good")
+    print(f"raspi3b: the frame's status {time.monotonic() - started:.0f} s later: {status!r}; its lines:\n  "
+          + log.strip().replace("\n", "\n  "))
+    if not status.startswith(UNSEEN_MINUTE):
+        raise Failure(f"the frame did not run its slideshow for a minute with no screen: status {status!r}\n{log}")
+    if "the slideshow runs with no screen (--without-display run)" not in log or "showing " not in log:
+        raise Failure("the frame's log does not say it runs with no screen and shows photos:\n" + log)
+    if not MARKED.search(log):
+        raise Failure("slot-good did not give slot A its tries back when the frame became ready:\n" + log)
+
+
 def check_boot_script(guest):
     """U-Boot ran boot.scr, which chose slot A (partition 2) on a fresh card (no slots file yet) and
-    took one of its 3 tries before loading it; Linux's fw_printenv reads what boot.scr wrote, from
-    the slots file and its copy on the FAT (/etc/fw_env.config, /etc/babyalbum/fw_env.backup.config) (once the FAT is mounted: after checks()); the
-    kernel got rauc.slot=A."""
+    took one of its 3 tries before loading it; Linux's fw_printenv reads the slots file and its copy
+    on the FAT (/etc/fw_env.config, /etc/babyalbum/fw_env.backup.config) (once the FAT is mounted:
+    after checks()): slot A with its 3 tries, given back by slot-good once the frame was ready
+    (check_slideshow_without_a_display); the kernel got rauc.slot=A."""
     line = SLOT_LINE.search(guest.console)
     if not line:
         raise Failure("U-Boot's boot.scr printed no slot line before Linux:\n" + guest.console[:3000])
@@ -156,8 +191,8 @@ def check_boot_script(guest):
                       "sed -n 's/.*\\(rauc\\.slot=[^ ]*\\).*/\\1/p' /proc/cmdline", timeout=600)
     print("raspi3b: Linux reads U-Boot's environment (fw_printenv) and the command line:\n  "
           + env.strip().replace("\n", "\n  "))
-    if env.split() != ["BOOT_ORDER=A", "B", "BOOT_A_LEFT=2", "BOOT_B_LEFT=3"] * 2 + ["rauc.slot=A"]:
-        raise Failure("fw_printenv does not read what boot.scr saved (slot A, 2 tries left): " + env)
+    if env.split() != ["BOOT_ORDER=A", "B", "BOOT_A_LEFT=3", "BOOT_B_LEFT=3"] * 2 + ["rauc.slot=A"]:
+        raise Failure("fw_printenv does not read slot A with its 3 tries back (boot.scr's 2, then slot-good): " + env)
 
 
 def checks(guest, shell):

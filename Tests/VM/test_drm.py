@@ -201,6 +201,47 @@ class ModeAndPermissionTests(unittest.TestCase):
             app.signal("INT")
             self.assertEqual(app.wait(timeout=30), 0, app.log())
 
+    def test_without_a_display_run_goes_on_with_no_screen_and_starts_on_the_display_once_connected(self):
+        # Nothing connected: the connector forced off, as a TV's cable pulled out.
+        status, out = self.vm.sh(f"echo off > {CONNECTOR_STATUS}")
+        self.assertEqual(status, 0, out)
+        app = None
+        try:
+            # Control: by default the frame ends, naming what is missing.
+            status, out = self.vm.sh(f"{BABYALBUM_BIN} --photos {PHOTOS} --seed {SEED}", timeout=120)
+            self.assertNotEqual(status, 0, out)
+            self.assertIn("no connected display: nothing is connected to /dev/dri/card0 Virtual-1", out)
+            app = self.vm.spawn(f"{BABYALBUM_BIN} --photos {PHOTOS} --seed {SEED} --interval {INTERVAL} "
+                                "--without-display run")
+            app.wait_for_log(r"no connected display: nothing is connected to /dev/dri/card0 Virtual-1: the slideshow "
+                             r"runs with no screen \(--without-display run\)", timeout=60)
+            app.wait_for_log(r"showing \S+[\s\S]*showing \S+", timeout=60)  # photos decoded, shown to no one
+            self.assertNotIn("drawing on", app.log())
+            self.assertFalse(app.exited(), app.log())
+            # The cable back in: within the 5 s it looks, the frame starts again and draws on it.
+            status, out = self.vm.sh(f"echo detect > {CONNECTOR_STATUS}")
+            self.assertEqual(status, 0, out)
+            app.wait_for_log(r"a display was connected: starting again to draw on it", timeout=30)
+            app.wait_for_log(r"starting again to draw on it[\s\S]*drawing on /dev/dri/card0 \(bochs-drm\) "
+                             r"Virtual-1 at 1280x800", timeout=60)
+            shown = app.wait_for_log(r"starting again to draw on it[\s\S]*?showing (\S+)", timeout=60)
+            name = os.path.basename(shown.group(1))
+            with tempfile.TemporaryDirectory(prefix="babyalbum-plugged-") as work:
+                alone = os.path.join(work, "alone")
+                os.mkdir(alone)
+                shutil.copy(os.path.join(PHOTOS, name), alone)
+                expected = load_rgb(render(alone, os.path.join(work, "frames"), count=1)[1][0])
+            shot = os.path.join(self.vm.out, "screen.png")
+            deadline = time.monotonic() + 10
+            while not same_pixels(load_rgb(self.vm.screendump(shot)), expected):
+                self.assertLess(time.monotonic(), deadline, f"{name} is not on the display connected")
+                time.sleep(0.2)
+        finally:
+            self.vm.sh(f"echo detect > {CONNECTOR_STATUS}")
+            if app is not None:
+                app.signal("INT")
+                self.assertEqual(app.wait(timeout=30), 0, app.log())
+
 
 class NoDisplayTests(unittest.TestCase):
     def test_without_a_display_babyalbum_says_so_and_fails(self):

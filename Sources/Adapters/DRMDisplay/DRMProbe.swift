@@ -74,20 +74,49 @@ public enum DRMProbe {
 
     /// Why none of `cards` can be used (pure): the message for the most useful problem.
     public static func failure(_ cards: [DRMCardReport]) -> DRMError {
-        if cards.isEmpty { return .noDevice("there is no /dev/dri/card*") }
-        if let denied = cards.first(where: { $0.openErrno == EACCES || $0.openErrno == EPERM }),
-            !cards.contains(where: \.hasKMS)
-        {
+        if let denied = deniedCard(cards) {
             return .permissionDenied(
                 SystemCallFailure(operation: "open", path: denied.path, code: denied.openErrno ?? EACCES))
         }
+        return switch absence(cards) {
+        case .noDevice(let detail): .noDevice(detail)
+        case .nothingConnected(let detail): .noConnectedDisplay(detail)
+        }
+    }
+
+    /// Why there is no display to draw on, when that is the reason none of `cards` is chosen: no
+    /// card, no card with display outputs, or nothing connected to them (pure). `nil` when one is
+    /// chosen, or when the problem is another one (a card this user may not open).
+    public static func missingDisplay(_ cards: [DRMCardReport]) -> String? {
+        guard !cards.contains(where: \.isChosen), deniedCard(cards) == nil else { return nil }
+        return switch absence(cards) {
+        case .noDevice(let detail): "no DRM display device: \(detail)"
+        case .nothingConnected(let detail): "no connected display: \(detail)"
+        }
+    }
+
+    /// Why no card has a display, for cards that could all be opened or looked at.
+    private enum Absence {
+        case noDevice(String)
+        case nothingConnected(String)
+    }
+
+    private static func absence(_ cards: [DRMCardReport]) -> Absence {
+        if cards.isEmpty { return .noDevice("there is no /dev/dri/card*") }
         let kms = cards.filter(\.hasKMS)
         if kms.isEmpty {
             let list = cards.map { "\($0.path) (\($0.driver ?? $0.error ?? "?"))" }.joined(separator: ", ")
             return .noDevice("no card has display outputs: \(list)")
         }
         let outputs = kms.flatMap { card in card.connectors.map { "\(card.path) \($0.name)" } }
-        return .noConnectedDisplay(
+        return .nothingConnected(
             "nothing is connected to \(outputs.isEmpty ? "any output" : outputs.joined(separator: ", "))")
+    }
+
+    /// A card this user may not open, when no card with display outputs could be: the problem to
+    /// tell first.
+    private static func deniedCard(_ cards: [DRMCardReport]) -> DRMCardReport? {
+        guard !cards.contains(where: \.hasKMS) else { return nil }
+        return cards.first { $0.openErrno == EACCES || $0.openErrno == EPERM }
     }
 }

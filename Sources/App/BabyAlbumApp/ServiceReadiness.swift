@@ -8,6 +8,9 @@ import SystemdNotify
 /// card's update trial reads (deploy/card/slot-good: only "showing photos" proves a freshly
 /// updated system slot). A start that is still reading after ``readyAtTheLatest`` is said ready
 /// anyway, so that systemd does not abort a frame with a slow folder (`TimeoutStartSec=`).
+/// A frame that runs with no screen (`--without-display run`) says so instead of "showing
+/// photos", and once its slideshow has gone on for ``unseenProof`` since its first photo, says
+/// that: the card takes it as a freshly updated slot's proof when no display is connected.
 final class ServiceReadiness: Sendable {
     /// The status while a photo is on the screen.
     static let showingPhotos = "showing photos"
@@ -17,18 +20,32 @@ final class ServiceReadiness: Sendable {
     static let readingThePhotos = "reading the photos"
     /// How long a start may read its photos before it is said ready without one.
     static let readyAtTheLatest = Duration.seconds(60)
+    /// How long a slideshow with no screen runs, from its first photo, to prove itself.
+    static let unseenProof = Duration.seconds(60)
+
+    /// The status while photos are shown to no screen, `reason` saying why there is none.
+    static func unseen(_ reason: String) -> String { "slideshow with no screen: \(reason)" }
+
+    /// The status of a slideshow with no screen once it has run for ``unseenProof``; the card's
+    /// update trial takes it as proof (deploy/card/slot-good).
+    static func unseenForAMinute(_ reason: String) -> String { "slideshow with no screen for a minute: \(reason)" }
 
     private struct Told {
         var ready = false
         var status: String?
+        var unseenPhotoShown = false
+        var unseenMinutePassed = false
     }
 
     private let notifier: SystemdNotifier
+    private let unseenBecause: String?
     private let told = Mutex(Told())
 
-    /// Creates the readiness of a frame that notifies through `notifier`.
-    init(notifier: SystemdNotifier) {
+    /// Creates the readiness of a frame that notifies through `notifier`, and that has no screen
+    /// when `unseenBecause` says why.
+    init(notifier: SystemdNotifier, unseenBecause: String? = nil) {
         self.notifier = notifier
+        self.unseenBecause = unseenBecause
     }
 
     /// The status line for a screen that shows `viewModel`, `quiet` when the album is in its
@@ -47,7 +64,28 @@ final class ServiceReadiness: Sendable {
     /// a status, and the status whenever it changes.
     func drawn(_ viewModel: FrameViewModel, quiet: Bool) {
         guard let status = Self.status(of: viewModel, quiet: quiet) else { return }
-        tell(status)
+        guard status == Self.showingPhotos, let reason = unseenBecause else { return tell(status) }
+        let (isFirst, minutePassed) = told.withLock { told in
+            defer { told.unseenPhotoShown = true }
+            return (!told.unseenPhotoShown, told.unseenMinutePassed)
+        }
+        tell(minutePassed ? Self.unseenForAMinute(reason) : Self.unseen(reason))
+        if isFirst {
+            Task {
+                try? await Task.sleep(for: Self.unseenProof)
+                unseenMinutePassed(reason)
+            }
+        }
+    }
+
+    /// The slideshow with no screen has run for ``unseenProof``: said now when a photo is what it
+    /// shows, else with the next photo.
+    private func unseenMinutePassed(_ reason: String) {
+        let showsAPhoto = told.withLock { told in
+            told.unseenMinutePassed = true
+            return told.status == Self.unseen(reason)
+        }
+        if showsAPhoto { tell(Self.unseenForAMinute(reason)) }
     }
 
     /// Says ready with "reading the photos" unless the frame was said ready before; for a start

@@ -1,5 +1,6 @@
 import AlbumDomain
 import AlbumRuntime
+import DRMDisplay
 import DecodeSandbox
 import FolderRepository
 import FrameFinishing
@@ -55,6 +56,8 @@ public enum Slideshow {
         defer { exitRequests?.cancel() }
         let sizeChanges = forwardSizeChanges(from: output, to: runner)
         defer { sizeChanges?.cancel() }
+        let displayConnection = forwardDisplayConnection(from: output, to: runner)
+        defer { displayConnection?.cancel() }
         let heartbeatTask = Task { await heartbeat.run() }
         defer { heartbeatTask.cancel() }
 
@@ -64,7 +67,8 @@ public enum Slideshow {
                 random: configuration.seed.map(SplitMix64.init(seed:)) ?? SplitMix64())
         }
         let drawing = SlideshowDrawing(
-            view: view, heartbeat: heartbeat, statistics: statistics, readiness: ServiceReadiness(notifier: notifier))
+            view: view, heartbeat: heartbeat, statistics: statistics,
+            readiness: ServiceReadiness(notifier: notifier, unseenBecause: output.unseenBecause))
         do {
             try await drawing.draw(runner.state)
         } catch {
@@ -126,7 +130,6 @@ public enum Slideshow {
         }
     }
 
-    /// Sends the input layer's only action, the exit button, to the runner.
     /// Sends each new screen size to the runner: the domain makes the frames again.
     private static func forwardSizeChanges(
         from output: SlideshowOutput, to runner: AlbumRunner<ContinuousClock>
@@ -139,6 +142,20 @@ public enum Slideshow {
         }
     }
 
+    /// For a frame with no screen: sends ``AlbumAction/displayConnected`` to the runner once a
+    /// display can be drawn on, looking every five seconds.
+    private static func forwardDisplayConnection(
+        from output: SlideshowOutput, to runner: AlbumRunner<ContinuousClock>
+    ) -> Task<Void, Never>? {
+        guard output.unseenBecause != nil else { return nil }
+        return Task {
+            while (try? await Task.sleep(for: .seconds(5))) != nil {
+                if DRMProbe.cards().contains(where: \.isChosen) { return runner.send(.displayConnected) }
+            }
+        }
+    }
+
+    /// Sends the input layer's only action, the exit button, to the runner.
     private static func forwardExitRequests(
         from output: SlideshowOutput, to runner: AlbumRunner<ContinuousClock>
     ) -> Task<Void, Never>? {

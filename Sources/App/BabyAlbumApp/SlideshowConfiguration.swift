@@ -67,6 +67,19 @@ public struct SlideshowConfiguration: Sendable {
     /// Asked on SIGHUP: `true` when the settings file changed, and the slideshow should end
     /// (``AlbumEnd/restartRequested``) so that the command starts again with the new settings.
     public var settingsChanged: (@Sendable () -> Bool)?
+    /// What the DRM output does when there is no display to draw on (`--without-display`).
+    public var withoutDisplay = WithoutDisplay.exit
+
+    /// What the DRM output does when no display is there (no DRM device with outputs, or nothing
+    /// connected to them).
+    public enum WithoutDisplay: String, Sendable, CaseIterable {
+        /// Ends with the reason (the service restarts it).
+        case exit
+        /// Runs the slideshow with no screen, each photo decoded as if shown, and starts again on
+        /// a display once one is connected: the card's frame, whose updated system slot proves
+        /// itself with a minute of slideshow when no display is connected (issue 64).
+        case run
+    }
 
     /// Where the shuffle round is kept (`--state-dir`).
     public enum StateDirectory: Sendable, Equatable {

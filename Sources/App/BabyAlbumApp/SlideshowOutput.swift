@@ -21,6 +21,8 @@ struct SlideshowOutput {
     let display: DRMDisplay?
     /// Every input device grabbed, for DRM output.
     let input: InputGuard?
+    /// Why there is no screen, when DRM output runs without one (`--without-display run`).
+    var unseenBecause: String? = nil
 
     /// How the screen is mounted: as configured, or for `auto` the display's panel orientation.
     func rotation(_ setting: RotationSetting, logger: Logger) -> ScreenRotation {
@@ -43,16 +45,35 @@ struct SlideshowOutput {
             return SlideshowOutput(
                 view: MemoryFrameView(size: configuration.size), frameSize: configuration.size, display: nil,
                 input: nil)
-        case .drm(let device):
-            let display = try DRMDisplay.open(
-                device: device, mode: configuration.mode, reportsFades: configuration.reportsLatency, logger: logger)
-            do {
-                let input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
-                return SlideshowOutput(view: display, frameSize: display.size, display: display, input: input)
-            } catch {
-                display.close()
-                throw error
+        case .drm(nil) where configuration.withoutDisplay == .run:
+            guard let missing = DRMProbe.missingDisplay(DRMProbe.cards()) else {
+                return try openDisplay(nil, configuration, logger: logger)
             }
+            logger.warning(
+                "\(missing): the slideshow runs with no screen (--without-display run) and starts again on a display once one is connected"
+            )
+            let input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
+            return SlideshowOutput(
+                view: UnseenFrameView(), frameSize: configuration.size, display: nil, input: input,
+                unseenBecause: missing)
+        case .drm(let device):
+            return try openDisplay(device, configuration, logger: logger)
+        }
+    }
+
+    /// Opens the screen of DRM output on `device` (`nil`: the first with a display), then grabs
+    /// the input devices.
+    private static func openDisplay(
+        _ device: String?, _ configuration: SlideshowConfiguration, logger: Logger
+    ) throws -> SlideshowOutput {
+        let display = try DRMDisplay.open(
+            device: device, mode: configuration.mode, reportsFades: configuration.reportsLatency, logger: logger)
+        do {
+            let input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
+            return SlideshowOutput(view: display, frameSize: display.size, display: display, input: input)
+        } catch {
+            display.close()
+            throw error
         }
     }
 

@@ -10,6 +10,7 @@ import DRMDisplay
 #endif
 
 extension ScaleMode: ExpressibleByArgument {}
+extension SlideshowConfiguration.WithoutDisplay: ExpressibleByArgument {}
 
 /// `--output drm`, `drm:/dev/dri/cardN` or `png:DIR`.
 struct OutputOption: ExpressibleByArgument {

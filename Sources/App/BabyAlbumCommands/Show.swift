@@ -38,6 +38,13 @@ struct Show: AsyncParsableCommand {
 
     @OptionGroup var screen: ScreenOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "With drm output and no display there: exit (with the reason), or run (the slideshow goes on "
+                + "with no screen, and starts again on a display once one is connected).",
+            valueName: "exit|run"))
+    var withoutDisplay = SlideshowConfiguration.WithoutDisplay.exit
+
     @Option(help: "Frame size for png output, WxH: each side 16 to 7680, at most 7680x4320 in all.")
     var size = SizeOption(FrameSize(width: 1920, height: 1080))
 
@@ -189,6 +196,7 @@ struct Show: AsyncParsableCommand {
         configuration.unsetClock = quiet.quietHoursWithoutClock
         configuration.clockNotice = quiet.clockNotice
         configuration.rotation = screen.rotate.value
+        configuration.withoutDisplay = withoutDisplay
         configuration.transition =
             transition == .fade ? .fade(.milliseconds(Int64((fade.value * 1000).rounded()))) : .cut
         configuration.stateDirectory =
@@ -207,7 +215,15 @@ struct Show: AsyncParsableCommand {
         SignalDisposition.ignore(SignalNumber.brokenPipe)
         do {
             let end = try await Slideshow.run(configuration, logger: logger)
-            if end == .restartRequested { SettingsWiring.restartWithNewSettings() }
+            switch end {
+            case .restartRequested: SettingsWiring.restartWithNewSettings()
+            case .displayConnected:
+                logger.notice("a display was connected: starting again to draw on it")
+                let failure = ProcessImage.restart(arguments: CommandLine.arguments)
+                logger.critical("cannot start again on the display (\(errnoDescription(failure.code)))")
+                throw ExitCode.failure
+            default: break
+            }
         } catch {
             logger.critical("\(error)")
             throw ExitCode.failure

@@ -40,4 +40,7 @@ public enum AlbumAction: Equatable, Sendable {
     case stopSignalReceived(Int32)
     /// The settings file changed (found on SIGHUP): the command starts again with it.
     case settingsChanged
+    /// A display was connected to a frame that ran its slideshow without one: the command starts
+    /// again to draw on it.
+    case displayConnected
 }

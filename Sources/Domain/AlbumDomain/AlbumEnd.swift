@@ -8,6 +8,8 @@ public enum AlbumEnd: Equatable, Sendable, CustomStringConvertible {
     case signal(Int32)
     /// The settings changed: the command starts again with them (the slideshow's reload).
     case restartRequested
+    /// A display was connected to a frame that ran without one: the command starts again on it.
+    case displayConnected
 
     /// Whether the view gives the screen back at once. A run that showed its count keeps its
     /// last photo on screen until the process ends; the exit button and signals end it now.
@@ -22,6 +24,7 @@ public enum AlbumEnd: Equatable, Sendable, CustomStringConvertible {
         case .exitButton(let request): "exit button: \(request) ended the slideshow"
         case .signal(let number): "signal \(number) ended the slideshow"
         case .restartRequested: "the settings changed: the slideshow starts again with them"
+        case .displayConnected: "a display was connected: the slideshow starts again on it"
         }
     }
 }

@@ -42,6 +42,8 @@ struct Reduction {
             end(.signal(number))
         case .settingsChanged:
             end(.restartRequested)
+        case .displayConnected:
+            end(.displayConnected)
         }
     }
 
