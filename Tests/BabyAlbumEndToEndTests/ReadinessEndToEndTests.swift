@@ -102,4 +102,40 @@ struct ReadinessEndToEndTests {
         #expect(ready.contains("STATUS=no photo on the screen: quiet hours"), "\(told.messages)")
         #expect(!told.statuses.contains("showing photos"), "\(told.statuses)")
     }
+
+    /// A frame with no display (`--without-display run`, the card's): ready with its first photo
+    /// shown to no screen, never "showing photos", and a minute after that photo the status that
+    /// proves a freshly updated system slot with no display connected (deploy/card/slot-good).
+    @Test(.enabled(if: !FileManager.default.fileExists(atPath: "/dev/dri"), "a machine with no DRM device"))
+    func aFrameWithNoDisplayRunsWithNoScreenAndSaysSoAMinuteOn() throws {
+        let photos = try TemporaryFolder()
+        defer { photos.remove() }
+        for name in ["balloons.png", "duck.png"] {
+            try FileManager.default.copyItem(
+                atPath: BabyAlbumProcess.repository + "/Photos/" + name, toPath: photos.file(name))
+        }
+        let listener = try DatagramListener(abstract: false)
+        let process = try BabyAlbumProcess(
+            [
+                "--photos", photos.path, "--output", "drm", "--without-display", "run", "--interval", "1",
+                "--transition", "none", "--seed", "1", "--state-dir", "none", "--sticks", "none",
+                "--settings", "/nonexistent",
+            ], extraEnvironment: ["NOTIFY_SOCKET": listener.notifySocket])
+        let missing = "no DRM display device: there is no /dev/dri/card*"
+        let proof = "slideshow with no screen for a minute: " + missing
+        var told = Told()
+        let deadline = Date().addingTimeInterval(Double(120 * testPatience))
+        while process.process.isRunning, Date() < deadline, !told.statuses.contains(proof) {
+            while let message = listener.receive() { told.messages.append(message) }
+            usleep(100_000)
+        }
+        let end = process.finish(timeout: 0)
+        let ready = try #require(told.ready, "no READY=1: \(told.messages)\n\(end.log)")
+        #expect(ready.contains("STATUS=slideshow with no screen: " + missing), "\(told.messages)")
+        #expect(told.statuses.last == proof, "\(told.statuses)\n\(end.log)")
+        #expect(!told.statuses.contains("showing photos"), "\(told.statuses)")
+        #expect(end.log.contains("\(missing): the slideshow runs with no screen"), "\(end.log)")
+        // It went on: more than one photo decoded, each shown to no one.
+        #expect(end.log.split(separator: "\n").filter { $0.contains("showing ") }.count >= 2, "\(end.log)")
+    }
 }

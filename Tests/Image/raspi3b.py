@@ -146,8 +146,9 @@ SLOT_LINE = re.compile(r"babyalbum: slot (\w) \(mmc \d+:(\d+)\), BOOT_ORDER=([AB
 #: The frame's status (ServiceReadiness) once its slideshow with no screen has run for a minute, and
 #: slot-good's line for slot A then (deploy/card/slot-good).
 UNSEEN_MINUTE = "slideshow with no screen for a minute: no DRM display device: there is no /dev/dri/card*"
-MARKED = re.compile(r"slot-good: slot A is up \(its frame: slideshow with no screen: no DRM display device[^)]*\): "
-                    r"marked good \(BOOT_A_LEFT 2 -> 3\)")
+#: (Its status when it became ready: its first photo with no screen, or "reading the photos" when
+#: that took a minute, ServiceReadiness.readyAtTheLatest.)
+MARKED = re.compile(r"slot-good: slot A is up \(its frame: [^)]*\): marked good \(BOOT_A_LEFT 2 -> 3\)")
 
 
 def check_slideshow_without_a_display(guest):

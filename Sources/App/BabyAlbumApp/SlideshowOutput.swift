@@ -52,7 +52,14 @@ struct SlideshowOutput {
             logger.warning(
                 "\(missing): the slideshow runs with no screen (--without-display run) and starts again on a display once one is connected"
             )
-            let input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
+            // With no screen there is no child to keep out: input that cannot be watched leaves
+            // only the exit button unheard, said once (on the screen's start it is an error).
+            var input: InputGuard?
+            do {
+                input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
+            } catch {
+                logger.warning("the exit button is not heard until a display is connected: \(error)")
+            }
             return SlideshowOutput(
                 view: UnseenFrameView(), frameSize: configuration.size, display: nil, input: input,
                 unseenBecause: missing)
