@@ -49,23 +49,30 @@ struct SlideshowOutput {
             guard let missing = DRMProbe.missingDisplay(DRMProbe.cards()) else {
                 return try openDisplay(nil, configuration, logger: logger)
             }
-            logger.warning(
-                "\(missing): the slideshow runs with no screen (--without-display run) and starts again on a display once one is connected"
-            )
-            // With no screen there is no child to keep out: input that cannot be watched leaves
-            // only the exit button unheard, said once (on the screen's start it is an error).
-            var input: InputGuard?
-            do {
-                input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
-            } catch {
-                logger.warning("the exit button is not heard until a display is connected: \(error)")
-            }
-            return SlideshowOutput(
-                view: UnseenFrameView(), frameSize: configuration.size, display: nil, input: input,
-                unseenBecause: missing)
+            return openWithoutScreen(because: missing, configuration, logger: logger)
         case .drm(let device):
             return try openDisplay(device, configuration, logger: logger)
         }
+    }
+
+    /// DRM output with no display there (`--without-display run`): the frames go to no screen;
+    /// the input devices are grabbed as for a screen, for the exit button.
+    private static func openWithoutScreen(
+        because missing: String, _ configuration: SlideshowConfiguration, logger: Logger
+    ) -> SlideshowOutput {
+        logger.warning(
+            "\(missing): the slideshow runs with no screen (--without-display run) and starts again on a display once one is connected"
+        )
+        // With no screen there is no child to keep out: input that cannot be watched leaves only
+        // the exit button unheard, said once (on a screen's start it is an error).
+        var input: InputGuard?
+        do {
+            input = try InputGuard.start(policy: configuration.exitButton, logger: logger)
+        } catch {
+            logger.warning("the exit button is not heard until a display is connected: \(error)")
+        }
+        return SlideshowOutput(
+            view: UnseenFrameView(), frameSize: configuration.size, display: nil, input: input, unseenBecause: missing)
     }
 
     /// Opens the screen of DRM output on `device` (`nil`: the first with a display), then grabs
