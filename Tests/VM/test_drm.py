@@ -168,6 +168,20 @@ class ModeAndPermissionTests(unittest.TestCase):
     def tearDownClass(cls):
         release_shared_vm(cls.vm)
 
+    def wait_for_photo_on_screen(self, name, size):
+        """Waits up to 10 s for the guest's screen to equal the frame `--output png:` renders on the
+        host for the photo `name` alone at `size`."""
+        with tempfile.TemporaryDirectory(prefix="babyalbum-alone-") as work:
+            alone = os.path.join(work, "alone")
+            os.mkdir(alone)
+            shutil.copy(os.path.join(PHOTOS, name), alone)
+            expected = load_rgb(render(alone, os.path.join(work, "frames"), count=1, size=size)[1][0])
+        shot = os.path.join(self.vm.out, "screen.png")
+        deadline = time.monotonic() + 10
+        while not same_pixels(load_rgb(self.vm.screendump(shot)), expected):
+            self.assertLess(time.monotonic(), deadline, f"{name} at {size} is not on screen")
+            time.sleep(0.2)
+
     def test_an_unknown_mode_is_refused_with_the_modes_offered(self):
         status, out = self.vm.sh(f"{BABYALBUM_BIN} --photos {PHOTOS} --mode 1234x567", timeout=120)
         self.assertNotEqual(status, 0, out)
@@ -187,16 +201,7 @@ class ModeAndPermissionTests(unittest.TestCase):
         try:
             app.wait_for_log(r"Virtual-1 at 1024x768", timeout=60)
             name = os.path.basename(app.wait_for_log(r"showing (\S+)", timeout=60).group(1))
-            with tempfile.TemporaryDirectory(prefix="babyalbum-mode-") as work:
-                alone = os.path.join(work, "alone")
-                os.mkdir(alone)
-                shutil.copy(os.path.join(PHOTOS, name), alone)
-                expected = load_rgb(render(alone, os.path.join(work, "frames"), count=1, size="1024x768")[1][0])
-            shot = os.path.join(self.vm.out, "screen.png")
-            deadline = time.monotonic() + 10
-            while not same_pixels(load_rgb(self.vm.screendump(shot)), expected):
-                self.assertLess(time.monotonic(), deadline, f"{name} at 1024x768 is not on screen")
-                time.sleep(0.2)
+            self.wait_for_photo_on_screen(name, "1024x768")
         finally:
             app.signal("INT")
             self.assertEqual(app.wait(timeout=30), 0, app.log())
@@ -226,16 +231,7 @@ class ModeAndPermissionTests(unittest.TestCase):
                              r"Virtual-1 at 1280x800", timeout=60)
             shown = app.wait_for_log(r"starting again to draw on it[\s\S]*?showing (\S+)", timeout=60)
             name = os.path.basename(shown.group(1))
-            with tempfile.TemporaryDirectory(prefix="babyalbum-plugged-") as work:
-                alone = os.path.join(work, "alone")
-                os.mkdir(alone)
-                shutil.copy(os.path.join(PHOTOS, name), alone)
-                expected = load_rgb(render(alone, os.path.join(work, "frames"), count=1)[1][0])
-            shot = os.path.join(self.vm.out, "screen.png")
-            deadline = time.monotonic() + 10
-            while not same_pixels(load_rgb(self.vm.screendump(shot)), expected):
-                self.assertLess(time.monotonic(), deadline, f"{name} is not on the display connected")
-                time.sleep(0.2)
+            self.wait_for_photo_on_screen(name, "1280x800")
         finally:
             self.vm.sh(f"echo detect > {CONNECTOR_STATUS}")
             if app is not None:
