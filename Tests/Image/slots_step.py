@@ -29,6 +29,9 @@ import time
 UBOOT = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"  # Debian's u-boot-qemu (scripts/install-deps --test)
 SLOTS = ("babyalbum-slots.env", "babyalbum-slots.bak")
 DECODERS = "/usr/libexec/babyalbum"  # the package's decode workers, one a format family
+#: update-result's line after the rollback (deploy/card/slot-good): the time, then what happened.
+ROLLED_BACK = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ rolled back: the update in slot B never showed a photo; "
+                         r"slot A runs \S+", re.M)
 SLOT_LINE = r"babyalbum: slot (\w) \((\w+) \d+:(\d)\), BOOT_ORDER=([AB ]+), (\w+) tries left after this one \(read from ([^)]*)\)"
 
 
@@ -180,13 +183,22 @@ def broken_frame(vm, card, work):
         marked = vm.journal_line(guest, "babyalbum-ready.service", "rolled back", 120)
         # The trial closed: fw_setenv without a value leaves BA_TRIAL empty or gone.
         _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; t=$(fw_printenv -n BA_TRIAL 2>/dev/null); "
-                          "echo BA_TRIAL=${t:-none}; cat /var/lib/babyalbum/update-result")
-        print(f"  slot A's frame: {marked}; then: {' '.join(env.split())}")
+                          "echo BA_TRIAL=${t:-none}")
+        # slot-good writes update-result after its journal line, which the journal follower sees at
+        # once: waited for (a cold run's look right after the line found no file, 2026-12-06).
+        deadline = time.monotonic() + 120
+        while True:
+            _, result = guest.sh("cat /var/lib/babyalbum/update-result 2>&1")
+            if ROLLED_BACK.search(result) or time.monotonic() > deadline:
+                break
+            time.sleep(2)
+        print(f"  slot A's frame: {marked}; then: {' '.join(env.split())}; update-result: {result.strip()}")
         if not marked or "rolled back: the update in slot B never showed a photo" not in marked:
             raise vm.Failure(f"slot A showed a photo but no rollback was said: {marked!r}")
         if env.split()[:5] != ["BOOT_ORDER=B", "A", "BOOT_A_LEFT=3", "BOOT_B_LEFT=0", "BA_TRIAL=none"]:
             raise vm.Failure("after the rollback, A is not marked good, B not given up, or the trial still open: " + env)
-        if "rolled back" not in env:
-            raise vm.Failure("update-result does not say the update was rolled back: " + env)
+        if not ROLLED_BACK.search(result):
+            _, why = guest.sh("mountpoint /var/lib/babyalbum; journalctl -b -u babyalbum-ready.service -o cat | tail -n 5")
+            raise vm.Failure(f"update-result does not say the update was rolled back: {result!r}; {why}")
     finally:
         guest.kill()
