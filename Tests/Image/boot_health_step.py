@@ -271,10 +271,11 @@ def check_emergency(vm, card, work, boot_files):
             raise vm.Failure("tty1 does not show the line naming what failed: " + screen)
         if not screen.startswith("tty1"):
             raise vm.Failure("tty1 is not the console on screen: " + screen)
-        # What the line names when journald has not yet written systemd's lines (a loaded board):
-        # the mounts of fstab the boot needs that are not mounted, read from the system.
+        # What the line names first: the mounts of fstab the boot needs that are not mounted, read
+        # from the system (the journal's first lines of PID 1 were the frame's own failures in a
+        # cold run, 2026-12-06).
         _, unmounted = guest.sh("/usr/lib/babyalbum/boot-failed unmounted")
-        print(f"emergency mode: without the journal, boot-failed would name: {unmounted.strip()}")
+        print(f"emergency mode: boot-failed's look at the mounts names: {unmounted.strip()}")
         if "mnt.mount - /mnt did not mount" not in unmounted:
             raise vm.Failure("boot-failed's own look at the mounts does not name the missing one: " + unmounted)
         # The card has no procps: the processes' names from /proc.
