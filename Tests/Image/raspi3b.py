@@ -32,9 +32,11 @@ import shutil
 import sys
 import time
 
+from PIL import Image
+
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from image_vm import Card, Failure, Guest, card_work_folder, run, xunit  # noqa: E402
+from image_vm import REPO, Card, Failure, Guest, card_work_folder, run, xunit  # noqa: E402
 from vmrig import SINGLE_THREAD_TCG  # noqa: E402  (Tests/VM/vmrig.py, on the path image_vm sets)
 
 TREE = "bcm2837-rpi-3-b.dtb"
@@ -107,6 +109,13 @@ def main(image):
         with open(settings, "a", newline="") as f:  # the test's copy of the card only
             f.write("\r\nclock-module = ds3231\r\n")
         card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+        # A photo for the slideshow with no screen (the card is made without any): duck.png made
+        # 160x90, cheap to decode on the emulated CPU.
+        photo = os.path.join(work, "small-duck.png")
+        with Image.open(os.path.join(REPO, "Photos", "duck.png")) as duck:
+            duck.convert("RGB").resize((160, 90)).save(photo)
+        card.mtools("mmd", "::/photos", check=False)
+        card.mtools("mcopy", "-o", photo, "::/photos/small-duck.png")
         card.detach()
         size = grown_copy(card, work)
         print(f"raspi3b: {os.path.basename(files['kernel'])} and {TREE} from the FAT; "
