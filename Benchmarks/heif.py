@@ -7,18 +7,17 @@ import re
 import sys
 import statistics
 
-from measure import peak_rss_mb, run, timed_ms
+from measure import HEIF_FIXTURES, peak_rss_mb, run, timed_ms
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 SIZE = "1920x1080"
-FIXTURES = os.path.join(REPO, "Tests", "HEIF", "heif_fixtures.py")
 PILLOW_HEIF = "/var/cache/babyalbum/venv-heif/bin/python"
 # BABYALBUM_BENCH_FIFO=1 (as root): every timed command under SCHED_FIFO, so that other processes on a
 # shared machine do not delay the hand-overs between the slideshow and its worker (each a wake-up).
 REALTIME = ["chrt", "-f", "1"] if os.environ.get("BABYALBUM_BENCH_FIFO") == "1" else []
 PAUSE_MS = "300"  # between photos, untimed: a slideshow waits seconds, so its next worker is ready
 OVERHEAD_ROUNDS = 5
+#: The worker whose cost per photo is measured: the small C program that the slideshow starts.
+WORKER = "babyalbum-decoder (the worker program)"
 
 
 def make_photos(work):
@@ -27,7 +26,7 @@ def make_photos(work):
     heic = os.path.join(work, "IMG_0001.HEIC")
     run(["convert", "-seed", "7", "-size", "4032x3024", "plasma:fractal", "-blur", "0x2", "-depth", "8",
          "-define", "png:color-type=2", png])
-    run(["/usr/bin/python3", FIXTURES, "grid", png, heic])
+    run(["/usr/bin/python3", HEIF_FIXTURES, "grid", png, heic])
     tiny = os.path.join(work, "tiny.png")
     run(["convert", "-size", "64x48", "gradient:red-blue", "-depth", "8", "-define", "png:color-type=2", tiny])
     return heic, tiny
@@ -85,7 +84,7 @@ def benchmark(babyalbum, decoder, work, runs):
     }
     print("HEIC: worker overhead ...", file=sys.stderr)
     overhead_runs = max(runs, 20)
-    workers = (("babyalbum-decoder (the worker program)", ["--worker", decoder]),)
+    workers = ((WORKER, ["--worker", decoder]),)
     # Interleaved rounds (in process, then each waiting worker), the median of each figure.
     rounds = {"base": [], **{name: [] for name, _ in workers}}
     for _ in range(OVERHEAD_ROUNDS):
@@ -122,7 +121,7 @@ def report(times, memory, overhead, base, runs):
         idle = f"{o['idle'][0] / 1024:.1f} / {o['idle'][1] / 1024:.1f}" if o["idle"] else "?"
         lines.append(f"| {name} | {o['wall']:.2f} ({o['ratio']:.2f}x) | {o['path cpu']:.2f} ({o['path ratio']:.2f}x) | "
                      f"{o['cold']:.2f} | {o['cpu']:.2f} | {idle} |")
-    ours_cost = overhead["babyalbum decode-worker"]
+    ours_cost = overhead[WORKER]
     lines += ["", f"12 MP grid HEIC: babyalbum worker / heif-convert full decode = {times[ours] / times[full]:.2f}x "
               f"(target <= 1.2x); worker cost on the critical path with a waiting worker "
               f"{ours_cost['wall']:.2f} ms wall, {ours_cost['path cpu']:.2f} ms CPU (target <= 5 ms)",

@@ -9,6 +9,11 @@ import sys
 import tempfile
 import time
 
+#: The HEIF fixture maker of the tests (a grid of 512x512 HEVC tiles, as phones write), for the
+#: benchmarks' HEICs.
+HEIF_FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Tests", "HEIF",
+                             "heif_fixtures.py")
+
 
 def run(command, **kwargs):
     return subprocess.run(command, check=True, capture_output=True, text=True, **kwargs)

@@ -4,15 +4,15 @@ of photo up to 48 MP, at 1920x1080 and 3840x2160; `--help` alone; 10 against 10,
 import os
 import sys
 
-from measure import resident_over_run, run
+from measure import HEIF_FIXTURES, resident_over_run, run
 
 GOALS = {"peak": 36.0, "steady": 28.0, "help": 6.0, "photos": 2.0}
 
 
 def make_photos(work):
     """48 MP (8000x6000) photo-like images: baseline JPEG, PNG, Adam7 PNG and lossy WebP, and a
-    12 MP progressive JPEG; each in a folder of its own, twice (so the slideshow fades from one
-    full-size photo to another)."""
+    12 MP progressive JPEG and a 12 MP grid HEIC; each in a folder of its own, twice (so the
+    slideshow fades from one full-size photo to another)."""
     small, big = os.path.join(work, "m12.ppm"), os.path.join(work, "m48.ppm")
     run(["convert", "-seed", "11", "-size", "4000x3000", "plasma:fractal", "-blur", "0x2", "-depth", "8", small])
     run(["convert", small, "-resize", "200%", "-attenuate", "0.25", "+noise", "Gaussian", "-depth", "8", big])
@@ -24,6 +24,7 @@ def make_photos(work):
         "48 MP lossy WebP": ("webp", lambda out: run(["cwebp", "-quiet", "-q", "85", big, "-o", out])),
         "12 MP progressive JPEG": ("jpg", lambda out: run(
             ["sh", "-c", f"cjpeg -quality 90 -sample 2x2 -progressive {small} > {out}"])),
+        "12 MP grid HEIC": ("heic", lambda out: grid_heic(small, out)),
     }
     folders = {}
     for label, (extension, make) in makers.items():
@@ -36,6 +37,14 @@ def make_photos(work):
     os.remove(small)
     os.remove(big)
     return folders
+
+
+def grid_heic(ppm, out):
+    """An iPhone-style HEIC: 512x512 HEVC tiles under a grid (Tests/HEIF/heif_fixtures.py, heif-enc)."""
+    png = out + ".png"
+    run(["convert", ppm, "-define", "png:color-type=2", png])
+    run(["/usr/bin/python3", HEIF_FIXTURES, "grid", png, out])
+    os.remove(png)
 
 
 def slideshow(babyalbum, folder, size, count=3):

@@ -24,16 +24,30 @@ The card's partitions, root and state are put back as they were before the next 
 """
 
 import os
+import re
 import struct
 import subprocess
 import time
 
+from repo_paths import CARD_FILES  # noqa: E402  (Tests/Image is on the path: image_vm, raspi3b)
+
+
+def card_seconds(name, pattern):
+    """A number of seconds the card's own file `name` (in deploy/card) sets, read where `pattern`
+    (a regular expression with one group) finds it, so that the test follows the card."""
+    with open(os.path.join(CARD_FILES, name), encoding="utf-8") as file:
+        found = re.search(pattern, file.read(), re.MULTILINE)
+    if not found:
+        raise RuntimeError(f"deploy/card/{name} no longer sets what {pattern!r} looks for")
+    return int(found.group(1))
+
+
 #: The watchdog's timeout on the card (deploy/card/watchdog.conf's RuntimeWatchdogSec).
-RUNTIME_WATCHDOG_SECONDS = 15
-#: boot-failed's wait before it restarts the board, in the test copy (the card's is 300 s).
+RUNTIME_WATCHDOG_SECONDS = card_seconds("watchdog.conf", r"^RuntimeWatchdogSec=(\d+)s?$")
+#: boot-failed's wait before it restarts the board, in the test copy (the card's is longer).
 RESTART_AFTER = 20
 #: The card's own wait (deploy/card/boot-failed's RESTART_AFTER).
-CARD_RESTART_AFTER = 300
+CARD_RESTART_AFTER = card_seconds("boot-failed", r"^RESTART_AFTER=\$\{BABYALBUM_BOOT_FAILED_RESTART_AFTER:-(\d+)\}$")
 HANG_UNIT = """[Unit]
 Description=image test: a unit that hangs before sysinit.target for ever (test copies only)
 DefaultDependencies=no

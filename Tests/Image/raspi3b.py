@@ -17,8 +17,10 @@ with `clock-module = ds3231` in the test's copy of babyalbum.txt and nothing on 
 clear line in the journal and a warning in doctor; with no vc4 (no DRM device), the frame running
 its slideshow with no screen (the card's --without-display run), ready, its status after a minute
 of it, and the slot it runs from given its tries back by slot-good (a Pi switched on with its TV
-unplugged keeps its slot); and the time from QEMU's start to the service's start (the guest's
-clock, plus when the kernel started). The test
+unplugged keeps its slot); an update's trial with no display (slot A put on trial as update-check
+leaves a slot it installed into, the frame restarted): not ended at the frame's readiness, ended by
+slot-trial once the slideshow has run for a minute with no screen; and the time from QEMU's start
+to the service's start (the guest's clock, plus when the kernel started). The test
 shell on ttyS1 survives emergency mode, which then fails the test with the journal's warnings. What QEMU cannot prove: the GPU firmware (bootcode.bin, start*.elf and
 its config.txt parsing), vc4 and HDMI, the SD host's real timing, Wi-Fi and Bluetooth.
 
@@ -46,7 +48,8 @@ NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
 #: Added to slot A's command line (/boot/cmdline.env): the mini UART as the console (the PL011 is the Bluetooth UART in this
 #: tree), and systemd's wait for a device raised from 90 s: under TCG with a loaded host, udev's
 #: coldplug took more than a minute to make the state partition's /dev/disk link in one run, and a run on
-#: a busier host went to emergency mode, most likely from that wait (a real Pi takes seconds).
+#: a busier host went to emergency mode, most likely from that wait (a real Pi takes seconds); the
+#: card's fstab sets no wait of its own, which would override this (check_device_wait).
 #: And the SoC watchdog's driver kept out: the card arms it (RuntimeWatchdogSec=15s), and QEMU's
 #: raspi3b resets the board within a minute of that (seen 2026-12-04 on the trixie card: QEMU
 #: exited, -no-reboot, about 60 s after the test shell started), so the watchdog is proven on
@@ -130,6 +133,7 @@ def main(image):
             checks(guest, shell)
             check_slideshow_without_a_display(guest)
             check_boot_script(guest)
+            check_trial_without_a_display(guest)
         finally:
             guest.kill()
         records.add(NAME, "passed", time.monotonic() - started)
@@ -160,18 +164,24 @@ UNSEEN_MINUTE = "slideshow with no screen for a minute: no DRM display device: t
 MARKED = re.compile(r"slot-good: slot A is up \(its frame: [^)]*\): marked good \(BOOT_A_LEFT 2 -> 3\)")
 
 
+def status_after_a_minute_unseen(guest, started, limit=900):
+    """The frame's status (StatusText) once it says its slideshow ran a minute with no screen
+    (UNSEEN_MINUTE), asked every 5 s; its last status when `limit` s from `started` pass first."""
+    while True:
+        _, status = guest.sh("systemctl show -P StatusText babyalbum.service")
+        status = status.strip()
+        if status.startswith(UNSEEN_MINUTE) or time.monotonic() - started >= limit:
+            return status
+        time.sleep(5)
+
+
 def check_slideshow_without_a_display(guest):
     """QEMU's raspi3b has no vc4: the card's frame (--without-display run) runs its slideshow with no
     screen, says so in its log, becomes ready (slot-good then gives slot A its tries back: a Pi
     switched on with nothing on its HDMI must not use up its slot's tries) and, a minute after its
     first photo, says that in its status, the proof a freshly updated slot gives with no display."""
     started = time.monotonic()
-    status = ""
-    while not status.startswith(UNSEEN_MINUTE) and time.monotonic() - started < 900:
-        _, status = guest.sh("systemctl show -P StatusText babyalbum.service")
-        status = status.strip()
-        if not status.startswith(UNSEEN_MINUTE):
-            time.sleep(5)
+    status = status_after_a_minute_unseen(guest, started)
     _, log = guest.sh("journalctl -b -u babyalbum.service --no-pager -o cat | grep -E 'no screen|showing' | head -n 4; "
                       "journalctl -b -u babyalbum-ready.service --no-pager -o cat | grep slot-good")
     print(f"raspi3b: the frame's status {time.monotonic() - started:.0f} s later: {status!r}; its lines:\n  "
@@ -182,6 +192,18 @@ def check_slideshow_without_a_display(guest):
         raise Failure("the frame's log does not say it runs with no screen and shows photos:\n" + log)
     if not MARKED.search(log):
         raise Failure("slot-good did not give slot A its tries back when the frame became ready:\n" + log)
+
+
+def check_device_wait(guest):
+    """The card's fstab leaves the wait for its late partitions' devices to systemd's default, which
+    EXTRA raises to 600 s here: an x-systemd.device-timeout= of their own would override it, and a
+    busy host's udev has taken more than 90 s to make their links (a CI run, 2026-12-06)."""
+    _, waits = guest.sh("for n in 1 5 6; do systemctl show -P JobRunningTimeoutUSec dev-disk-babyalbum-part$n.device; "
+                        "done")
+    print("raspi3b: the wait for the FAT's, the state's and the library's devices: " + " ".join(waits.split()))
+    if waits.split() != ["10min"] * 3:
+        raise Failure("the card's late partitions do not wait for their devices as long as the command line's "
+                      f"systemd.default_device_timeout_sec=600 says (does fstab set its own?): {' '.join(waits.split())}")
 
 
 def check_boot_script(guest):
@@ -203,6 +225,53 @@ def check_boot_script(guest):
           + env.strip().replace("\n", "\n  "))
     if env.split() != ["BOOT_ORDER=A", "B", "BOOT_A_LEFT=3", "BOOT_B_LEFT=3"] * 2 + ["rauc.slot=A"]:
         raise Failure("fw_printenv does not read slot A with its 3 tries back (boot.scr's 2, then slot-good): " + env)
+
+
+#: The two slots files (boot.scr's and its copy), as fw_setenv and slot-good name them.
+FW_CONFIGS = "/etc/fw_env.config /etc/babyalbum/fw_env.backup.config"
+#: slot-good's lines for slot A on trial (deploy/card/slot-good): at the frame's readiness, with no
+#: proof yet; and once its slideshow ran for a minute with no screen (run by slot-trial).
+TRIAL_WAITS = re.compile(r"slot-good: the update in slot A is on trial and its frame shows no photo \(([^)]*)\): "
+                         r"not marked good")
+TRIAL_PROVED = ("slot-good: slot A ran its slideshow for a minute with no display: marked good (BOOT_A_LEFT 2 -> 3)",
+                "slot-good: the update in slot A ran its slideshow for a minute with no display: its trial is over")
+
+
+def check_trial_without_a_display(guest):
+    """An update's trial on a Pi with no display (issue 64: the slot proves itself by a minute of
+    slideshow when no screen is connected): slot A put on trial in the slots file and its copy as
+    update-check leaves a slot it installed into (BA_TRIAL=A) and boot.scr's try taken
+    (BOOT_A_LEFT=2), then the frame restarted. Its readiness does not end the trial (slot-good:
+    not marked good); once its slideshow has run for a minute with no screen, slot-trial (its timer
+    starts it ten minutes after the boot; the test starts it then) marks slot A good and ends the
+    trial in both files."""
+    guest.sh(f"mount -o remount,rw /boot/firmware && for c in {FW_CONFIGS}; do fw_setenv -c $c BOOT_A_LEFT 2 && "
+             "fw_setenv -c $c BA_TRIAL A; done; mount -o remount,ro /boot/firmware", timeout=300)
+    ready = "journalctl -b -u babyalbum-ready.service --no-pager -o cat | grep slot-good"
+    _, before = guest.sh(ready)
+    started = time.monotonic()
+    guest.sh("systemctl restart babyalbum.service", timeout=900)
+    said = []
+    while not said and time.monotonic() - started < 900:
+        _, after = guest.sh(ready)
+        said = after.strip().splitlines()[len(before.strip().splitlines()):]
+        if not said:
+            time.sleep(5)
+    if not said or not TRIAL_WAITS.search(said[0]):
+        raise Failure(f"slot-good at the restarted frame's readiness, with slot A on trial, did not wait: {said}")
+    status = status_after_a_minute_unseen(guest, started)
+    if not status.startswith(UNSEEN_MINUTE):
+        raise Failure(f"the restarted frame did not run its slideshow for a minute with no screen: status {status!r}")
+    _, trial = guest.sh("systemctl start babyalbum-slot-trial.service; "
+                        "journalctl -b -u babyalbum-slot-trial.service --no-pager -o cat | grep slot-good", timeout=600)
+    _, env = guest.sh(f"for c in {FW_CONFIGS}; do fw_printenv -c $c BOOT_A_LEFT BA_TRIAL; done 2>&1", timeout=300)
+    print(f"raspi3b: slot A on trial (BA_TRIAL=A, BOOT_A_LEFT=2) and the frame restarted: at its readiness "
+          f"'{said[0]}'; {time.monotonic() - started:.0f} s later, slot-trial: "
+          + " | ".join(trial.strip().splitlines()) + "; then: " + " ".join(env.split()))
+    if any(line not in trial for line in TRIAL_PROVED):
+        raise Failure(f"slot-trial did not mark slot A good after a minute of slideshow with no display: {trial}")
+    if env.split().count("BOOT_A_LEFT=3") != 2 or "BA_TRIAL=A" in env:
+        raise Failure(f"the slots file and its copy do not hold slot A good with no trial: {env}")
 
 
 def checks(guest, shell):
@@ -227,6 +296,7 @@ def checks(guest, shell):
     if service["ActiveState"] not in ("active", "activating", "reloading"):
         raise Failure(f"babyalbum.service is {service['ActiveState']} on raspi3b")
 
+    check_device_wait(guest)
     points = " ".join(point for point, _, _ in MOUNTS)
     _, mounts = guest.sh(f"for m in {points}; do findmnt -rno TARGET,SOURCE,OPTIONS --mountpoint $m || echo $m -; done")
     print("raspi3b: mounts (target, source, options):\n  " + mounts.strip().replace("\n", "\n  "))

@@ -11,11 +11,13 @@ the card. The Pss of every process of the frame's and Syncthing's units is print
 arrive. The library is filled until Syncthing refuses photos: the card says so in one line and
 the slideshow goes on; with room again the photos arrive. The power is cut while a large photo is
 in transfer over a slow link; the next boot resumes it from what the card kept. The family drops
-an update bundle in its folder: the card installs it from the library (issue 64). Then the family's
+an update bundle in its folder: the card installs it from the library and reboots once the quiet
+hours in its babyalbum.txt have begun (issue 64). Then the family's
 line is removed from babyalbum.txt: the next boot un-pairs the device, and its photos stay and are
 shown.
 """
 
+import datetime
 import hashlib
 import json
 import os
@@ -28,9 +30,10 @@ import urllib.request
 
 from PIL import Image
 
+import slots_step
 import update_step
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo_paths import REPO  # noqa: E402
 SYNC_LIB = os.path.join(REPO, "deploy", "sync-lib.sh")
 PHOTOS = 30
 LIBRARY = "/var/lib/babyalbum-sync/photos"
@@ -250,6 +253,7 @@ def check_library_full(vm, guest, family):
     deleted) it says so, and the photos arrive once the family sends another."""
     filler = "/var/lib/babyalbum-sync/test-filler"
     since = guest_uptime(guest)
+    restarts = {unit: unit_restarts(vm, guest, unit) for unit in ("babyalbum-sync.service", "babyalbum.service")}
     guest.sh(f"set -- $(df -B1 --output=avail,size /var/lib/babyalbum-sync | tail -n 1); "
              f"fallocate -l $(($1 - $2 / 100 - 2000000)) {filler}; sync", timeout=120)
     _, free = guest.sh("df -h --output=avail,size /var/lib/babyalbum-sync | tail -n 1", timeout=60)
@@ -273,8 +277,8 @@ def check_library_full(vm, guest, family):
     arrived = sorted(set(waiting) & set(on_card(guest)))
     if arrived:
         raise vm.Failure(f"photos arrived on a full library: {arrived} (the filler left {free.strip()})")
-    check_unit_lives(vm, guest, "babyalbum-sync.service")
-    shown = check_unit_lives(vm, guest, "babyalbum.service", showing_since=since)
+    check_unit_lives(vm, guest, "babyalbum-sync.service", restarts["babyalbum-sync.service"])
+    shown = check_unit_lives(vm, guest, "babyalbum.service", restarts["babyalbum.service"], showing_since=since)
     print(f"  library full ({free.split()[0]} free of {free.split()[1]}), 3 photos of 4.3 MB refused for 75 s and "
           f"more: one line in the {len(lines)} of the sync unit, no retry line, neither unit restarted, {shown} "
           "photos shown meanwhile:\n"
@@ -291,11 +295,41 @@ def check_library_full(vm, guest, family):
     print(f"  room again: {said('has room again')[0].split(': ', 1)[-1]}; the 3 waiting photos arrived with the next one")
 
 
-def check_unit_lives(vm, guest, unit, showing_since=None):
-    """`unit` is active and was never restarted; with `showing_since`, the photos it showed since then."""
+def unit_state(vm, guest, unit):
+    """Whether `unit` is active, and how often systemd restarted it in this boot."""
     _, state = guest.sh(f"systemctl show -p ActiveState -p NRestarts {unit}", timeout=60)
-    if "ActiveState=active" not in state or "NRestarts=0" not in state:
-        raise vm.Failure(f"{unit} did not live through the full library: {state}")
+    found = re.search(r"^NRestarts=(\d+)$", state, re.M)
+    if not found:
+        raise vm.Failure(f"systemd does not say how often {unit} was restarted: {state}")
+    return "ActiveState=active" in state, int(found.group(1))
+
+
+def unit_restarts(vm, guest, unit):
+    """How often systemd restarted `unit` in this boot; an earlier restart is printed with its
+    reason (systemd's lines), so that a run shows why, and only the window after counts."""
+    active, restarts = unit_state(vm, guest, unit)
+    if not active:
+        raise vm.Failure(f"{unit} is not running before the library fills (NRestarts={restarts})")
+    if restarts:
+        print(f"  {unit} was restarted {restarts} time(s) before the library filled, by systemd for: "
+              + " | ".join(restart_reasons(guest, unit)))
+    return restarts
+
+
+def restart_reasons(guest, unit):
+    """systemd's own lines on how `unit` ended in this boot (a crash, a timeout, the watchdog)."""
+    _, text = guest.sh(f"journalctl -b -o short-monotonic --no-pager UNIT={unit} _PID=1 "
+                       "| grep -E 'exited|Failed|[Tt]imeout|[Ww]atchdog|Scheduled restart|Killing'", timeout=60)
+    return text.strip().splitlines()[-8:] or ["(no line from systemd)"]
+
+
+def check_unit_lives(vm, guest, unit, restarts_before, showing_since=None):
+    """`unit` is active and was not restarted since it had `restarts_before`; with
+    `showing_since`, the photos it showed since then."""
+    active, restarts = unit_state(vm, guest, unit)
+    if not active or restarts != restarts_before:
+        raise vm.Failure(f"{unit} did not live through the full library (active: {active}; NRestarts {restarts_before} "
+                         f"before it filled, {restarts} after):\n" + "\n".join(restart_reasons(guest, unit)))
     if showing_since is None:
         return 0
     shown = len([line for line in journal_since(guest, unit, showing_since) if " showing " in line])
@@ -447,11 +481,61 @@ def check_bundle_from_family(vm, card, work, boot_files, network, family):
     """An update through the family library (issue 64): the family drops this run's good bundle
     (the update step's, signed with the development key) into its shared folder; Syncthing
     delivers it to the library's folder, where the card's update timer finds it and installs it
-    into slot B beside the slideshow, then reboots at its quiet moment. This boot has no U-Boot
-    (QEMU loads slot A's kernel), so slot B's boot is the update step's to prove; the line that
-    the install ended and the reboot are checked here."""
+    into slot B beside the slideshow, then reboots at its quiet moment. This boot's babyalbum.txt
+    has quiet hours that begin minutes after the power-on (the card is UTC; `virt`'s PL031 set
+    its clock, so the frame trusts it): the install says the new system starts at the next quiet
+    hours, and the reboot comes once they have begun, never before (either the update waited for
+    the frame's "quiet hours began", or the install ended inside them and it reboots at once).
+    This boot has no U-Boot (QEMU loads slot A's kernel), so slot B's boot is the update step's
+    to prove; the line that the install ended and the reboot are checked here."""
     bundle, version = update_step.good_bundle(vm, card, work)
     grow_library(vm, card, os.path.getsize(bundle) + (64 << 20))
+    slots_as_uboot_left_them(card, work)
+    settings = os.path.join(work, "babyalbum.txt.quiet")
+    card.mtools("mcopy", "-o", "::/babyalbum.txt", settings)
+    before = open(settings, newline="").read()
+    quiet_from = quiet_hours_soon(settings, QUIET_HOURS_AFTER_POWER_ON)
+    card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+    try:
+        check_family_bundle_waits_for_quiet_hours(vm, card, work, boot_files, network, family, bundle, version,
+                                                  quiet_from)
+    finally:
+        card.attach()
+        with open(settings, "w", newline="") as f:
+            f.write(before)
+        card.mtools("mcopy", "-o", settings, "::/babyalbum.txt")
+
+
+def slots_as_uboot_left_them(card, work):
+    """The slots file on the FAT that RAUC's uboot backend writes with fw_setenv: on a Pi, U-Boot's
+    boot.scr writes it at the card's first boot; these boots load the kernel without U-Boot, so
+    when no earlier step of this run booted the card through U-Boot (the update step does), it is
+    written here as that first boot leaves it (slot A, its tries given back by slot-good)."""
+    if slots_step.SLOTS[0] in (os.path.basename(name) for name in card.mtools("mdir", "-b", "::/").stdout.split()):
+        return
+    card.mtools("mcopy", "-o", slots_step.slots_file(work, "A B", 3, 3), "::/" + slots_step.SLOTS[0])
+    print(f"  {slots_step.SLOTS[0]} written as U-Boot's first boot leaves it (no step before booted through U-Boot)")
+
+
+#: How long after the power-on the family delivery's quiet hours begin: after the first photo (a
+#: minute or two on `virt`) and, most runs, after the install (about three more minutes).
+QUIET_HOURS_AFTER_POWER_ON = 360
+
+
+def quiet_hours_soon(settings, seconds):
+    """Adds to the babyalbum.txt at `settings` quiet hours of an hour that begin at the first
+    whole minute `seconds` from now (UTC, the card's zone): long enough that an install slowed by
+    a loaded machine still ends inside them. Returns their beginning."""
+    begin = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds + 59)
+    begin = begin.replace(second=0, microsecond=0)
+    end = begin + datetime.timedelta(hours=1)
+    with open(settings, "a", newline="") as f:
+        f.write(f"\r\nquiet-hours = {begin:%H:%M}-{end:%H:%M}\r\n")
+    return begin
+
+
+def check_family_bundle_waits_for_quiet_hours(vm, card, work, boot_files, network, family, bundle, version,
+                                              quiet_from):
     guest = vm.boot(card, work, boot_files, extra=network)
     vm.wait_showing(guest)
     started = time.monotonic()
@@ -465,15 +549,38 @@ def check_bundle_from_family(vm, card, work, boot_files, network, family):
         raise vm.Failure(f"the family's bundle was not installed from the library in 1200 s:\n{why}")
     print(f"  the family's bundle ({os.path.getsize(bundle) / 1e6:.0f} MB) delivered by Syncthing and its install "
           f"begun {time.monotonic() - started:.0f} s after the family dropped it: '{arrived.strip()}'")
-    installed = vm.journal_line(guest, "babyalbum-update.service", "installed ", 600)
-    if not installed or f"installed {version} into slot B" not in installed:
-        _, why = guest.sh("journalctl -b -o cat -u babyalbum-update.service -u rauc.service | tail -n 20", timeout=60)
-        raise vm.Failure(f"the family's bundle was not installed into slot B: {installed!r}\n{why}")
-    rebooting = vm.journal_line(guest, "babyalbum-update.service", "rebooting into slot B", 900)
-    print(f"  {installed.strip()}; {(rebooting or 'no reboot line').strip()}")
-    if not rebooting:
-        raise vm.Failure("after the family's bundle was installed the card did not reboot into slot B")
+    # The first line that says the card reboots: at once inside the quiet hours, or into slot B
+    # once the frame said they began (or, wrongly, after its next photo). Its follower is on
+    # while the install runs, so a reboot right after the install's last line is not missed.
+    rebooting = vm.journal_line(guest, "babyalbum-update.service", "rebooting ", QUIET_HOURS_AFTER_POWER_ON + 900)
+    seen = datetime.datetime.now(datetime.timezone.utc)
+    journal = ""
+    if not rebooting:  # what the update said, while the guest still runs
+        try:
+            _, journal = guest.sh("journalctl -b -o cat -u babyalbum-update.service -u rauc.service | grep -v -E "
+                                  "'^(Starting|Finished) babyalbum-update|Deactivated successfully' | tail -n 40",
+                                  timeout=120)
+        except Exception as error:  # noqa: BLE001 (the guest is gone: update-result still tells)
+            journal = f"(its journal could not be read: {error})"
     guest.kill()
+    card.attach()
+    # What the install said, as update-result keeps it on the state partition (synced before the reboot).
+    installed = subprocess.run(["debugfs", "-R", "cat /update-result", card.part(card.STATE)], capture_output=True,
+                               text=True).stdout.strip()
+    print(f"  update-result: {installed}; {(rebooting or 'no reboot line').strip()} (seen at {seen:%H:%M:%S}; "
+          f"quiet hours from {quiet_from:%H:%M})")
+    if f"installed {version} into slot B; it starts at the next quiet hours" not in installed:
+        raise vm.Failure(f"the family's bundle was not installed into slot B to start at the quiet hours of "
+                         f"babyalbum.txt: update-result says {installed!r}\n{journal}")
+    if not rebooting:
+        raise vm.Failure("after the family's bundle was installed the card did not reboot into slot B:\n" + journal)
+    at_once = "the frame is in its quiet hours: rebooting now" in rebooting
+    waited = re.search(r"rebooting into slot B \(the frame: .*quiet hours began", rebooting)
+    if not (at_once or waited) or seen < quiet_from - datetime.timedelta(seconds=30):
+        raise vm.Failure(f"the reboot did not wait for the quiet hours that begin at {quiet_from:%H:%M}: "
+                         f"{rebooting.strip()!r} at {seen:%H:%M:%S}")
+    print("  the reboot waited for the quiet hours: "
+          + ("the install ended inside them" if at_once else "the frame said they began"))
     os.unlink(os.path.join(family.folder, name))
 
 
@@ -576,7 +683,8 @@ def card_side(guest):
                         "2>&1 | head -n 40; networkctl --no-pager status 2>&1 | head -n 20", timeout=60)
     _, journal = guest.sh("journalctl -b -o short-monotonic --no-pager -u babyalbum-sync.service "
                           "-u babyalbum-grow-library.service | tail -n 40", timeout=60)
-    return "the card's side:\n" + state + "\n" + journal
+    ended = "\n".join(restart_reasons(guest, "babyalbum.service"))
+    return "the card's side:\n" + state + "\n" + journal + "\nhow the frame ended, if it did (systemd):\n" + ended
 
 
 def pss(guest):

@@ -105,12 +105,17 @@ enum SettingsWiring {
     }
 
     /// Replaces this process with a fresh `babyalbum` of the same command line, which reads the
-    /// settings file again (SIGHUP after the file changed), through ``ProcessImage/restart(arguments:)``
-    /// (SIGHUP ignored and blocked across the `exec`). Returns only if `exec` failed.
-    static func restartWithNewSettings() {
-        logger.notice("settings changed: starting again with them")
+    /// settings file and looks for a display again (after SIGHUP with a changed file, or once a
+    /// display is connected to a frame with no screen), through
+    /// ``ProcessImage/restart(arguments:)`` (SIGHUP ignored and blocked across the `exec`).
+    /// Logs `reason` first. Returns only by throwing, when `exec` failed: the slideshow has ended,
+    /// so the process exits with a failure, which the service restarts (its
+    /// `RestartPreventExitStatus=0` would keep a frame that exits with 0 stopped).
+    static func startAgain(because reason: String) throws -> Never {
+        logger.notice("\(reason)")
         let failure = ProcessImage.restart(arguments: CommandLine.arguments)
-        logger.error("cannot start again (\(errnoDescription(failure.code))): keeping the old settings")
+        logger.critical("cannot start again (\(errnoDescription(failure.code))): exiting for the service to restart it")
+        throw ExitCode.failure
     }
 }
 

@@ -216,12 +216,9 @@ struct Show: AsyncParsableCommand {
         do {
             let end = try await Slideshow.run(configuration, logger: logger)
             switch end {
-            case .restartRequested: SettingsWiring.restartWithNewSettings()
+            case .restartRequested: try SettingsWiring.startAgain(because: "settings changed: starting again with them")
             case .displayConnected:
-                logger.notice("a display was connected: starting again to draw on it")
-                let failure = ProcessImage.restart(arguments: CommandLine.arguments)
-                logger.critical("cannot start again on the display (\(errnoDescription(failure.code)))")
-                throw ExitCode.failure
+                try SettingsWiring.startAgain(because: "a display was connected: starting again to draw on it")
             default: break
             }
         } catch {

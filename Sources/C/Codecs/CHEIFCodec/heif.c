@@ -1,6 +1,7 @@
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include "CHEIFCodec.h"
 #include "heif_grid.h"
+#include "heif_tiles.h"
 #include "heif_yuv.h"
 #include "orientation.h"
 #include "photo_layout.h"
@@ -21,9 +22,10 @@
  * anything itself. libheif's own limits: the largest side (heif_context_set_maximum_image_size_limit,
  * from the pixel limit; 1.15 has no other), its security limits where the library has them (1.19
  * and later, found at run time, below), and at most four decoding
- * threads (libheif's default, which heif-convert uses). The whole decoded image is held twice
- * (YCbCr planes, then RGB), which the header's whole_image_bytes counts against the budget
- * before decoding.
+ * threads (libheif's default, which heif-convert uses). A grid of HEVC tiles (what phones
+ * write) is decoded a strip of tiles at a time (heif_tiles.c): one strip and four tiles are held.
+ * Anything else is decoded whole, the image held twice (YCbCr planes, then RGB). The header's
+ * whole_image_bytes counts what is held against the budget before decoding.
  */
 typedef struct {
     uint8_t *file;
@@ -36,6 +38,9 @@ typedef struct {
     uint8_t *gray_table, *alpha_table;
     baheif_yuv yuv;
     baheif_structure structure; /* what the file's boxes say, read before libheif */
+    uint32_t *tile_ids;         /* a grid's tiles, made visible to libheif (baheif_show_grid_tiles) */
+    uint32_t tile_count;
+    int by_tile_strips; /* decoded a strip of tiles at a time (heif_tiles.c) */
     char *message;
 } heif_job;
 
@@ -53,6 +58,7 @@ static void job_free(heif_job *job) {
     if (job->image) heif_image_release(job->image);
     if (job->handle) heif_image_handle_release(job->handle);
     if (job->context) heif_context_free(job->context);
+    free(job->tile_ids);
     free(job->file);
 }
 
@@ -354,6 +360,55 @@ static void state_unspecified_colour(heif_job *job) {
     job->file[s->nclx_offset + 9] = 6;
 }
 
+/*
+ * A grid of HEVC tiles: its tiles made visible to libheif (their `infe` not hidden, in the file's
+ * bytes in memory), so that it can be decoded a strip of tiles at a time (heif_tiles.c). Left as
+ * it is when its `dimg` cannot be read: it is then decoded whole.
+ */
+static void show_grid_tiles(heif_job *job) {
+    const baheif_structure *s = &job->structure;
+    if (!s->is_grid || s->is_overlay || s->is_av1 || s->repeats_a_tile) return;
+    if (baheif_show_grid_tiles(job->file, job->file_size, &job->tile_ids, &job->tile_count) != 0) {
+        free(job->tile_ids);
+        job->tile_ids = NULL;
+        job->tile_count = 0;
+    }
+}
+
+/* The EXIF orientation that shows an image as coded once its `irot` (`turns` quarter turns
+ * anticlockwise) and then its `imir` (`mirror` 0: top and bottom exchanged, 1: left and right,
+ * -1: none) are applied, as libheif applies them. */
+static int orientation_of_transforms(int turns, int mirror) {
+    static const int orientations[4][3] = {{1, 4, 2}, {8, 5, 7}, {3, 2, 4}, {6, 7, 5}};
+    return orientations[turns & 3][(mirror < 0 ? -1 : mirror & 1) + 1];
+}
+
+/* The grid as heif_tiles.c decodes it. */
+static baheif_tiled_grid tiled_grid(const heif_job *job) {
+    const baheif_structure *s = &job->structure;
+    return (baheif_tiled_grid){.context = job->context, .ids = job->tile_ids, .columns = s->columns, .rows = s->rows,
+                               .tile_width = s->tile_width, .tile_height = s->tile_height, .width = s->output_width,
+                               .height = s->output_height, .orientation = orientation_of_transforms(s->rotation, s->mirror)};
+}
+
+/*
+ * Whether the primary image is decoded a strip of tiles at a time: a grid of HEVC tiles (its
+ * tiles visible: show_grid_tiles leaves overlays and AV1 grids hidden; as many as its rows and
+ * columns), without alpha, without a `clap`, not a monochrome one, turned or mirrored but not
+ * both, whose size as shown (its `irot` applied) is the header's. Anything else is decoded whole
+ * by libheif, as before.
+ */
+static int decodes_by_tile_strips(const heif_job *job, int alpha, const baphoto_header *header) {
+    const baheif_structure *s = &job->structure;
+    if (!job->tile_ids || alpha || s->has_clap || s->monochrome) return 0;
+    /* libheif applies `irot` and `imir` in the order of the item's properties: both, left whole. */
+    if (s->rotation && s->mirror >= 0) return 0;
+    if (!s->rows || !s->columns || job->tile_count != s->rows * s->columns || s->tile_without_size) return 0;
+    int turned = s->rotation & 1;
+    uint32_t width = turned ? s->output_height : s->output_width, height = turned ? s->output_width : s->output_height;
+    return width == header->width && height == header->height;
+}
+
 /* Opens the file's primary image and fills the header. */
 static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, baphoto_header *header) {
     int status = read_file(job, fd, limits);
@@ -363,6 +418,7 @@ static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, bap
     declare_ispe_size(job, select_layer(job));
     admit_sequence_still(job);
     state_unspecified_colour(job);
+    show_grid_tiles(job);
     job->context = heif_context_alloc();
     if (!job->context) return failure(job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     heif_context_set_maximum_image_size_limit(job->context, (int)side_limit(limits->max_pixels) + 1);
@@ -388,8 +444,14 @@ static int open_primary(heif_job *job, int fd, const baphoto_limits *limits, bap
     header->whole_image = 1;
     header->dct_scale_eighths = 8;
     uint64_t pixels = (uint64_t)header->width * header->height;
-    /* Planes (4:2:0, twice for 10 bits), the interleaved image, and the file. */
+    /* Planes (4:2:0, twice for 10 bits), the interleaved image, and the file; or, by strips of
+     * tiles, a strip and four tiles, and the file. */
     header->whole_image_bytes = pixels * (3 + (alpha ? 2 : 0)) / 2 * (deep ? 2 : 1) + pixels * (alpha ? 4 : 3) + job->file_size;
+    job->by_tile_strips = decodes_by_tile_strips(job, alpha, header);
+    if (job->by_tile_strips) {
+        baheif_tiled_grid grid = tiled_grid(job);
+        header->whole_image_bytes = baheif_tile_strips_bytes(&grid, deep) + job->file_size;
+    }
     char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
     if (baphoto_over_pixel_limit(header, limits, reason)) return failure(job, BAPHOTO_ERROR_TOO_LARGE, reason);
     if (header->whole_image_bytes > limits->budget_bytes) {
@@ -790,6 +852,17 @@ static int decode_rows(heif_job *job, int alpha, baheif_rows *rows, int *width, 
     return BAPHOTO_OK;
 }
 
+/* The grid decoded a strip of tiles at a time into `canvas` (heif_tiles.c), as libheif's whole decode shows it. */
+static int scale_tile_strips(heif_job *job, const baphoto_target *target, baphoto_canvas *canvas) {
+    baheif_tiled_grid grid = tiled_grid(job);
+    struct heif_error error = {heif_error_Ok, heif_suberror_Unspecified, ""};
+    char reason[BAPHOTO_ERROR_MESSAGE_SIZE];
+    errno = 0;
+    int status = baheif_scale_tile_strips(&grid, canvas, target->scale == BAPHOTO_SCALE_FILL, &error, reason, sizeof reason);
+    if (status == BAHEIF_LIBHEIF_FAILED) return decode_failure(job, error);
+    return status == BAPHOTO_OK ? BAPHOTO_OK : failure(job, status, reason);
+}
+
 int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_target *target, baphoto_header *header,
                         baphoto_metadata *metadata, char error[BAPHOTO_ERROR_MESSAGE_SIZE]) {
     heif_job job = {.message = error};
@@ -800,11 +873,15 @@ int baphoto_heif_decode(int fd, const baphoto_limits *limits, const baphoto_targ
     if (status == BAPHOTO_OK && baphoto_canvas_init(&canvas, target, ba_orientation_on_panel(1, target->quarter_turns))) {
         status = failure(&job, BAPHOTO_ERROR_NO_MEMORY, "out of memory");
     }
-    int alpha = header->components == 4, width = 0, height = 0;
-    baheif_rows rows;
-    if (status == BAPHOTO_OK) status = decode_rows(&job, alpha, &rows, &width, &height);
-    if (status == BAPHOTO_OK) status = check_decoded_size(&job, limits, header, width, height);
-    if (status == BAPHOTO_OK) status = scale_rows(&job, target, &canvas, &rows, width, height);
+    if (status == BAPHOTO_OK && job.by_tile_strips) {
+        status = scale_tile_strips(&job, target, &canvas);
+    } else if (status == BAPHOTO_OK) {
+        int alpha = header->components == 4, width = 0, height = 0;
+        baheif_rows rows;
+        status = decode_rows(&job, alpha, &rows, &width, &height);
+        if (status == BAPHOTO_OK) status = check_decoded_size(&job, limits, header, width, height);
+        if (status == BAPHOTO_OK) status = scale_rows(&job, target, &canvas, &rows, width, height);
+    }
     if (status == BAPHOTO_OK) baphoto_canvas_finish(&canvas, target);
     if (status == BAPHOTO_OK && metadata) {
         copy_exif(&job, limits, header, metadata);

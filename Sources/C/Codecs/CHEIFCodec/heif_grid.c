@@ -105,8 +105,8 @@ static uint32_t primary_item(span pitm) {
     return (uint32_t)get(&r, version == 0 ? 2 : 4);
 }
 
-/* Calls `found` with each item of `iinf` and its type. */
-static void each_item(span iinf, void (*found)(void *, uint32_t, uint32_t), void *context) {
+/* Calls `found` with each item of `iinf`, its type and its `infe` box's body. */
+static void each_item(span iinf, void (*found)(void *, uint32_t, uint32_t, span), void *context) {
     reader r = reader_of(iinf);
     unsigned version = (unsigned)get(&r, 1);
     skip(&r, 3 + (version == 0 ? 2 : 4));
@@ -121,7 +121,7 @@ static void each_item(span iinf, void (*found)(void *, uint32_t, uint32_t), void
         uint32_t id = (uint32_t)get(&e, infe_version == 2 ? 2 : 4);
         skip(&e, 2);
         uint32_t kind = (uint32_t)get(&e, 4);
-        if (!e.bad) found(context, id, kind);
+        if (!e.bad) found(context, id, kind, infe);
     }
 }
 
@@ -129,7 +129,8 @@ typedef struct {
     uint32_t item, type;
 } type_query;
 
-static void match_type(void *context, uint32_t id, uint32_t kind) {
+static void match_type(void *context, uint32_t id, uint32_t kind, span infe) {
+    (void)infe;
     type_query *query = context;
     if (id == query->item && !query->type) query->type = kind;
 }
@@ -440,7 +441,8 @@ static tile *tiles_of(const tile_list *list, uint32_t id, uint32_t *run) {
     return found;
 }
 
-static void type_tile(void *context, uint32_t id, uint32_t kind) {
+static void type_tile(void *context, uint32_t id, uint32_t kind, span infe) {
+    (void)infe;
     uint32_t run = 0;
     tile *found = tiles_of(context, id, &run);
     for (uint32_t i = 0; found && i < run; i++) found[i].type = kind;
@@ -626,4 +628,49 @@ int baheif_grid_is_too_costly(const baheif_structure *s, uint64_t max_pixels, ch
              s->tile_count, s->tile_width, s->tile_height, (unsigned long long)s->tile_pixels,
              (unsigned long long)needed, s->output_width, s->output_height);
     return 1;
+}
+
+static int by_value(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The file and the grid's tile ids (sorted), for unhide_tile. */
+typedef struct {
+    uint8_t *file;
+    const uint32_t *sorted;
+    uint32_t count;
+} tile_unhiding;
+
+/* A tile's `infe` (version 2 or 3, read by each_item): its flags' lowest bit (hidden) cleared, in place. */
+static void unhide_tile(void *context, uint32_t id, uint32_t kind, span infe) {
+    (void)kind;
+    tile_unhiding *u = context;
+    if (bsearch(&id, u->sorted, u->count, sizeof *u->sorted, by_value)) u->file[(size_t)(infe.data - u->file) + 3] &= 0xfe;
+}
+
+int baheif_show_grid_tiles(uint8_t *file, size_t size, uint32_t **ids, uint32_t *count) {
+    meta_boxes m;
+    *ids = NULL;
+    *count = 0;
+    if (read_meta(file, size, &m) != 0) return -1;
+    uint32_t n = 0;
+    tile *tiles = grid_tiles(m.iref, primary_item(m.pitm), &n);
+    if (!tiles) return -1;
+    uint32_t *list = malloc((size_t)n * sizeof *list), *sorted = malloc((size_t)n * sizeof *sorted);
+    if (!list || !sorted) {
+        free(tiles);
+        free(list);
+        free(sorted);
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) list[i] = sorted[i] = tiles[i].id;
+    free(tiles);
+    heap_sort(sorted, n, sizeof *sorted, by_value);
+    tile_unhiding unhiding = {.file = file, .sorted = sorted, .count = n};
+    each_item(m.iinf, unhide_tile, &unhiding);
+    free(sorted);
+    *ids = list;
+    *count = n;
+    return 0;
 }

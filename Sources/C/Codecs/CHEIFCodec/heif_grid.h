@@ -126,6 +126,16 @@ int baheif_sequence_still(const uint8_t *file, size_t size, uint8_t **out, size_
 int baheif_read_structure(const uint8_t *file, size_t size, baheif_structure *structure);
 
 /**
+ * The tiles of the grid that is the primary item of the HEIF in `file` (`size` bytes), in the
+ * order of its `dimg` reference (rows of tiles, left to right, top to bottom): their item ids,
+ * malloc'd into `*ids`, `*count` of them. Each tile's `infe` is made not hidden in `file`, in
+ * place, so that every libheif opens a tile as an image of its own (1.15 hands out only the
+ * images that are not hidden). Returns 0, or -1 when the primary item has no `dimg` reference or
+ * memory runs out.
+ */
+int baheif_show_grid_tiles(uint8_t *file, size_t size, uint32_t **ids, uint32_t *count);
+
+/**
  * Whether the grid (or overlay) in `structure` costs more than its output needs: tiles referenced more than
  * once, more than BAHEIF_MAX_TILES, different tiles sharing one coded image, tiles whose pixels exceed what covering the output takes
  * ((W + tile_w) * (H + tile_h)) or `max_pixels`. Returns 0 when it does not, else 1 with `reason`
