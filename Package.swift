@@ -284,7 +284,7 @@ let package = Package(
             name: "BabyAlbumDoctorTests",
             dependencies: [
                 "BabyAlbumDoctor", "BabyAlbumApp", "AlbumDomain", "DRMDisplay", "EvdevInput", "FolderRepository",
-                "PhotoCodec", "PhotoDecoding", "TestSupport",
+                "PhotoCodec", "PhotoDecoding", "TestSupport", .product(name: "Logging", package: "swift-log"),
             ]),
         // Helpers shared by the test targets (a temporary folder, resident memory, a log recorder, a
         // notification socket).

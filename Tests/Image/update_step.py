@@ -22,7 +22,7 @@ import subprocess
 import time
 
 UBOOT = "/usr/lib/u-boot/qemu_arm64/u-boot.bin"
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from repo_paths import REPO  # noqa: E402
 NEW_VERSION_SUFFIX = "+update1"
 OLDER_VERSION_SUFFIX = "~older1"  # before the version itself in dpkg's order
 
@@ -249,10 +249,16 @@ def check_told_on_screen(vm, guest, work, words):
     printed, not asserted: over a photo at 1280x800 tesseract read the words once, once with "l"
     for "1", and once nothing; the end-to-end tests (UpdateNoticeEndToEndTests) assert the words by
     OCR on the same drawing, in the program's png output."""
-    told = vm.journal_line(guest, "babyalbum.service", f'on screen: "{words}"', 60)
+    # The frame tells it at its start, or at its next look (every 60 s) when the state partition
+    # was mounted after it started.
+    told = vm.journal_line(guest, "babyalbum.service", f'on screen: "{words}"', 150)
     if not told:
-        _, log = guest.sh("journalctl -b -u babyalbum.service -o cat | tail -n 20")
-        raise vm.Failure(f"the frame did not say '{words}' on screen:\n{log}")
+        _, log = guest.sh("journalctl -b -u babyalbum.service -o short-monotonic | tail -n 20; "
+                          "journalctl -b -o short-monotonic | grep -F var-lib-babyalbum.mount | tail -n 3; "
+                          "echo update-result:; cat /var/lib/babyalbum/update-result; "
+                          "echo update-result-shown:; cat /var/lib/babyalbum/update-result-shown")
+        raise vm.Failure(f"the frame did not say '{words}' on screen; its journal, the state partition's "
+                         f"mount, the outcome and the one kept as told:\n{log}")
     screen = os.path.join(work, "update-told.png")
     guest.screendump(os.path.join(work, "update-told.ppm")).save(screen)
     read = subprocess.run(["tesseract", screen, "-"], capture_output=True, text=True).stdout

@@ -82,3 +82,23 @@ import Testing
         #expect(throws: SystemCallFailure.self) { try fileContents("/nonexistent/file") }
     }
 }
+
+/// The kernel's command line: the last word for a key is its value, as the kernel takes it.
+@Suite("KernelCommandLine")
+struct KernelCommandLineTests {
+    @Test func theLastWordForAKeyIsItsValue() {
+        let line = KernelCommandLine("console=ttyS0 rauc.slot=A root=PARTUUID=0badcafe-02 rauc.slot=B panic=10\n")
+        #expect(line.value(of: "rauc.slot") == "B")
+        #expect(line.value(of: "root") == "PARTUUID=0badcafe-02")
+        #expect(line.value(of: "rauc") == nil)
+        #expect(KernelCommandLine("ro rauc.slot= quiet").value(of: "rauc.slot") == nil)
+    }
+
+    @Test func theRunningKernelsLineIsRead() throws {
+        let running = KernelCommandLine.running()
+        let text = try #require(textFile("/proc/cmdline"))
+        #expect(!text.isEmpty)
+        #expect(running.words.map(String.init) == text.split(whereSeparator: \.isWhitespace).map(String.init))
+        #expect(KernelCommandLine.running(from: "/nonexistent/cmdline").words.isEmpty)
+    }
+}

@@ -14,21 +14,37 @@ import Synchronization
 /// `update-result` file (on the card's state partition) at start and every ``recheck``; an
 /// outcome not yet told (its line differs from the one kept in `update-result-shown` beside it)
 /// goes to the runner as ``AlbumAction/updateOutcomeFound(_:now:)``, and its line is kept as
-/// told. An "installed" line is told only when the frame starts: the frame that ran beside the
-/// install, in the old system, may find it in the seconds before the reboot, and the frame of
-/// the new system tells it.
+/// told. An "installed" line is told only by the frame of the system it names: on a card, the
+/// one whose kernel runs the line's slot (`rauc.slot=` on its command line), at its start or at
+/// any later look, since the state partition may be mounted after the frame starts. Elsewhere
+/// (no `rauc.slot=`), only when the frame starts. The frame that ran beside the install, in the
+/// old system, may find the line before the reboot, and may start again then (a display plugged
+/// in, the settings changed): it never tells it, nor keeps it as told.
 final class UpdateNoticeWiring: Sendable {
     /// How often the file is looked at after the start (a refused bundle needs no reboot).
     static let recheck: Duration = .seconds(60)
 
     private let resultFile: String?
+    private let runningSlot: String?
     private let logger: Logger
     private let watch = Mutex<Task<Void, Never>?>(nil)
 
-    /// Tells the outcomes of `resultFile` (`nil`: none).
-    init(resultFile: String?, logger: Logger) {
+    /// Tells the outcomes of `resultFile` (`nil`: none) in the system of `runningSlot` (the
+    /// card's slot the kernel runs, `nil` when not on a card).
+    init(resultFile: String?, runningSlot: String? = kernelSlot, logger: Logger) {
         self.resultFile = resultFile
+        self.runningSlot = runningSlot
         self.logger = logger
+    }
+
+    /// The card's slot the running kernel was started from (`rauc.slot=`), `nil` off a card.
+    static var kernelSlot: String? { KernelCommandLine.running().value(of: "rauc.slot") }
+
+    /// Whether this frame tells `outcome`, said by `line`, at its start or at a later look.
+    func tells(_ outcome: UpdateOutcome, line: String, atStart: Bool) -> Bool {
+        guard case .installed = outcome else { return true }
+        guard let runningSlot else { return atStart }
+        return UpdateResultLine.installedSlot(of: line) == runningSlot
     }
 
     /// The file that keeps the line last told.
@@ -61,7 +77,7 @@ final class UpdateNoticeWiring: Sendable {
         guard line != Self.lastLine(of: shownFile), let outcome = UpdateResultLine.outcome(of: line) else {
             return nil
         }
-        if case .installed = outcome, !atStart { return nil }
+        guard tells(outcome, line: line, atStart: atStart) else { return nil }
         do {
             try FileDescriptor.replaceAtomically(
                 shownFile, with: Array((line + "\n").utf8), temporary: shownFile + ".new")

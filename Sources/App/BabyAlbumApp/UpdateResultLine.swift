@@ -22,6 +22,14 @@ enum UpdateResultLine {
         return nil
     }
 
+    /// The slot an "installed" line names (`installed 0.4.0 into slot B, …`: "B"); `nil` for
+    /// any other line.
+    static func installedSlot(of line: String) -> String? {
+        guard line.contains(" installed "), let into = line.firstRange(of: " into slot ") else { return nil }
+        let slot = line[into.upperBound...].prefix { $0.isLetter }
+        return slot.isEmpty ? nil : String(slot)
+    }
+
     /// The reason without its closing parenthesis of technical details (RAUC's own words).
     private static func withoutDetails(_ reason: String) -> String {
         guard reason.hasSuffix(")"), let open = reason.firstRange(of: " (") else { return reason }

@@ -1,3 +1,5 @@
+import LinuxInterfaces
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -43,10 +45,7 @@ public struct DoctorUpdatesSection: Codable, Sendable, Equatable {
                     + "BABYALBUM drive and babyalbum.txt can be copied back after)")
             return section
         }
-        let commandLine = (try? String(contentsOfFile: files.commandLine, encoding: .utf8)) ?? ""
-        section.slot =
-            commandLine.split(separator: " ").lazy
-            .compactMap { $0.hasPrefix("rauc.slot=") ? String($0.dropFirst(10)).trimmingNewline : nil }.first
+        section.slot = KernelCommandLine.running(from: files.commandLine).value(of: "rauc.slot")
         if section.slot == nil {
             section.warnings.append(
                 "updates: this system was not started by the card's boot script (no rauc.slot=): no update can be "
@@ -113,10 +112,6 @@ enum SlotsFile {
         }
         return ~crc
     }
-}
-
-extension String {
-    fileprivate var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }
 
 extension DoctorReport {
