@@ -8,7 +8,8 @@ import Testing
 /// Which frame tells the card's "installed" outcome (issue 64): the frame of the system the line
 /// names, at any look, and never the old system's frame, even when it starts again before the
 /// reboot; off a card (no `rauc.slot=`), only a frame that starts. Read through a real file, kept
-/// as told in the real `-shown` file beside it.
+/// as told in the real `-shown` file beside it once told, never before (a frame killed first
+/// leaves it to the next).
 @Suite("Update outcomes: the system that tells an install")
 struct UpdateNoticeSlotTests {
     static let installedIntoB =
@@ -44,6 +45,18 @@ struct UpdateNoticeSlotTests {
         let newSystem = card.wiring(runningSlot: "B")
         #expect(newSystem.untold(atStart: false) == .installed(version: "0.3.0+update1"))
         #expect(newSystem.untold(atStart: false) == nil)
+        newSystem.keepTold()
+        #expect(try String(contentsOfFile: card.result + "-shown", encoding: .utf8) == Self.installedIntoB + "\n")
+        #expect(card.wiring(runningSlot: "B").untold(atStart: true) == nil)
+    }
+
+    @Test func aFrameKilledBeforeKeepingItLeavesItToTheNext() throws {
+        let card = try Card(line: Self.installedIntoB)
+        #expect(card.wiring(runningSlot: "B").untold(atStart: true) == .installed(version: "0.3.0+update1"))
+        #expect(!FileManager.default.fileExists(atPath: card.result + "-shown"))
+        let restarted = card.wiring(runningSlot: "B")
+        #expect(restarted.untold(atStart: true) == .installed(version: "0.3.0+update1"))
+        restarted.stop()
         #expect(card.wiring(runningSlot: "B").untold(atStart: true) == nil)
     }
 

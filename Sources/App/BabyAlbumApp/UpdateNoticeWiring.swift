@@ -28,6 +28,8 @@ final class UpdateNoticeWiring: Sendable {
     private let runningSlot: String?
     private let logger: Logger
     private let watch = Mutex<Task<Void, Never>?>(nil)
+    /// The line this frame told and has not kept as told yet.
+    private let told = Mutex<String?>(nil)
 
     /// Tells the outcomes of `resultFile` (`nil`: none) in the system of `runningSlot` (the
     /// card's slot the kernel runs, `nil` when not on a card).
@@ -58,6 +60,7 @@ final class UpdateNoticeWiring: Sendable {
             $0 = Task { [self] in
                 while true {
                     do { try await Task.sleep(for: Self.recheck) } catch { return }
+                    keepTold()
                     if let outcome = untold(atStart: false) {
                         runner.send(.updateOutcomeFound(outcome, now: runner.now))
                     }
@@ -66,25 +69,35 @@ final class UpdateNoticeWiring: Sendable {
         }
     }
 
-    /// Stops looking.
+    /// Stops looking; an outcome this frame told is kept as told.
     func stop() {
         watch.withLock { $0?.cancel() }
+        keepTold()
     }
 
-    /// The outcome of the file's last line when it has not been told yet, marked as told.
+    /// The outcome of the file's last line when it has not been told yet (by this frame, or one
+    /// before it that kept it as told); this frame then tells it.
     func untold(atStart: Bool) -> UpdateOutcome? {
         guard let resultFile, let shownFile, let line = Self.lastLine(of: resultFile) else { return nil }
-        guard line != Self.lastLine(of: shownFile), let outcome = UpdateResultLine.outcome(of: line) else {
-            return nil
-        }
-        guard tells(outcome, line: line, atStart: atStart) else { return nil }
+        guard line != told.withLock({ $0 }), line != Self.lastLine(of: shownFile),
+            let outcome = UpdateResultLine.outcome(of: line), tells(outcome, line: line, atStart: atStart)
+        else { return nil }
+        told.withLock { $0 = line }
+        return outcome
+    }
+
+    /// Keeps the line this frame told as told, in ``shownFile``: at its next look (a minute on
+    /// screen) or when it stops, not when it is found, so a frame that is killed or restarted in
+    /// between (a slow boot's watchdog) leaves it to be told by the next one.
+    func keepTold() {
+        guard let shownFile, let line = told.withLock({ $0 }) else { return }
         do {
             try FileDescriptor.replaceAtomically(
                 shownFile, with: Array((line + "\n").utf8), temporary: shownFile + ".new")
         } catch {
             logger.warning("the update's outcome cannot be kept as told in \(shownFile): it may show again")
         }
-        return outcome
+        told.withLock { if $0 == line { $0 = nil } }
     }
 
     /// The last line of a small file (its last 4 KB), `nil` when it has none.
