@@ -626,6 +626,23 @@ def copy_of_cut(name, cut):
     return name.startswith(f"::/photos/copy-{cut}-") and copy_content(name) is not None
 
 
+def copy_index(name, cut):
+    """N of the cut's copy copy-CUT-N.bin or copy-CUT-N.bin.part; None for any other name."""
+    m = re.fullmatch(rf"::/photos/copy-{cut}-(\d+)\.bin(\.part)?", name)
+    return int(m.group(1)) if m else None
+
+
+def rename_not_yet_synced(name, names, cut):
+    """Whether `name` is the cut's last copy, with nothing of a later one on the partition: the
+    cut may then have come between its rename and the sync after it. FAT's rename (vfat_rename)
+    writes the new name's entry with no clusters and size 0, and the file's clusters and size into
+    it only when the inode is written back: a cut in between leaves the new name empty (seen in a
+    cold run, 2026-12-07: copy-1-16.bin 0 bytes, fsck reclaimed its 3 MB). A copy followed by
+    another is past its second sync and must be whole."""
+    index = copy_index(name, cut)
+    return index is not None and all((copy_index(other, cut) or 0) <= index for other in names)
+
+
 def start_activity(guest, cut):
     import base64
     script = base64.b64encode(ACTIVITY.replace("CUT", str(cut)).encode()).decode()
@@ -696,8 +713,12 @@ def step_power_cuts(card, work, boot_files, cuts, seed, deadline=0, reserve=0):
         copied = [name for name in after if copy_of_cut(name, n)]
         for name in copied:
             if after[name] != hashlib.sha256(copy_content(name)).hexdigest():
-                raise Failure(f"cut {n}: {name}, renamed after a sync, is damaged{damage(card, name)}"
-                              + fat_after_cut(card, reports))
+                if rename_not_yet_synced(name, after, n):
+                    print(f"cut {n}: {name}, the last copy, renamed but cut before the sync after its rename: "
+                          f"not whole{damage(card, name)}; allowed (FAT writes a renamed entry's size later)")
+                    continue
+                raise Failure(f"cut {n}: {name}, renamed after a sync and followed by another copy, is "
+                              f"damaged{damage(card, name)}" + fat_after_cut(card, reports))
         state = card.state_file()
         if not state_valid(state):
             raise Failure(f"cut {n}: the state file is not valid:\n{state[:500]}")
