@@ -1018,7 +1018,7 @@ def main():
                             "and emergency mode never stop at a prompt",
                             lambda: boot_health_step.step_boot_health(sys.modules[__name__], card, work, boot_files)),
                            ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
-                           ("slots: U-Boot falls back from a slot whose kernel is broken; the slot that shows a photo is marked good",
+                           ("slots: U-Boot falls back from a slot whose initramfs is damaged; the slot that shows a photo is marked good",
                             lambda: slots_step.step_slots(sys.modules[__name__], card, work)),
                            ("update: a signed bundle from a USB stick boots in slot B, another key's is refused, "
                             "nothing a parent owns changes", lambda: update_step.step_update(sys.modules[__name__], card, work)),

@@ -208,7 +208,8 @@ def check_device_wait(guest):
 
 def check_boot_script(guest):
     """U-Boot ran boot.scr, which chose slot A (partition 2) on a fresh card (no slots file yet) and
-    took one of its 3 tries before loading it; Linux's fw_printenv reads the slots file and its copy
+    took one of its 3 tries before loading it, and found its kernel and initramfs as built (their
+    CRC32s in /boot/boot-files.crc32); Linux's fw_printenv reads the slots file and its copy
     on the FAT (/etc/fw_env.config, /etc/babyalbum/fw_env.backup.config) (once the FAT is mounted:
     after checks()): slot A with its 3 tries, given back by slot-good once the frame was ready
     (check_slideshow_without_a_display); the kernel got rauc.slot=A."""
@@ -218,6 +219,11 @@ def check_boot_script(guest):
     print(f"raspi3b: U-Boot's boot.scr: {line.group(0)}")
     if line.groups() != ("A", "2", "A B", "2", "nothing: a new card"):
         raise Failure(f"a fresh card's first boot must be slot A on partition 2 with 2 tries left: {line.group(0)}")
+    checked = re.search(r"babyalbum: slot A: its kernel and initramfs are [^\n]*", guest.console)
+    print(f"raspi3b: {checked.group(0).strip() if checked else 'boot.scr printed no line on the CRC32s of the kernel and initramfs'}")
+    if not checked or not checked.group(0).strip().endswith("are as built"):
+        raise Failure("boot.scr did not find slot A's kernel and initramfs as built (/boot/boot-files.crc32):\n"
+                      + guest.console[:3000])
     _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
                       "fw_printenv -c /etc/babyalbum/fw_env.backup.config BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "
                       "sed -n 's/.*\\(rauc\\.slot=[^ ]*\\).*/\\1/p' /proc/cmdline", timeout=600)

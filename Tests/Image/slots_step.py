@@ -4,11 +4,14 @@ as the Pi's U-Boot does (the Pi's cannot show a screen under QEMU: Tests/Image/r
 
 The test's copy of the card gets what a bad update would leave, twice; each time it is switched
 on once and left alone.
-1. A kernel that is not one: slot B a copy of slot A with its /vmlinuz overwritten with junk, the
-   slots file saying B first with its 3 tries (`BOOT_ORDER=B A`, as RAUC's `uboot` backend
-   writes after an install). boot.scr takes a try from B, cannot boot its kernel, marks B with
-   no tries left, resets; then it boots A, whose frame shows a photo, and slot-good gives A its
-   3 tries back: the slots file and its copy say B 0, A 3.
+1. A damaged initramfs: slot B a copy of slot A with the file its /initrd.img points at
+   overwritten with junk, the slots file saying B first with its 3 tries (`BOOT_ORDER=B A`, as
+   RAUC's `uboot` backend writes after an install). boot.scr takes a try from B, finds its
+   initramfs is not the CRC32 of /boot/boot-files.crc32, marks B with no tries left, resets; then
+   it boots A, whose frame shows a photo, and slot-good gives A its 3 tries back: the slots file
+   and its copy say B 0, A 3. (Before 2026-12-07 boot.scr checked nothing: Linux started with the
+   junk, panicked, and on a Pi could not restart; here it was a kernel of junk, which booti
+   refuses.)
 2. A frame that starts but cannot show a photo: slot B a copy of slot A without its decode
    workers (/usr/libexec/babyalbum/babyalbum-decoder-*, as an update that lost a library leaves
    a system), the slots file as update-check leaves it after an install (`B A`, 3 tries,
@@ -57,13 +60,13 @@ def copy_slot_a_to_b(vm, card):
     return blocks * size
 
 
-def break_kernel(vm, card, work):
-    """Slot B's kernel (the file /vmlinuz points at) overwritten with 4 KiB of junk."""
-    link = vm.run("debugfs", "-R", "stat /vmlinuz", card.part(card.SLOT_B)).stdout
+def break_initramfs(vm, card, work):
+    """Slot B's initramfs (the file /initrd.img points at) overwritten with 4 MiB of junk."""
+    link = vm.run("debugfs", "-R", "stat /initrd.img", card.part(card.SLOT_B)).stdout
     target = "/" + re.search(r'Fast link dest: "([^"]+)"', link).group(1)
-    junk = os.path.join(work, "junk-kernel")
+    junk = os.path.join(work, "junk-initramfs")
     with open(junk, "wb") as f:
-        f.write(os.urandom(4096))
+        f.write(os.urandom(4 << 20))
     vm.run("debugfs", "-w", "-R", f"rm {target}", card.part(card.SLOT_B))
     vm.run("debugfs", "-w", "-R", f"write {junk} {target}", card.part(card.SLOT_B))
     return target
@@ -103,7 +106,7 @@ def step_slots(vm, card, work):
     if not os.path.exists(UBOOT):
         raise vm.Failure(f"{UBOOT} is missing: scripts/install-deps --test installs u-boot-qemu")
     try:
-        broken_kernel(vm, card, work)
+        damaged_initramfs(vm, card, work)
         broken_frame(vm, card, work)
     finally:
         card.attach()
@@ -112,10 +115,10 @@ def step_slots(vm, card, work):
         vm.run("wipefs", "-a", "-q", card.part(card.SLOT_B), check=False)
 
 
-def broken_kernel(vm, card, work):
+def damaged_initramfs(vm, card, work):
     card.attach()
     copied = copy_slot_a_to_b(vm, card)
-    target = break_kernel(vm, card, work)
+    target = break_initramfs(vm, card, work)
     state = slots_file(work, "B A", 3, 3)
     for name in SLOTS:
         card.mtools("mcopy", "-o", state, "::/" + name)
@@ -128,12 +131,17 @@ def broken_kernel(vm, card, work):
         print("  boot.scr's lines: " + " | ".join(
             f"slot {s} ({dev} {part}), BOOT_ORDER={order}, {left} left, from {source}" for s, dev, part, order, left, source in lines))
         refused = re.search(r"babyalbum: slot B cannot be booted[^\n]*", guest.console)
-        why = re.search(r"Bad Linux ARM64 Image magic[^\n]*|booti[^\n]*fail[^\n]*", guest.console)
-        if len(lines) != 2 or lines[0][0] != "B" or lines[0][2] != "3" or not refused:
-            raise vm.Failure("boot.scr did not try slot B and give it up before slot A:\n" + guest.console[-4000:])
+        why = re.search(r"babyalbum: slot B: its kernel or initramfs is damaged[^\n]*", guest.console)
+        if len(lines) != 2 or lines[0][0] != "B" or lines[0][2] != "3" or not refused or not why:
+            raise vm.Failure("boot.scr did not try slot B, find its initramfs damaged and give it up before slot A:\n" +
+                             guest.console[-4000:])
+        if "Starting kernel" in guest.console[:refused.start()]:
+            raise vm.Failure("U-Boot started slot B's kernel with its damaged initramfs:\n" + guest.console[-4000:])
         if lines[1][:5] != ("A", "virtio", "2", "B A", "2") or lines[1][5] != "babyalbum-slots.env":
             raise vm.Failure(f"after slot B, boot.scr did not boot slot A from its slots file: {lines[1]}")
-        print(f"  U-Boot on slot B's kernel: {why.group(0).strip() if why else '?'}; {refused.group(0).strip()}")
+        if "babyalbum: slot A: its kernel and initramfs are as built" not in guest.console[refused.end():]:
+            raise vm.Failure("boot.scr did not find slot A's kernel and initramfs as built:\n" + guest.console[-4000:])
+        print(f"  U-Boot on slot B: {why.group(0).strip()}; {refused.group(0).strip()}")
         shown = vm.wait_showing(guest)
         _, cmdline = guest.sh("grep -o 'rauc.slot=[AB]' /proc/cmdline; findmnt -no SOURCE /")
         if cmdline.split() != ["rauc.slot=A", "/dev/vda2"]:

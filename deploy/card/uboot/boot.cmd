@@ -119,6 +119,7 @@ setenv bootargs "root=PARTUUID=${ba_partuuid} rauc.slot=${ba_slot} panic=10 ${ba
 # (with && in it, 2023.01 took the wrong branch or stopped at a syntax error).
 setenv ba_ok
 if load ${devtype} ${devnum}:${ba_part} ${ba_kernel} /vmlinuz; then
+  setenv ba_kernel_size ${filesize}
   if load ${devtype} ${devnum}:${ba_part} ${ba_initrd} /initrd.img; then
     setenv ba_initrd_size ${filesize}
     if load ${devtype} ${devnum}:${ba_part} ${ba_fdt} /boot/dtbs/${fdtfile}; then
@@ -135,12 +136,42 @@ if load ${devtype} ${devnum}:${ba_part} ${ba_kernel} /vmlinuz; then
     fi
   fi
 fi
+# The kernel and initramfs must be the bytes the slot was built with: /boot/boot-files.crc32
+# holds their CRC32s twice, big-endian (kernel, initramfs) then little-endian (the same), as
+# U-Boot's crc32 stores a sum at an address: 2023.01 (bookworm; u-boot-qemu) writes its 4 bytes
+# big-endian, 2025.01's rpi_arm64 (trixie) a native 8-byte word; each sum gets 16 bytes here. A
+# file damaged on the card is refused, so the other slot boots: Linux with a broken initramfs
+# panics, and a Pi has no way to restart then (its watchdog driver is a module; docs/updates.md).
+# A slot without the file (built before 2026-12-07) boots unchecked.
+setexpr ba_sums ${ba_text} + 0x8000
+setexpr ba_sums_initrd ${ba_text} + 0x8004
+setexpr ba_sums_le ${ba_text} + 0x8008
+setexpr ba_sums_initrd_le ${ba_text} + 0x800c
+setexpr ba_seen ${ba_text} + 0x8020
+setexpr ba_seen_initrd ${ba_text} + 0x8030
+setenv ba_as_built
+if test -n "${ba_ok}" && load ${devtype} ${devnum}:${ba_part} ${ba_sums} /boot/boot-files.crc32; then
+  crc32 ${ba_kernel} ${ba_kernel_size} ${ba_seen}
+  crc32 ${ba_initrd} ${ba_initrd_size} ${ba_seen_initrd}
+  if cmp.b ${ba_sums} ${ba_seen} 4 && cmp.b ${ba_sums_initrd} ${ba_seen_initrd} 4; then
+    setenv ba_as_built 1
+  fi
+  if cmp.b ${ba_sums_le} ${ba_seen} 4 && cmp.b ${ba_sums_initrd_le} ${ba_seen_initrd} 4; then
+    setenv ba_as_built 1
+  fi
+  if test -n "${ba_as_built}"; then
+    echo "babyalbum: slot ${ba_slot}: its kernel and initramfs are as built"
+  else
+    echo "babyalbum: slot ${ba_slot}: its kernel or initramfs is damaged (not the CRC32 it was built with)"
+    setenv ba_ok
+  fi
+fi
 if test -n "${ba_ok}"; then
   echo "babyalbum: booting slot ${ba_slot}: ${bootargs}"
   booti ${ba_kernel} ${ba_initrd}:${ba_initrd_size} ${ba_fdt}
 fi
 
-# Still here: the slot's files are missing or booti refused them. The slot gets no more tries;
+# Still here: the slot's files are missing or damaged, or booti refused them. The slot gets no more tries;
 # a reset runs this script again and it boots the other slot.
 echo "babyalbum: slot ${ba_slot} cannot be booted: marked with no tries left, resetting"
 if test "${ba_slot}" = "A"; then setenv BOOT_A_LEFT 0; else setenv BOOT_B_LEFT 0; fi
