@@ -959,6 +959,13 @@ def debian_tree_tests(records):
         xunit.run_unittest(records, suite, verbosity=1)
 
 
+def slot_link_target(slot, link):
+    """The path in the slot's file system (the partition `slot`) that the symbolic link `link`
+    (Debian's /vmlinuz, /initrd.img: relative to /) points at; `link` itself when it is no link."""
+    name = re.search(r'Fast link dest: "([^"]+)"', run("debugfs", "-R", f"stat {link}", slot).stdout)
+    return "/" + name.group(1).lstrip("/") if name else link
+
+
 def virt_boot_files(card, work):
     """Slot A's kernel and initramfs (/vmlinuz, /initrd.img), copied from its root into `work`, and
     the command line its boot.scr gives (root= slot A by the card's disk identifier, rauc.slot=A,
@@ -967,9 +974,7 @@ def virt_boot_files(card, work):
     kernel, initrd = os.path.join(work, "vmlinuz"), os.path.join(work, "initrd.img")
     slot = card.part(card.SLOT_A)
     for link, local in (("/vmlinuz", kernel), ("/initrd.img", initrd)):
-        target = run("debugfs", "-R", f"stat {link}", slot).stdout
-        name = re.search(r'Fast link dest: "([^"]+)"', target)
-        run("debugfs", "-R", f"dump {'/' + name.group(1) if name else link} {local}", slot)
+        run("debugfs", "-R", f"dump {slot_link_target(slot, link)} {local}", slot)
         if not os.path.getsize(local):
             raise Failure(f"slot A has no {link} for U-Boot to load")
     env = run("debugfs", "-R", "cat /boot/cmdline.env", slot).stdout.strip()

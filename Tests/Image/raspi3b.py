@@ -219,9 +219,10 @@ def check_boot_script(guest):
     print(f"raspi3b: U-Boot's boot.scr: {line.group(0)}")
     if line.groups() != ("A", "2", "A B", "2", "nothing: a new card"):
         raise Failure(f"a fresh card's first boot must be slot A on partition 2 with 2 tries left: {line.group(0)}")
-    checked = re.search(r"babyalbum: slot A: its kernel and initramfs are [^\n]*", guest.console)
+    checked = re.search(r"babyalbum: slot A: its kernel (?:and initramfs are as built|or initramfs is damaged[^\n]*)",
+                        guest.console)
     print(f"raspi3b: {checked.group(0).strip() if checked else 'boot.scr printed no line on the CRC32s of the kernel and initramfs'}")
-    if not checked or not checked.group(0).strip().endswith("are as built"):
+    if not checked or not checked.group(0).endswith("and initramfs are as built"):
         raise Failure("boot.scr did not find slot A's kernel and initramfs as built (/boot/boot-files.crc32):\n"
                       + guest.console[:3000])
     _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; "

@@ -62,8 +62,7 @@ def copy_slot_a_to_b(vm, card):
 
 def break_initramfs(vm, card, work):
     """Slot B's initramfs (the file /initrd.img points at) overwritten with 4 MiB of junk."""
-    link = vm.run("debugfs", "-R", "stat /initrd.img", card.part(card.SLOT_B)).stdout
-    target = "/" + re.search(r'Fast link dest: "([^"]+)"', link).group(1)
+    target = vm.slot_link_target(card.part(card.SLOT_B), "/initrd.img")
     junk = os.path.join(work, "junk-initramfs")
     with open(junk, "wb") as f:
         f.write(os.urandom(4 << 20))

@@ -171,8 +171,8 @@ if test -n "${ba_ok}"; then
   booti ${ba_kernel} ${ba_initrd}:${ba_initrd_size} ${ba_fdt}
 fi
 
-# Still here: the slot's files are missing or damaged, or booti refused them. The slot gets no more tries;
-# a reset runs this script again and it boots the other slot.
+# Still here: the slot's files are missing or damaged, or booti refused them. The slot gets no
+# more tries; a reset runs this script again and it boots the other slot.
 echo "babyalbum: slot ${ba_slot} cannot be booted: marked with no tries left, resetting"
 if test "${ba_slot}" = "A"; then setenv BOOT_A_LEFT 0; else setenv BOOT_B_LEFT 0; fi
 env export -c -s 0x4000 ${ba_text} BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT BA_TRIAL
