@@ -21,10 +21,21 @@ unplugged keeps its slot); an update's trial with no display (slot A put on tria
 leaves a slot it installed into, the frame restarted): not ended at the frame's readiness, ended by
 slot-trial once the slideshow has run for a minute with no screen; and the time from QEMU's start
 to the service's start (the guest's clock, plus when the kernel started). The test
-shell on ttyS1 survives emergency mode, which then fails the test with the journal's warnings. What QEMU cannot prove: the GPU firmware (bootcode.bin, start*.elf and
-its config.txt parsing), vc4 and HDMI, the SD host's real timing, Wi-Fi and Bluetooth.
+shell on ttyS1 survives emergency mode, which then fails the test with the journal's warnings.
 
-Usage: Tests/Image/raspi3b.py CARD.img      (as root; 3 to 5.5 minutes under TCG; Tests/Image/run runs
+First, a test of its own (RESTART): slot B, a copy of slot A whose command line keeps the SD
+host's drivers out of the initramfs (as one built without them would leave an update, signed and
+intact), tried first with its last try. Its initramfs gives up on the root after 30 s and, with
+boot.scr's panic=10, reboots; the Pi restarts only through its watchdog's driver, which the
+card's initramfs holds, so the board resets into U-Boot, which boots slot A (without the driver,
+Linux printed "reboot: Restarting system" and the board stayed there). Slot B and the slots file
+are then removed again, so the card's own boot above is a new card's.
+
+What QEMU cannot prove: the GPU firmware (bootcode.bin, start*.elf and its config.txt parsing),
+vc4 and HDMI, the SD host's real timing, Wi-Fi and Bluetooth, and the SoC watchdog's countdown
+(QEMU's model resets at once on the restart's register write).
+
+Usage: Tests/Image/raspi3b.py CARD.img      (as root; 6 to 10 minutes under TCG; Tests/Image/run runs
        it on the card it builds, or only it with --raspi3b). Last line "Raspi3b tests: N passed, M
        failed, K skipped"; the record goes to $BABYALBUM_RESULTS/Raspi3b.xml when that is set.
 """
@@ -38,13 +49,20 @@ from PIL import Image
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import image_vm  # noqa: E402
 from image_vm import REPO, Card, Failure, Guest, card_work_folder, run, xunit  # noqa: E402
+from slots_step import SLOTS, copy_slot_a_to_b, slots_file  # noqa: E402
 from vmrig import SINGLE_THREAD_TCG  # noqa: E402  (Tests/VM/vmrig.py, on the path image_vm sets)
 
 TREE = "bcm2837-rpi-3-b.dtb"
 #: The card's partitions (scripts/image): the FAT, slot A, and the state (logical, in the extended 4).
 FAT, SLOT_A, STATE = 1, 2, 5
 NAME = "raspi3b: the card booted as a Pi 3's firmware hands it over"
+RESTART = ("raspi3b: a slot whose initramfs cannot find the card restarts the Pi through its watchdog's driver "
+           "(in the initramfs), and U-Boot falls back to the other slot")
+#: What slot B's command line adds in RESTART's test: the mini UART as the console, and the SD
+#: host's drivers kept out, as an initramfs built without them (and signed) would leave the slot.
+NO_CARD = "console=ttyS1,115200 modprobe.blacklist=sdhci_iproc,bcm2835"
 #: Added to slot A's command line (/boot/cmdline.env): the mini UART as the console (the PL011 is the Bluetooth UART in this
 #: tree), and systemd's wait for a device raised from 90 s: under TCG with a loaded host, udev's
 #: coldplug took more than a minute to make the state partition's /dev/disk link in one run, and a run on
@@ -119,12 +137,25 @@ def main(image):
             duck.convert("RGB").resize((160, 90)).save(photo)
         card.mtools("mmd", "::/photos", check=False)
         card.mtools("mcopy", "-o", photo, "::/photos/small-duck.png")
+        copied = copy_slot_a_to_b(image_vm, card)
+        slot_b_cannot_find_the_card(card, work, cmdline)
         card.detach()
         size = grown_copy(card, work)
         print(f"raspi3b: {os.path.basename(files['kernel'])} and {TREE} from the FAT; "
               f"SD card {size >> 20} MiB; slot A's command line: {cmdline}; added: {EXTRA}")
         machine = ["-M", "raspi3b", "-dtb", files["dtb"],
                    "-drive", f"file={card.path},if=sd,format=raw", "-serial", "null", "-serial", "SERIAL"]
+        restart_started = time.monotonic()
+        try:
+            check_restart_from_the_initramfs(card, work, files, machine, copied)
+            records.add(RESTART, "passed", time.monotonic() - restart_started)
+            print("ok - " + RESTART)
+        except Failure as failure:
+            records.add(RESTART, "failed", time.monotonic() - restart_started, f"{failure}")
+            print(f"FAIL - {RESTART}: {failure}")
+        finally:
+            forget_slot_b(card)
+        started = time.monotonic()
         guest = Guest(card, work, files["kernel"], None, cmdline, machine=machine,
                       accel=SINGLE_THREAD_TCG)
         try:
@@ -146,6 +177,73 @@ def main(image):
         records.write()
         print(records.line())
     return 1 if records.count("failed") else 0
+
+
+def slot_b_cannot_find_the_card(card, work, cmdline):
+    """Slot B (a copy of slot A: its kernel and initramfs as built) with a command line that keeps
+    the SD host's drivers out of its initramfs (NO_CARD), and the slots file and its copy saying
+    B first with one try left, as after an update whose initramfs was built wrong."""
+    local = os.path.join(work, "cmdline-b.env")
+    with open(local, "w") as f:
+        f.write(f"ba_cmdline={cmdline} {NO_CARD}\n")
+    slot = card.part(card.SLOT_B)
+    run("debugfs", "-w", "-R", "rm /boot/cmdline.env", slot)
+    run("debugfs", "-w", "-R", f"write {local} /boot/cmdline.env", slot)
+    state = slots_file(work, "B A", 3, 1)
+    for name in SLOTS:
+        card.mtools("mcopy", "-o", state, "::/" + name)
+
+
+def check_restart_from_the_initramfs(card, work, files, machine, copied):
+    """Slot B (slot_b_cannot_find_the_card) is booted: its initramfs waits 30 s for the root, gives
+    up, and with boot.scr's panic=10 reboots; a Pi's only restart is the SoC watchdog's, whose
+    driver is a module, so the board resets only when the initramfs has loaded it (scripts/image's
+    INITRAMFS_MODULES; without it, "Reboot failed -- System halted" until someone switches the Pi
+    off and on). U-Boot then finds B with no tries left and boots slot A (the test stops at A's
+    "Starting kernel"; the card's own boot follows in main())."""
+    print(f"raspi3b: slot B: slot A's file system ({copied >> 20} MiB) with {NO_CARD} on its command line; "
+          "the slots file and its copy: BOOT_ORDER=B A, B 1 try, A 3")
+    guest = Guest(card, work, files["kernel"], None, "", machine=machine, accel=SINGLE_THREAD_TCG, reboot=True)
+    try:
+        try:
+            guest.read_until(r"babyalbum: slot A \(mmc[^\n]*\n[\s\S]*Starting kernel", 900)
+        except Failure:
+            # Seen on a card made before the driver was in the initramfs (2026-12-07): "reboot:
+            # Restarting system", then nothing for minutes.
+            halted = "reboot: Restarting system" in guest.console.rpartition("Starting kernel")[2]
+            raise Failure(("Linux restarted the system after slot B's initramfs gave up, and the board did not "
+                           "reset (is bcm2835_wdt in the initramfs?)" if halted else
+                           "slot B's boot did not end in U-Boot's slot A") + ":\n" + guest.console[-3000:]) from None
+        elapsed = time.monotonic() - guest.started
+    finally:
+        guest.kill()
+    console = guest.console
+    lines = SLOT_LINE.findall(console)
+    print("raspi3b: boot.scr's lines: " + " | ".join(f"slot {s} (part {p}), BOOT_ORDER={o}, {left} left, from {src}"
+                                                      for s, p, o, left, src in lines))
+    if [(s, left, src) for s, _, _, left, src in lines] != [("B", "0", "babyalbum-slots.env"),
+                                                             ("A", "2", "babyalbum-slots.env")]:
+        raise Failure(f"boot.scr did not boot slot B with its last try, then slot A: {lines}")
+    between = console[console.index("babyalbum: slot B ("):console.index("babyalbum: slot A (")]
+    said = [line for line in ("babyalbum: slot B: its kernel and initramfs are as built", "Starting kernel",
+                              "does not exist", "Rebooting automatically due to panic= boot argument",
+                              "reboot: Restarting system") if line not in between]
+    if said:
+        raise Failure(f"slot B's boot did not go as built, Linux, no root, panic=, restart; missing: {said}:\n"
+                      + between[-3000:])
+    watchdog = re.search(r"bcm2835-wdt[^\n]*", between)
+    print(f"raspi3b: slot B's initramfs gave up on its root and the board reset into U-Boot, which booted slot A "
+          f"{elapsed:.0f} s after power-on ({watchdog.group(0).strip() if watchdog else 'the driver printed nothing'})")
+
+
+def forget_slot_b(card):
+    """The card as made again for the boot that follows: no slots file, slot B without a file
+    system."""
+    card.attach()
+    for name in SLOTS:
+        card.mtools("mdel", "::/" + name, check=False)
+    run("wipefs", "-a", "-q", card.part(card.SLOT_B), check=False)
+    card.detach()
 
 
 #: fstab's mount points and what each must be (scripts/image's fstab): device, options required.

@@ -5,13 +5,13 @@ as the Pi's U-Boot does (the Pi's cannot show a screen under QEMU: Tests/Image/r
 The test's copy of the card gets what a bad update would leave, twice; each time it is switched
 on once and left alone.
 1. A damaged initramfs: slot B a copy of slot A with the file its /initrd.img points at
-   overwritten with junk, the slots file saying B first with its 3 tries (`BOOT_ORDER=B A`, as
-   RAUC's `uboot` backend writes after an install). boot.scr takes a try from B, finds its
-   initramfs is not the CRC32 of /boot/boot-files.crc32, marks B with no tries left, resets; then
-   it boots A, whose frame shows a photo, and slot-good gives A its 3 tries back: the slots file
-   and its copy say B 0, A 3. (Before 2026-12-07 boot.scr checked nothing: Linux started with the
-   junk, panicked, and on a Pi could not restart; here it was a kernel of junk, which booti
-   refuses.)
+   overwritten with junk, the slots file as update-check leaves it after an install (`B A`, 3
+   tries, `BA_TRIAL=B`). boot.scr takes a try from B, finds its initramfs is not the CRC32 of
+   /boot/boot-files.crc32, marks B with no tries left, resets; then it boots A, whose frame shows
+   a photo, and slot-good gives A its 3 tries back and says the update was rolled back (its
+   journal line and update-result): the slots file and its copy say B 0, A 3, no trial. (Before
+   2026-12-07 boot.scr checked nothing: Linux started with the junk, panicked, and on a Pi could
+   not restart; here it was a kernel of junk, which booti refuses.)
 2. A frame that starts but cannot show a photo: slot B a copy of slot A without its decode
    workers (/usr/libexec/babyalbum/babyalbum-decoder-*, as an update that lost a library leaves
    a system), the slots file as update-check leaves it after an install (`B A`, 3 tries,
@@ -89,6 +89,25 @@ def break_decoders(vm, card, work):
     return programs
 
 
+def forget_update_result(vm, card):
+    """No update-result on the state partition (its journal replayed first), so the line a case
+    reads is the one its own boot wrote, not an earlier case's."""
+    vm.run("e2fsck", "-y", card.part(card.STATE), check=False)
+    vm.run("debugfs", "-w", "-R", "rm /update-result", card.part(card.STATE), check=False)
+
+
+def update_result(guest, limit=120):
+    """/var/lib/babyalbum/update-result once it says ROLLED_BACK, or as it is after `limit` s:
+    slot-good writes it after its journal line, which the journal follower sees at once (a cold
+    run's look right after the line found no file, 2026-12-06)."""
+    deadline = time.monotonic() + limit
+    while True:
+        _, result = guest.sh("cat /var/lib/babyalbum/update-result 2>&1")
+        if ROLLED_BACK.search(result) or time.monotonic() > deadline:
+            return result
+        time.sleep(2)
+
+
 def u_boot_guest(vm, card, work):
     card.detach()
     vm.power_off_all()
@@ -116,13 +135,14 @@ def step_slots(vm, card, work):
 
 def damaged_initramfs(vm, card, work):
     card.attach()
+    forget_update_result(vm, card)
     copied = copy_slot_a_to_b(vm, card)
     target = break_initramfs(vm, card, work)
-    state = slots_file(work, "B A", 3, 3)
+    state = slots_file(work, "B A", 3, 3, trial="B")
     for name in SLOTS:
         card.mtools("mcopy", "-o", state, "::/" + name)
     print(f"  slot B: slot A's file system ({copied >> 20} MiB) with {target} overwritten by junk; "
-          "the slots file and its copy: BOOT_ORDER=B A, 3 tries each")
+          "the slots file and its copy: BOOT_ORDER=B A, 3 tries each, BA_TRIAL=B (as update-check leaves them)")
     guest = u_boot_guest(vm, card, work)
     try:
         guest.read_until("IMAGE-READY", 900)
@@ -153,14 +173,22 @@ def damaged_initramfs(vm, card, work):
               f"the slots file and its copy: {' '.join(env.split())}")
         if not marked or "marked good" not in marked:
             raise vm.Failure(f"slot A showed a photo but slot-good did not mark it: {marked!r}")
+        rolled_back = vm.journal_line(guest, "babyalbum-ready.service", "rolled back", 120)
+        result = update_result(guest)
+        _, trial = guest.sh("t=$(fw_printenv -n BA_TRIAL 2>/dev/null); echo BA_TRIAL=${t:-none}")
+        print(f"  then: {rolled_back}; {trial.strip()}; update-result: {result.strip()}")
         if env.split() != ["BOOT_ORDER=B", "A", "BOOT_A_LEFT=3", "BOOT_B_LEFT=0"] * 2 + ["ro"]:
             raise vm.Failure("the slots file does not say B given up and A good (or the FAT stayed read-write): " + env)
+        if not rolled_back or not ROLLED_BACK.search(result) or trial.split() != ["BA_TRIAL=none"]:
+            raise vm.Failure(f"slot B's damaged update was not said to be rolled back: {rolled_back!r}, "
+                             f"update-result {result!r}, {trial.strip()}")
     finally:
         guest.kill()
 
 
 def broken_frame(vm, card, work):
     card.attach()
+    forget_update_result(vm, card)
     copy_slot_a_to_b(vm, card)
     removed = break_decoders(vm, card, work)
     state = slots_file(work, "B A", 3, 3, trial="B")
@@ -191,14 +219,7 @@ def broken_frame(vm, card, work):
         # The trial closed: fw_setenv without a value leaves BA_TRIAL empty or gone.
         _, env = guest.sh("fw_printenv BOOT_ORDER BOOT_A_LEFT BOOT_B_LEFT; t=$(fw_printenv -n BA_TRIAL 2>/dev/null); "
                           "echo BA_TRIAL=${t:-none}")
-        # slot-good writes update-result after its journal line, which the journal follower sees at
-        # once: waited for (a cold run's look right after the line found no file, 2026-12-06).
-        deadline = time.monotonic() + 120
-        while True:
-            _, result = guest.sh("cat /var/lib/babyalbum/update-result 2>&1")
-            if ROLLED_BACK.search(result) or time.monotonic() > deadline:
-                break
-            time.sleep(2)
+        result = update_result(guest)
         print(f"  slot A's frame: {marked}; then: {' '.join(env.split())}; update-result: {result.strip()}")
         if not marked or "rolled back: the update in slot B never showed a photo" not in marked:
             raise vm.Failure(f"slot A showed a photo but no rollback was said: {marked!r}")
