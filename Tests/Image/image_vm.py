@@ -1025,7 +1025,7 @@ def main():
                            ("library: grown once at the first boot, its photos shown", lambda: step_library(card, work, boot_files)),
                            ("slots: U-Boot falls back from a slot whose initramfs is damaged; the slot that shows a photo is marked good",
                             lambda: slots_step.step_slots(sys.modules[__name__], card, work)),
-                           ("update: a signed bundle from a USB stick boots in slot B, another key's is refused, "
+                           ("update: a signed bundle from a USB stick boots in slot B, another key's, a tampered and an unsigned one are refused, "
                             "nothing a parent owns changes", lambda: update_step.step_update(sys.modules[__name__], card, work)),
                            ("update cuts: five power cuts during an install and slot B's first boots; a photo after "
                             "each, slot B marked good in the end", lambda: update_cuts_step.step_update_cuts(

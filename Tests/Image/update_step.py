@@ -5,9 +5,12 @@ The bundles are made by scripts/bundle from a copy of the test's card whose slot
 babyalbum version (its dpkg status; the system is otherwise the card's, test shell included):
 one signed with the development key that the card trusts, one with a throwaway key it does not,
 and one of a version older than the card's (signed with the development key; babyalbum.txt does
-not say `older-updates = yes`). All are in the root folder of a FAT stick plugged in at
-power-on. The card boots slot A and shows a photo; its update timer finds the stick's bundles:
-the older one and the other key's are refused with one line each, nothing written; the good one is installed into slot B beside the slideshow, and the card
+not say `older-updates = yes`); and two the card must not trust: the good one with a byte of its
+signature changed, and an unsigned squashfs with a manifest (Tests/Update/run refuses more
+kinds on the host with the card's RAUC configuration). All are in the root folder of a FAT stick
+plugged in at power-on. The card boots slot A and shows a photo; its update timer finds the
+stick's bundles: the older, the other key's, the tampered and the unsigned one are refused with
+one line each, nothing written; the good one is installed into slot B beside the slideshow, and the card
 reboots into it: U-Boot boots slot B, the frame shows a photo, slot-good marks B good, and
 dpkg says the new version. The FAT's photos, the state partition and the library's photo are the
 same before and after, and the shuffle state slot A's frame began is still there. Measured: the
@@ -78,6 +81,32 @@ def make_bundles(vm, card, work, other_key=True, older=False):
         bundles["a-older.raucb"] = os.path.join(folder, os.listdir(folder)[0])
     os.unlink(image)
     return bundles, old, new
+
+
+def unsigned_and_tampered(vm, work, good, version):
+    """Two bundles the card must refuse as not signed for it: the good one with the last byte of
+    its signature changed (the signer's RSA signature is the CMS's last element, and the bundle's
+    last 8 bytes are the CMS's size), and a bare squashfs with a manifest of the same version and
+    compatible and no signature at all."""
+    tampered = os.path.join(work, "tampered.raucb")
+    vm.run("cp", "--sparse=always", good, tampered)
+    with open(tampered, "r+b") as f:
+        f.seek(-9, os.SEEK_END)
+        byte = f.read(1)[0]
+        f.seek(-9, os.SEEK_END)
+        f.write(bytes([byte ^ 0x01]))
+    folder = os.path.join(work, "unsigned")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "rootfs.ext4"), "wb") as f:
+        f.write(os.urandom(1 << 20))
+    compatible = re.search(r"^compatible=(\S+)", open(os.path.join(REPO, "deploy", "update", "system.conf")).read(),
+                           re.M).group(1)
+    with open(os.path.join(folder, "manifest.raucm"), "w") as f:
+        f.write(f"[update]\ncompatible={compatible}\nversion={version}\n\n[bundle]\nformat=verity\n\n"
+                "[image.rootfs]\nfilename=rootfs.ext4\n")
+    unsigned = os.path.join(work, "unsigned.raucb")
+    vm.run("mksquashfs", folder, unsigned, "-quiet", "-no-progress", "-all-root", "-noappend")
+    return {"a-tampered.raucb": tampered, "a-unsigned.raucb": unsigned}
 
 
 def stick(vm, work, bundles):
@@ -153,6 +182,7 @@ def update_from_stick(vm, card, work):
     size = os.path.getsize(bundles["b-good.raucb"])
     print(f"  bundles of {new} (slot A of the test's card, its version raised): {size / 1e6:.1f} MB each, made in "
           f"{time.monotonic() - started:.0f} s; one signed by a throwaway key, one of {old}{OLDER_VERSION_SUFFIX}")
+    bundles.update(unsigned_and_tampered(vm, work, bundles["b-good.raucb"], new))
     plug = stick(vm, work, bundles)
     keep(work, bundles.pop("b-good.raucb"), new)
     for bundle in bundles.values():
@@ -182,6 +212,13 @@ def update_from_stick(vm, card, work):
         if not refused or "not signed for this frame" not in refused:
             _, why = guest.sh("journalctl -b -u babyalbum-update.service -o cat | tail -n 20")
             raise vm.Failure("the bundle of another key was not refused as not signed for this frame:\n" + why)
+        for name, seen in (("a-tampered.raucb", "CMS_SignerInfo_verify:verification failure"),
+                           ("a-unsigned.raucb", "Signature size is 0")):
+            refused = vm.journal_line(guest, "babyalbum-update.service", f"refused {name}", 600)
+            print(f"  {name}: {refused}")
+            if not refused or "not signed for this frame" not in refused or seen not in refused:
+                _, why = guest.sh("journalctl -b -u babyalbum-update.service -o cat | tail -n 20")
+                raise vm.Failure(f"{name} was not refused as not signed for this frame ({seen}):\n" + why)
         installing = vm.journal_line(guest, "babyalbum-update.service", "installing b-good.raucb", 300)
         if not installing:
             _, why = guest.sh("journalctl -b -u babyalbum-update.service -u rauc.service -o cat | tail -n 30")
