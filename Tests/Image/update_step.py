@@ -99,8 +99,8 @@ def unsigned_and_tampered(vm, work, good, version):
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "rootfs.ext4"), "wb") as f:
         f.write(os.urandom(1 << 20))
-    compatible = re.search(r"^compatible=(\S+)", open(os.path.join(REPO, "deploy", "update", "system.conf")).read(),
-                           re.M).group(1)
+    with open(os.path.join(REPO, "deploy", "update", "system.conf")) as f:
+        compatible = re.search(r"^compatible=(\S+)", f.read(), re.M).group(1)
     with open(os.path.join(folder, "manifest.raucm"), "w") as f:
         f.write(f"[update]\ncompatible={compatible}\nversion={version}\n\n[bundle]\nformat=verity\n\n"
                 "[image.rootfs]\nfilename=rootfs.ext4\n")
