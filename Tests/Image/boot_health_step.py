@@ -236,21 +236,14 @@ def check_faults_at_boot(vm, card, work, boot_files):
         raise vm.Failure("the root was not put back as it was")
 
 
-def settled_state(vm, card):
-    """The state partition with its journal replayed (e2fsck), so that debugfs reads and writes
-    what the guest wrote last, and the guest's next mount replays nothing over the test's write."""
-    card.attach()
-    vm.run("e2fsck", "-y", card.part(card.STATE), check=False)
-
-
 def failures_counted(vm, card):
-    settled_state(vm, card)
+    card.settle_state()
     return vm.run("debugfs", "-R", "cat /boot-failures", card.part(card.STATE), check=False).stdout.strip()
 
 
 def set_failures_counted(vm, card, work, count):
     """The state partition holds `count` failed boots in a row, as boot-failed writes them."""
-    settled_state(vm, card)
+    card.settle_state()
     local = os.path.join(work, "boot-failures")
     with open(local, "w") as f:
         f.write(f"{count}\n")

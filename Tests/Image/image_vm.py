@@ -128,6 +128,13 @@ class Card:
         return subprocess.run(["mtype", "-i", self.part(1), name], capture_output=True,
                               env=dict(os.environ, MTOOLS_SKIP_CHECK="1")).stdout
 
+    def settle_state(self):
+        """The state partition with its journal replayed (`e2fsck -y`), so that debugfs reads and
+        writes what the guest wrote last, and the guest's next mount replays nothing over a test's
+        write. Every guest is powered off and the partitions attached first."""
+        self.attach()
+        run("e2fsck", "-y", self.part(self.STATE), check=False)
+
     def state_file(self):
         out = run("debugfs", "-R", "cat /shuffle.state", self.part(self.STATE), check=False)
         return out.stdout

@@ -90,9 +90,9 @@ def break_decoders(vm, card, work):
 
 
 def forget_update_result(vm, card):
-    """No update-result on the state partition (its journal replayed first), so the line a case
-    reads is the one its own boot wrote, not an earlier case's."""
-    vm.run("e2fsck", "-y", card.part(card.STATE), check=False)
+    """No update-result on the state partition, so the line a case reads is the one its own boot
+    wrote, not an earlier case's."""
+    card.settle_state()
     vm.run("debugfs", "-w", "-R", "rm /update-result", card.part(card.STATE), check=False)
 
 
@@ -134,7 +134,6 @@ def step_slots(vm, card, work):
 
 
 def damaged_initramfs(vm, card, work):
-    card.attach()
     forget_update_result(vm, card)
     copied = copy_slot_a_to_b(vm, card)
     target = break_initramfs(vm, card, work)
@@ -187,7 +186,6 @@ def damaged_initramfs(vm, card, work):
 
 
 def broken_frame(vm, card, work):
-    card.attach()
     forget_update_result(vm, card)
     copy_slot_a_to_b(vm, card)
     removed = break_decoders(vm, card, work)
