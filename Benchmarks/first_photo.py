@@ -49,12 +49,21 @@ def kernel_seconds(guest, unit, text):
     return float(found.group(1)) if found else float("nan")
 
 
+def cpu_seconds(guest, unit):
+    """The CPU time `unit` (its cgroup: for udev, its workers and the programs they ran) has used."""
+    _, out = guest.sh(f"systemctl show -P CPUUsageNSec {unit}")
+    found = re.search(r"^(\d+)\s*$", out, re.M)
+    return int(found.group(1)) / 1e9 if found else float("nan")
+
+
 def virt_boot(card, work, boot_files):
+    """Seconds to the first photo from QEMU's start and from the kernel's, and udev's CPU seconds then."""
     guest = vm.boot(card, work, boot_files)
     from_qemu = vm.wait_showing(guest)
     from_kernel = kernel_seconds(guest, "babyalbum.service", "showing ")
+    udev = cpu_seconds(guest, "systemd-udevd.service") + cpu_seconds(guest, "systemd-udev-trigger.service")
     guest.kill()
-    return from_qemu, from_kernel
+    return from_qemu, from_kernel, udev
 
 
 def raspi3b_boot(image, work):
@@ -111,7 +120,7 @@ def main():
                 figures = virt_boot(card, work, files)
                 results[(suite, "virt")].append(figures)
                 print(f"round {round_} {suite} virt: first photo {figures[0]:.1f} s from QEMU's start, "
-                      f"{figures[1]:.1f} s from the kernel's", flush=True)
+                      f"{figures[1]:.1f} s from the kernel's; udev's CPU {figures[2]:.1f} s", flush=True)
                 vm.power_off_all()
                 card.detach()
                 if not options.no_raspi3b:
