@@ -39,14 +39,18 @@ final class FlagFileWatch {
 
     private let inotify: Inotify
     private var targets: [Target]
+    /// Called with a folder on a file's way that could not be watched (it does not exist), before
+    /// the folder above it is: a test makes the folder there, in that window.
+    private let folderMissing: (String) -> Void
 
     /// The inotify descriptor, for `poll`.
     var fileDescriptor: Int32 { inotify.fileDescriptor }
 
     /// Starts watching `files` (absolute paths).
-    init(files: [String]) throws(SystemCallFailure) {
+    init(files: [String], folderMissing: @escaping (String) -> Void = { _ in }) throws(SystemCallFailure) {
         inotify = try Inotify()
         targets = files.map(Self.target)
+        self.folderMissing = folderMissing
         for index in targets.indices { place(index) }
     }
 
@@ -84,7 +88,7 @@ final class FlagFileWatch {
     /// Watches the deepest of the target's folders that exists, and lets go of a watch no target
     /// uses any more.
     private func place(_ index: Int) {
-        let old = targets[index].watch
+        var dropped = targets[index].watch.map { [$0] } ?? []
         targets[index].watch = nil
         for depth in targets[index].folders.indices.reversed() {
             if let watch = try? inotify.addWatch(targets[index].folders[depth], mask: Self.mask) {
@@ -92,8 +96,19 @@ final class FlagFileWatch {
                 targets[index].watch = watch
                 break
             }
+            folderMissing(targets[index].folders[depth])
         }
-        if let old, !targets.contains(where: { $0.watch == old }) { inotify.removeWatch(old) }
+        // A folder below may have appeared between its failed watch and the watch above it, whose
+        // events then never tell of it: go down while the next folder can be watched. Once one
+        // cannot, the watch above it is in place and tells of its arrival.
+        while let watch = targets[index].watch, !targets[index].watchesItsFolder,
+            let deeper = try? inotify.addWatch(targets[index].folders[targets[index].depth + 1], mask: Self.mask)
+        {
+            dropped.append(watch)
+            targets[index].depth += 1
+            targets[index].watch = deeper
+        }
+        for watch in Set(dropped) where !targets.contains(where: { $0.watch == watch }) { inotify.removeWatch(watch) }
     }
 
     /// The target of `path`: `/run/systemd/timesync/synchronized` is watched in
