@@ -12,6 +12,7 @@ ROUNDS times, interleaved so that the host's load falls on both alike:
 Prints each boot and the medians, and the trixie card's ratio to the bookworm card's.
 
 Usage: Benchmarks/first_photo.py BOOKWORM.img TRIXIE.img [--rounds N] [--no-raspi3b] [--append WORDS]
+                                 [--single-thread]
        (as root; BABYALBUM_BIN as for Tests/Image/image_vm.py; about 3 minutes a boot under TCG)
 """
 
@@ -56,9 +57,9 @@ def cpu_seconds(guest, unit):
     return int(found.group(1)) / 1e9 if found else float("nan")
 
 
-def virt_boot(card, work, boot_files):
+def virt_boot(card, work, boot_files, accel):
     """Seconds to the first photo from QEMU's start and from the kernel's, and udev's CPU seconds then."""
-    guest = vm.boot(card, work, boot_files)
+    guest = vm.boot(card, work, boot_files, accel=accel)
     from_qemu = vm.wait_showing(guest)
     from_kernel = kernel_seconds(guest, "babyalbum.service", "showing ")
     udev = cpu_seconds(guest, "systemd-udevd.service") + cpu_seconds(guest, "systemd-udev-trigger.service")
@@ -106,6 +107,8 @@ def main():
     parser.add_argument("--no-raspi3b", action="store_true")
     parser.add_argument("--append", default="", help="words added to the kernel command line of the virt boots "
                         "(both cards), e.g. nokaslr")
+    parser.add_argument("--single-thread", action="store_true",
+                        help="virt's two vCPUs on one host thread (as raspi3b's), not one thread each")
     options = parser.parse_args()
     results = {(suite, board): [] for suite in ("bookworm", "trixie") for board in ("virt", "raspi3b")}
     with open("/proc/loadavg") as f:
@@ -117,7 +120,7 @@ def main():
                 card, files = prepared(image, work)
                 if options.append:
                     files = (files[0], files[1], files[2] + " " + options.append)
-                figures = virt_boot(card, work, files)
+                figures = virt_boot(card, work, files, SINGLE_THREAD_TCG if options.single_thread else "tcg")
                 results[(suite, "virt")].append(figures)
                 print(f"round {round_} {suite} virt: first photo {figures[0]:.1f} s from QEMU's start, "
                       f"{figures[1]:.1f} s from the kernel's; udev's CPU {figures[2]:.1f} s", flush=True)

@@ -284,10 +284,10 @@ def power_off_all():
     LIVE.clear()
 
 
-def boot(card, work, boot_files, timeout=600, extra=()):
+def boot(card, work, boot_files, timeout=600, extra=(), accel="tcg"):
     card.detach()
     power_off_all()
-    guest = Guest(card, work, *boot_files, extra=extra)
+    guest = Guest(card, work, *boot_files, extra=extra, accel=accel)
     LIVE.append(guest)
     guest.read_until("IMAGE-READY", timeout)
     return guest
