@@ -37,6 +37,8 @@ from repo_paths import REPO  # noqa: E402
 SYNC_LIB = os.path.join(REPO, "deploy", "sync-lib.sh")
 PHOTOS = 30
 LIBRARY = "/var/lib/babyalbum-sync/photos"
+#: How long the family's Syncthing may take to answer a scan (Family.scan): it hashes first.
+SCAN_SECONDS = 600
 #: 30 colours far apart: a frame all of one of them is that photo on screen.
 COLOURS = [(40 + 60 * (i % 4), 40 + 60 * (i // 4 % 4), 60 + 90 * (i // 16)) for i in range(PHOTOS)]
 
@@ -70,13 +72,19 @@ class Family:
                                          "--no-upgrade"], env=env, stdout=open(self.home + ".log", "w"),
                                         stderr=subprocess.STDOUT)
 
-    def api(self, method, path, body=None):
+    def api(self, method, path, body=None, timeout=10):
         data = json.dumps(body).encode() if body is not None else None
         request = urllib.request.Request(f"http://127.0.0.1:{self.gui}{path}", data=data, method=method,
                                          headers={"X-API-Key": self.key, "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as reply:
+        with urllib.request.urlopen(request, timeout=timeout) as reply:
             text = reply.read()
             return json.loads(text) if text.strip() else None
+
+    def scan(self):
+        """Syncthing's scan of the family's folder, which answers once it has hashed what is new
+        there: an update bundle of hundreds of MB on a loaded host took over 10 s (the final run
+        of 2026-12-07, load 5 on 2 cores), so it gets SCAN_SECONDS."""
+        self.api("POST", "/rest/db/scan?folder=babyalbum-family", timeout=SCAN_SECONDS)
 
     def wait(self, what, predicate, timeout, vm):
         deadline = time.monotonic() + timeout
@@ -259,7 +267,7 @@ def check_library_full(vm, guest, family):
     _, free = guest.sh("df -h --output=avail,size /var/lib/babyalbum-sync | tail -n 1", timeout=60)
     waiting = {name: big_photo(family.folder, name, 1200)[1] for name in ("family-full-1.png", "family-full-2.png",
                                                                         "family-full-3.png")}
-    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    family.scan()
     def said(text):
         return [line for line in journal_since(guest, "babyalbum-sync.service", since) if text in line]
     await_line(vm, guest, "the library is full", 300)
@@ -287,7 +295,7 @@ def check_library_full(vm, guest, family):
     guest.sh(f"rm -f {filler}; sync", timeout=120)
     await_line(vm, guest, "has room again", 180)
     waiting["family-room.png"] = big_photo(family.folder, "family-room.png", 64)[1]
-    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    family.scan()
     family.wait("the waiting photos on the card", lambda: all(n in listed(guest) for n in waiting), 600, vm)
     kept = on_card(guest)
     if any(kept.get(n) != d for n, d in waiting.items()):
@@ -413,7 +421,7 @@ def check_cut_mid_transfer(vm, card, work, boot_files, network, guest, family, c
     whole = os.path.getsize(path)
     limit_family_upload(family, SLOW_LINK_KIBPS)
     sent_at_scan = family_sent(family)
-    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    family.scan()
     seen = (f"find {LIBRARY} \\( -name .syncthing.family-big.png.tmp -size +1k -printf 'partial %P\\n' \\) -o "
             f"\\( -name family-big.png -printf 'whole\\n' \\)")
     deadline = time.monotonic() + 600
@@ -541,7 +549,7 @@ def check_family_bundle_waits_for_quiet_hours(vm, card, work, boot_files, networ
     started = time.monotonic()
     name = "family-update.raucb"
     shutil.copyfile(bundle, os.path.join(family.folder, name))
-    family.api("POST", "/rest/db/scan?folder=babyalbum-family")
+    family.scan()
     arrived = vm.journal_line(guest, "babyalbum-update.service", f"installing {name}", 1200)
     if not arrived:
         _, why = guest.sh(f"ls -la {LIBRARY} | grep -i raucb; journalctl -b -o cat -u babyalbum-update.service "
