@@ -70,7 +70,7 @@ EOF
 SaveIntervalSec=1h
 EOF
     # The clock file on the state partition (the root is read-only, /var/lib/systemd in memory).
-    echo "/var/lib/babyalbum/timesync /var/lib/systemd/timesync none bind,nofail,x-systemd.requires-mounts-for=/var/lib/babyalbum 0 0" \
+    echo "/var/lib/babyalbum/timesync /var/lib/systemd/timesync none bind,x-systemd.requires-mounts-for=/var/lib/babyalbum,$(late_ok 5) 0 0" \
         >>"$ROOT/etc/fstab"
     ln -sf ../run/systemd/resolve/stub-resolv.conf "$ROOT/etc/resolv.conf"
     cat >"$ROOT/etc/systemd/system/babyalbum-clock-module.service" <<'EOF'

@@ -392,6 +392,15 @@ import Testing
         store.receive([])
     }
 
+    @Test("only the settings' change and a display's arrival start the command again in its process")
+    func whichEndsStartAgain() {
+        let request = ExitRequest(device: "gpio-keys", key: "KEY_POWER")
+        let ends: [AlbumEnd] = [
+            .countReached(3), .exitButton(request), .signal(15), .restartRequested, .displayConnected,
+        ]
+        #expect(ends.filter(\.startsAgain) == [.restartRequested, .displayConnected])
+    }
+
     @Test func theAlbumEndsAfterThePresentationLimitWithTheLastPhotoOnScreen() {
         let store = AlbumTestStore(reducer: PublishPhoto(interval: .seconds(15), presentationLimit: 2))
         store.send(.started(frameSize: screen, savedRound: nil)) { $0.content = .loading }

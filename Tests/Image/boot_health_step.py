@@ -20,6 +20,15 @@
     does not. With the same fault and the frame free to start (emergency mode does not stop the
     boot), the frame shows a photo, boot-failed does not restart the board, and no count is
     left on the partition.
+(l) Partitions that come late: every device waited for 1 s only (systemd.default_device_timeout_sec=1
+    on the kernel's command line; under emulation udev makes the card's links tens of seconds
+    after systemd starts waiting), so the FAT, state and library mounts time out and the frame
+    starts without them, as on a card whose udev is slow at a loaded first boot. When the devices
+    come they are mounted (fstab's x-systemd.wanted-by= their device), and deploy/card/late-mount
+    catches up: the FAT's photo is shown, babyalbum.txt is read again (a value of its own, so the
+    frame starts again with it, in its own process: no restart by systemd), the units that
+    failed for want of a partition run, and the slot is marked good (the slots file left at 2
+    tries, as boot.scr leaves it, is back at 3).
 The card's partitions, root and state are put back as they were before the next step.
 """
 
@@ -29,7 +38,8 @@ import struct
 import subprocess
 import time
 
-from repo_paths import CARD_FILES  # noqa: E402  (Tests/Image is on the path: image_vm, raspi3b)
+import slots_step  # noqa: E402  (Tests/Image is on the path: image_vm, raspi3b)
+from repo_paths import CARD_FILES  # noqa: E402
 
 
 def card_seconds(name, pattern):
@@ -344,8 +354,71 @@ def check_emergency(vm, card, work, boot_files):
         remove_root_file(vm, card, f"{FRAME_DROP_INS}/image-test.conf")
 
 
+#: The mounts that wait for the card's partitions (scripts/image's fstab), the root's excepted.
+LATE_MOUNTS = ("/boot/firmware", "/var/lib/babyalbum", "/var/lib/babyalbum-sync", "/var/lib/babyalbum-library",
+               "/var/lib/systemd/timesync")
+
+
+def check_late_partitions(vm, card, work, boot_files):
+    card.attach()
+    kept = {name: card.fat_bytes(name) for name in ("babyalbum.txt",) + slots_step.SLOTS}
+    vm.set_interval(card, work, 7)
+    for name in slots_step.SLOTS:
+        card.mtools("mcopy", "-o", slots_step.slots_file(work, "A B", 2, 3), "::/" + name)
+    try:
+        kernel, initrd, cmdline = boot_files
+        guest = vm.boot(card, work, (kernel, initrd, cmdline + " systemd.default_device_timeout_sec=1"))
+        shown = vm.journal_line(guest, "babyalbum.service", "showing /boot/firmware/photos/", 600)
+        # Read again by the frame's reload, or by its start on the display (the frame may start
+        # before the display's device comes, too): either way in the same process.
+        again = vm.journal_line(guest, "babyalbum.service", " from /boot/firmware/babyalbum.txt, ", 120)
+        marked = vm.journal_line(guest, "babyalbum-ready.service", "marked good (BOOT_A_LEFT 2 -> 3)", 180)
+        _, out = guest.sh("i=0; while [ $i -lt 60 ]; do n=0; for m in " + " ".join(LATE_MOUNTS) + "; do "
+                          "mountpoint -q $m && n=$((n+1)); done; [ $n = " + str(len(LATE_MOUNTS)) + " ] && break; "
+                          "sleep 1; i=$((i+1)); done; for m in " + " ".join(LATE_MOUNTS) + "; do "
+                          "mountpoint -q $m && echo mounted $m || echo NOT-mounted $m; done; "
+                          "journalctl -b -o cat | grep -c 'Timed out waiting for device dev-disk-babyalbum-part'; "
+                          "journalctl -b -o cat -u babyalbum-late-mount.service | grep -F 'late-mount:' | head -n 1; "
+                          "systemctl show -P NRestarts babyalbum.service; systemctl show -P StatusText babyalbum.service; "
+                          "systemctl is-active systemd-timesyncd.service babyalbum-library-open.path | tr '\n' ' '; echo; "
+                          "fw_printenv -n BOOT_A_LEFT; fw_printenv -c /etc/babyalbum/fw_env.backup.config -n BOOT_A_LEFT",
+                          timeout=300)
+        lines = [line.removeprefix("> ") for line in out.strip().splitlines()]
+        print(f"partitions 1 s late: {' | '.join(lines)}; the FAT's photo: {shown!r}; {again!r}; {marked!r}")
+        if len(lines) < len(LATE_MOUNTS) + 7 or lines[len(LATE_MOUNTS)].strip() != "3":
+            raise vm.Failure("the card's three partitions did not time out (the fault was not made): " + out)
+        if any(not line.startswith("mounted ") for line in lines[:len(LATE_MOUNTS)]):
+            raise vm.Failure("a partition that came late was not mounted when it came: " + out)
+        if "late-mount: a partition of the card came after the frame had started" not in out:
+            raise vm.Failure("late-mount did not catch up after the late mounts: " + out)
+        if shown is None or again is None:
+            raise vm.Failure(f"the frame did not show the FAT's photo ({shown!r}) or read babyalbum.txt again "
+                             f"({again!r}) once the FAT came")
+        restarts, status, active = (line.strip() for line in lines[len(LATE_MOUNTS) + 2:len(LATE_MOUNTS) + 5])
+        if restarts != "0" or status != "showing photos":
+            raise vm.Failure(f"the frame, started again with babyalbum.txt, was restarted by systemd {restarts} "
+                             f"times (a frame that starts again must stay the service's process), or shows no photo "
+                             f"({status!r}): " + out)
+        if active.split() != ["active", "active"]:
+            raise vm.Failure("the units that failed for want of a partition were not started when it came: " + out)
+        if marked is None or [line.strip() for line in lines[-2:]] != ["3", "3"]:
+            raise vm.Failure(f"the slot was not marked good once the FAT came ({marked!r}): " + out)
+        guest.kill()
+    finally:
+        card.attach()
+        for name, data in kept.items():
+            if not data:
+                card.mtools("mdel", "::/" + name, check=False)
+                continue
+            path = os.path.join(work, "kept-" + name)
+            with open(path, "wb") as f:
+                f.write(data)
+            card.mtools("mcopy", "-o", path, "::/" + name)
+
+
 def step_boot_health(vm, card, work, boot_files):
-    """(w), (s) and (e), as the module says."""
+    """(w), (s), (e) and (l), as the module says."""
+    check_late_partitions(vm, card, work, boot_files)
     check_watchdog(vm, card, work, boot_files)
     check_faults_at_boot(vm, card, work, boot_files)
     check_emergency(vm, card, work, boot_files)

@@ -52,6 +52,23 @@ struct SystemdNotifierTests {
         #expect(listener.receive() == "STATUS=Photo 3 of 7\n")
     }
 
+    @Test("RELOADING=1 carries the monotonic time it began, for a frame that starts again in its process")
+    func reloadingCarriesMonotonicTime() throws {
+        let listener = try DatagramListener(abstract: true)
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": listener.notifySocket], processID: 1)
+        try notifier.reloading(status: "settings changed", monotonicMicroseconds: 123_456_789)
+        #expect(listener.receive() == "RELOADING=1\nMONOTONIC_USEC=123456789\nSTATUS=settings changed\n")
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let before = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        try notifier.reloading()
+        let lines = try #require(listener.receive()).split(separator: "\n")
+        #expect(lines.first == "RELOADING=1")
+        let stamp = try #require(lines.last.flatMap { UInt64($0.dropFirst("MONOTONIC_USEC=".count)) })
+        #expect(lines.count == 2 && lines.last?.hasPrefix("MONOTONIC_USEC=") == true)
+        #expect(stamp >= before && stamp - before < 60_000_000, "MONOTONIC_USEC=\(stamp), CLOCK_MONOTONIC \(before)")
+    }
+
     @Test("a watchdog meant for another process is off, and pings send nothing")
     func watchdogForAnotherProcess() throws {
         let listener = try DatagramListener(abstract: true)

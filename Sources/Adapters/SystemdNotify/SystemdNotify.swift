@@ -86,6 +86,16 @@ public struct SystemdNotifier: Sendable, Equatable {
         try send(["STOPPING=1"] + Self.statusLine(status))
     }
 
+    /// Sends `RELOADING=1` with the time it began (`MONOTONIC_USEC=`, `sd_notify(3)`) and an
+    /// optional `STATUS=` line: the program starts again in the same process (an `exec` of
+    /// itself), and its next `READY=1` ends the reload. Unlike `STOPPING=1`, after which systemd
+    /// waits `TimeoutStopSec=` for the process to end and then kills it.
+    public func reloading(
+        status: String? = nil, monotonicMicroseconds: UInt64 = MonotonicClock.nowMicroseconds
+    ) throws(SystemdNotifyError) {
+        try send(["RELOADING=1", "MONOTONIC_USEC=\(monotonicMicroseconds)"] + Self.statusLine(status))
+    }
+
     /// Sends the assignments, one per line, as one datagram. A no-op without a socket.
     ///
     /// Each assignment is `KEY=VALUE` and must not contain a newline.

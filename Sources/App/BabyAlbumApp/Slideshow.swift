@@ -77,9 +77,13 @@ public enum Slideshow {
             throw SlideshowFailure.viewCannotDraw(error)
         }
         await album.value
-        try? notifier.stopping()
+        let end = runner.state.value.end ?? .signal(0)
+        // A frame that starts again stays the service's main process: a reload to systemd, ended
+        // by the next READY=1. STOPPING=1 had systemd kill it 10 s into its new start (the card,
+        // a display connected after the frame's start, 2026-12-08).
+        if end.startsAgain { try? notifier.reloading(status: "\(end)") } else { try? notifier.stopping() }
         if configuration.reportsLatency { logger.notice("\(statistics.summary)") }
-        return runner.state.value.end ?? .signal(0)
+        return end
     }
 
     /// The runner over the reducer, with the preparer, the shuffle memory and the event log.

@@ -18,6 +18,15 @@ public enum AlbumEnd: Equatable, Sendable, CustomStringConvertible {
         return true
     }
 
+    /// Whether the command starts again in the same process after this end (an `exec` of
+    /// itself), rather than the process ending.
+    public var startsAgain: Bool {
+        switch self {
+        case .restartRequested, .displayConnected: true
+        case .countReached, .exitButton, .signal: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .countReached(let count): "showed \(count) photos, done"
