@@ -361,7 +361,7 @@ LATE_MOUNTS = ("/boot/firmware", "/var/lib/babyalbum", "/var/lib/babyalbum-sync"
 
 def check_late_partitions(vm, card, work, boot_files):
     card.attach()
-    kept = {name: card.fat_bytes(name) for name in ("babyalbum.txt",) + slots_step.SLOTS}
+    kept = {name: card.fat_bytes("::/" + name) for name in ("babyalbum.txt",) + slots_step.SLOTS}
     vm.set_interval(card, work, 7)
     for name in slots_step.SLOTS:
         card.mtools("mcopy", "-o", slots_step.slots_file(work, "A B", 2, 3), "::/" + name)
